@@ -1,0 +1,148 @@
+"""Settings, per-project config and the one Temporal client builder."""
+
+import tomllib
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import AliasChoices, BaseModel, Field, SecretStr, ValidationError
+from pydantic_settings import BaseSettings, SettingsConfigDict
+from temporalio.client import Client
+from temporalio.contrib.pydantic import pydantic_data_converter
+
+ROOT = Path(__file__).resolve().parent
+
+
+class Settings(BaseSettings):
+    """Everything a process of ticketsmith reads from its environment."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="TICKETSMITH_", env_file=".env", extra="ignore"
+    )
+
+    temporal_address: str = "127.0.0.1:7233"
+    temporal_namespace: str = "default"
+    temporal_ui_port: int = 8233
+    temporal_ui_url: str = "http://127.0.0.1:8233"
+    task_queue: str = "ticketsmith"
+
+    data_dir: Path = ROOT / ".data"
+    projects_file: Path = ROOT / "projects.toml"
+
+    webhook_host: str = "127.0.0.1"
+    webhook_port: int = 8000
+    webhook_secret: SecretStr | None = None
+
+    emulator_host: str = "127.0.0.1"
+    emulator_port: int = 8100
+
+    jira_base_url: str = "http://127.0.0.1:8100"
+    jira_email: str = "ticketsmith@example.com"
+    jira_token: SecretStr = SecretStr("emulator-token")
+    jira_api_version: int = 3
+    jira_bot_account_id: str = "ticketsmith-bot"
+
+    github_api_url: str = "http://127.0.0.1:8100/api/v3"
+    github_token: SecretStr = SecretStr("emulator-token")
+    git_base_url: str = "http://127.0.0.1:8100"
+    git_author_name: str = "ticketsmith"
+    git_author_email: str = "ticketsmith@example.com"
+
+    model_provider: str = "auto"
+    openai_api_key: SecretStr | None = Field(
+        default=None, validation_alias=AliasChoices("OPENAI_API_KEY", "TICKETSMITH_OPENAI_API_KEY")
+    )
+    openai_base_url: str | None = Field(
+        default=None, validation_alias=AliasChoices("OPENAI_BASE_URL", "TICKETSMITH_OPENAI_BASE_URL")
+    )
+    openai_model: str = "gpt-4o-mini"
+    openai_temperature: float = 0.0
+
+    @property
+    def workspace_dir(self) -> Path:
+        """Local clones: a cache only, every activity starts from the remote."""
+        return self.data_dir / "workspaces"
+
+    @property
+    def emulator_state_dir(self) -> Path:
+        """Where the emulators keep their state and bare git repositories."""
+        return self.data_dir / "emulators"
+
+    @property
+    def resolved_model_provider(self) -> str:
+        """The provider in use: an explicit choice, else openai with a key, else offline."""
+        if self.model_provider != "auto":
+            return self.model_provider
+        return "openai" if self.openai_api_key else "offline"
+
+
+@lru_cache
+def get_settings() -> Settings:
+    """The process-wide settings; tests call `get_settings.cache_clear()` to override."""
+    return Settings()
+
+
+class ProjectConfig(BaseModel):
+    """How ticketsmith works on one Jira project."""
+
+    model_config = {"extra": "forbid"}
+
+    jira_project: str
+    repository: str = Field(pattern=r"^[\w.-]+/[\w.-]+$", description="owner/name")
+    clone_url: str | None = None
+    base_branch: str = "main"
+    test_command: str = "python -m pytest -q"
+    implement_after_approval: bool = False
+    discord_webhook_url: str | None = None
+
+
+class ProjectConfigError(ValueError):
+    """The project config file is missing, malformed, or lacks the project."""
+
+
+def load_projects(path: Path) -> dict[str, ProjectConfig]:
+    """Read and validate the project config file, keyed by Jira project key."""
+    try:
+        raw = tomllib.loads(path.read_text())
+    except FileNotFoundError as err:
+        raise ProjectConfigError(f"project config file {path} does not exist") from err
+    except tomllib.TOMLDecodeError as err:
+        raise ProjectConfigError(f"{path}: not valid TOML: {err}") from err
+    projects: dict[str, ProjectConfig] = {}
+    for key, table in raw.get("projects", {}).items():
+        try:
+            projects[key] = ProjectConfig(jira_project=key, **table)
+        except ValidationError as err:
+            first = err.errors()[0]
+            field = ".".join(str(p) for p in first["loc"])
+            raise ProjectConfigError(
+                f"{path}: projects.{key}.{field}: {first['msg']}"
+            ) from err
+    return projects
+
+
+def project_for(key: str, settings: Settings) -> ProjectConfig:
+    """The config of the project a ticket key belongs to, or a clear error."""
+    project = key.split("-", 1)[0]
+    projects = load_projects(settings.projects_file)
+    if project not in projects:
+        known = ", ".join(sorted(projects)) or "none"
+        raise ProjectConfigError(
+            f"Jira project {project} is not configured in {settings.projects_file} "
+            f"(configured: {known}); add a [projects.{project}] table"
+        )
+    return projects[project]
+
+
+def clone_url_for(project: ProjectConfig, settings: Settings) -> str:
+    """The git URL of a project's repository (no credentials: those go in the environment)."""
+    return project.clone_url or f"{settings.git_base_url.rstrip('/')}/{project.repository}.git"
+
+
+async def connect_temporal(settings: Settings | None = None) -> Client:
+    """The one Temporal client builder: worker, starter, webhooks and tests use it."""
+    settings = settings or get_settings()
+    return await Client.connect(
+        settings.temporal_address,
+        namespace=settings.temporal_namespace,
+        data_converter=pydantic_data_converter,
+    )
