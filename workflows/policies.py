@@ -1,0 +1,37 @@
+"""Timeouts and retry policies for every activity the ticket workflow calls."""
+
+from datetime import timedelta
+
+from temporalio.common import RetryPolicy
+
+HTTP_RETRY = RetryPolicy(
+    initial_interval=timedelta(seconds=1),
+    backoff_coefficient=2.0,
+    maximum_interval=timedelta(minutes=1),
+    maximum_attempts=10,
+)
+GIT_RETRY = RetryPolicy(
+    initial_interval=timedelta(seconds=2),
+    backoff_coefficient=2.0,
+    maximum_interval=timedelta(minutes=1),
+    maximum_attempts=6,
+    non_retryable_error_types=["ValueError"],
+)
+# Analysis is retried at most three times, as the refinement design asks.
+ANALYSIS_RETRY = RetryPolicy(
+    initial_interval=timedelta(seconds=2), backoff_coefficient=2.0, maximum_attempts=3
+)
+LLM_RETRY = RetryPolicy(
+    initial_interval=timedelta(seconds=5),
+    backoff_coefficient=2.0,
+    maximum_interval=timedelta(minutes=2),
+    maximum_attempts=5,
+    non_retryable_error_types=["ModelAnswerError"],
+)
+TEST_RETRY = RetryPolicy(initial_interval=timedelta(seconds=2), maximum_attempts=2)
+
+HTTP_TIMEOUT = timedelta(seconds=60)
+GIT_TIMEOUT = timedelta(minutes=5)
+LLM_TIMEOUT = timedelta(minutes=20)
+LLM_HEARTBEAT = timedelta(seconds=60)
+TEST_TIMEOUT = timedelta(minutes=15)

@@ -1,0 +1,66 @@
+"""What the ticket workflow writes on Jira, Discord and the pull request (pure functions)."""
+
+from workflows.messages import Implementation, Plan, Question, TicketContext
+
+OFFLINE_PR_NOTE = (
+    "**Draft: a language model is needed to write the code.** This run used the offline "
+    "model, which does not write code; the branch holds the approved plan only. Set "
+    "`OPENAI_API_KEY` (or `OPENAI_BASE_URL` for any OpenAI-compatible server) on the worker "
+    "and restart the ticket to have the code written."
+)
+
+
+def questions_comment(questions: list[Question], offline: bool) -> str:
+    """The Jira comment that asks the clarifying questions."""
+    lines = ["### Questions before planning", ""]
+    for number, question in enumerate(questions, start=1):
+        lines.append(f"{number}. {question.text} (why: {question.why})")
+    lines += ["", "Reply with a comment holding your answers (or `starter.py answer KEY ...`)."]
+    if offline:
+        lines += ["", "_These questions were produced offline, without a language model._"]
+    return "\n".join(lines)
+
+
+def plan_comment(plan: Plan, branch: str, plan_path: str) -> str:
+    """The Jira comment that presents plan version N for review."""
+    return (
+        f"{plan.markdown}\n\n---\nThe plan is committed as `{plan_path}` on branch "
+        f"`{branch}`. Comment `/approve` to go ahead or `/reject <what to change>`."
+    )
+
+
+def pull_request_body(
+    ticket: TicketContext, plan: Plan, implementation: Implementation, tests: str
+) -> str:
+    """The pull request description: plan, changes and the real test result."""
+    parts = [f"Resolves {ticket.key}: {ticket.summary}", ""]
+    if implementation.produced_offline or not implementation.changes:
+        parts += [
+            OFFLINE_PR_NOTE
+            if implementation.produced_offline
+            else "**Draft: no code changes were produced.**",
+            "",
+        ]
+    parts += [f"## Plan (version {plan.version})", "", plan.summary, ""]
+    if implementation.changes:
+        parts += ["## Changes", ""]
+        parts += [f"- `{change.path}`" for change in implementation.changes]
+        parts.append("")
+    if implementation.notes:
+        parts += ["## Notes", "", implementation.notes, ""]
+    parts += ["## Tests", "", tests]
+    return "\n".join(parts)
+
+
+def tests_summary(passed: bool, exit_code: int, output: str) -> str:
+    """A short account of the test run, with the tail of its output."""
+    verdict = "passed" if passed else f"failed (exit code {exit_code})"
+    tail = "\n".join(output.strip().splitlines()[-20:])
+    return f"The test command {verdict}.\n\n```\n{tail}\n```"
+
+
+def pr_comment(url: str, draft: bool, passed: bool) -> str:
+    """The Jira comment that announces the pull request."""
+    kind = "Draft pull request" if draft else "Pull request"
+    verdict = "tests pass" if passed else "tests do not pass yet"
+    return f"{kind} opened: {url} ({verdict})."
