@@ -1,0 +1,183 @@
+"""Git smart-HTTP hosting of bare repositories through the real `git http-backend` CGI."""
+
+import asyncio
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import structlog
+from fastapi import APIRouter, HTTPException, Request, Response
+
+log = structlog.get_logger(__name__)
+
+SEED_REPOS_DIR = Path(__file__).resolve().parent / "seed" / "repos"
+SEED_AUTHOR = "Demo Maintainer <maintainer@example.com>"
+SEED_DATE = "2024-01-01T00:00:00+00:00"
+SEED_MESSAGE = "Initial commit\n"
+
+_NAME = re.compile(r"^[A-Za-z0-9_][\w.-]*$")
+_BACKEND_TIMEOUT_S = 300.0
+# Hop-by-hop or recomputed headers the CGI may emit that must not be copied to the response.
+_DROPPED_HEADERS = {"status", "content-length", "transfer-encoding", "connection"}
+
+
+def repository_path(repos_root: Path, owner: str, name: str) -> Path:
+    """Where the bare repository of owner/name lives."""
+    return repos_root / owner / f"{name}.git"
+
+
+def create_git_router(repos_root: Path) -> APIRouter:
+    """A router serving `/{owner}/{repo}.git/...` over git smart HTTP; push is allowed."""
+    router = APIRouter(tags=["git"])
+    root = repos_root.resolve()
+
+    @router.api_route(
+        "/{owner}/{repo}.git/{path:path}",
+        methods=["GET", "HEAD", "POST"],
+        include_in_schema=False,
+    )
+    async def git_http(owner: str, repo: str, path: str, request: Request) -> Response:
+        """Hand one smart-HTTP request to `git http-backend`."""
+        if not (_NAME.match(owner) and _NAME.match(repo)) or ".." in path.split("/"):
+            raise HTTPException(status_code=404, detail="Not Found")
+        if not repository_path(root, owner, repo).is_dir():
+            raise HTTPException(status_code=404, detail=f"repository {owner}/{repo} not found")
+        body = await request.body()
+        env = _cgi_environment(root, f"/{owner}/{repo}.git/{path}", request, body)
+        output = await _run_backend(env, body)
+        return _parse_cgi_response(output)
+
+    return router
+
+
+def _cgi_environment(root: Path, path_info: str, request: Request, body: bytes) -> dict[str, str]:
+    """The CGI variables `git http-backend` reads; any credentials are accepted."""
+    env = {key: os.environ[key] for key in ("PATH", "HOME", "LANG") if key in os.environ}
+    env.update(
+        GIT_PROJECT_ROOT=str(root),
+        GIT_HTTP_EXPORT_ALL="1",
+        PATH_INFO=path_info,
+        REQUEST_METHOD=request.method,
+        QUERY_STRING=request.url.query,
+        REMOTE_USER="ticketsmith",
+        REMOTE_ADDR=request.client.host if request.client else "127.0.0.1",
+    )
+    if request.method == "POST":
+        env["CONTENT_LENGTH"] = str(len(body))
+    optional = {
+        "content-type": "CONTENT_TYPE",
+        "content-encoding": "HTTP_CONTENT_ENCODING",
+        "git-protocol": "HTTP_GIT_PROTOCOL",
+    }
+    for header, variable in optional.items():
+        if value := request.headers.get(header):
+            env[variable] = value
+    return env
+
+
+async def _run_backend(env: dict[str, str], body: bytes) -> bytes:
+    """Run `git http-backend` with the request body on stdin and return its raw output."""
+    proc = await asyncio.create_subprocess_exec(
+        "git",
+        "http-backend",
+        env=env,
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    try:
+        stdout, stderr = await asyncio.wait_for(proc.communicate(body), _BACKEND_TIMEOUT_S)
+    except BaseException:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+        raise
+    if stderr.strip():
+        log.warning("git http-backend stderr", path=env["PATH_INFO"], stderr=stderr.decode())
+    return stdout
+
+
+def _parse_cgi_response(output: bytes) -> Response:
+    """Turn a CGI response (headers, blank line, body) into a FastAPI response."""
+    crlf, lf = output.find(b"\r\n\r\n"), output.find(b"\n\n")
+    if crlf != -1 and (lf == -1 or crlf <= lf):
+        head, body = output[:crlf], output[crlf + 4 :]
+    elif lf != -1:
+        head, body = output[:lf], output[lf + 2 :]
+    else:
+        return Response(content=b"git http-backend gave no response\n", status_code=502)
+    status = 200
+    headers: list[tuple[str, str]] = []
+    for line in head.decode("latin-1").splitlines():
+        name, _, value = line.partition(":")
+        name, value = name.strip(), value.strip()
+        if name.lower() == "status":
+            status = int(value.split()[0])
+        elif name and name.lower() not in _DROPPED_HEADERS:
+            headers.append((name, value))
+    response = Response(content=body, status_code=status)
+    for name, value in headers:
+        response.headers.append(name, value)
+    return response
+
+
+def ensure_seed_repository(repos_root: Path, owner: str, name: str, source_dir: Path) -> Path:
+    """Create owner/name as a bare repo whose one reproducible commit holds source_dir."""
+    bare = repository_path(repos_root, owner, name)
+    if (bare / "HEAD").is_file():
+        return bare
+    if not source_dir.is_dir():
+        raise FileNotFoundError(f"seed source directory {source_dir} does not exist")
+    bare.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{name}.", dir=bare.parent))
+    try:
+        _build_seed(staging / "repo.git", source_dir.resolve())
+        try:
+            (staging / "repo.git").rename(bare)
+        except OSError:
+            if not (bare / "HEAD").is_file():
+                raise
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    log.info("seeded git repository", repository=f"{owner}/{name}", path=str(bare))
+    return bare
+
+
+def _build_seed(git_dir: Path, source_dir: Path) -> None:
+    """Initialise a bare repository and commit the files of source_dir on `main`."""
+    author_name, _, email = SEED_AUTHOR.partition(" <")
+    env = {key: os.environ[key] for key in ("PATH", "HOME") if key in os.environ}
+    env.update(
+        GIT_CONFIG_NOSYSTEM="1",
+        GIT_CONFIG_GLOBAL=os.devnull,
+        GIT_INDEX_FILE=str(git_dir.parent / "index"),
+        GIT_AUTHOR_NAME=author_name,
+        GIT_AUTHOR_EMAIL=email.rstrip(">"),
+        GIT_AUTHOR_DATE=SEED_DATE,
+        GIT_COMMITTER_NAME=author_name,
+        GIT_COMMITTER_EMAIL=email.rstrip(">"),
+        GIT_COMMITTER_DATE=SEED_DATE,
+    )
+
+    def git(*args: str, stdin: str | None = None) -> str:
+        done = subprocess.run(
+            ["git", "-c", f"core.excludesFile={os.devnull}", f"--git-dir={git_dir}", *args],
+            env=env,
+            input=stdin,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if done.returncode != 0:
+            raise RuntimeError(f"seeding {git_dir}: git {' '.join(args)}: {done.stderr}")
+        return done.stdout.strip()
+
+    git("init", "--quiet", "--bare", "--template=", "--initial-branch=main")
+    git(f"--work-tree={source_dir}", "add", "--all", ".")
+    tree = git("write-tree")
+    commit = git("commit-tree", tree, "-F", "-", stdin=SEED_MESSAGE)
+    git("update-ref", "refs/heads/main", commit)
+    git("config", "http.receivepack", "true")

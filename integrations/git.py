@@ -1,0 +1,299 @@
+"""git through the real git CLI: a local clone used as a cache, every operation from the remote.
+
+Credentials reach git only through the environment (an `http.extraHeader`), never argv or URLs.
+"""
+
+import asyncio
+import base64
+import contextlib
+import os
+import re
+import shlex
+import shutil
+import signal
+import sys
+import time
+import unicodedata
+from collections.abc import Iterable
+from pathlib import Path
+
+from pydantic import BaseModel
+
+GIT_TIMEOUT_S = 300.0
+OUTPUT_LIMIT = 8000
+DIFF_LIMIT = 20_000
+_NOT_FOUND = re.compile(r"not found|not appear to be a git repository|does not exist|: 404", re.I)
+_AUTH_FAILED = re.compile(r"authentication failed|could not read username|error: 40[13]", re.I)
+_SECRET_ENV = re.compile(r"^(GIT_|TICKETSMITH_)|TOKEN|SECRET|PASSWORD|API_KEY", re.IGNORECASE)
+
+
+class GitError(Exception):
+    """A git command failed; the message never holds credentials."""
+
+    def __init__(self, command: str, exit_code: int, stderr: str) -> None:
+        self.command, self.exit_code, self.stderr = command, exit_code, stderr.strip()
+        self.not_found = bool(_NOT_FOUND.search(self.stderr))
+        self.auth_failed = bool(_AUTH_FAILED.search(self.stderr))
+        if self.not_found:
+            reason = "the repository or ref was not found (does it exist, can the token read it?)"
+        elif self.auth_failed:
+            reason = "authentication failed (check the token)"
+        else:
+            reason = f"exit code {exit_code}"
+        super().__init__(f"`{command}` failed: {reason}: {self.stderr}")
+
+
+class CommitResult(BaseModel):
+    """The branch head after a commit-and-push, and whether anything changed."""
+
+    sha: str
+    changed: bool
+
+
+class CommandResult(BaseModel):
+    """What a command run in the workspace did."""
+
+    exit_code: int
+    output: str
+    timed_out: bool
+    duration_s: float
+
+
+def branch_name(key: str, summary: str) -> str:
+    """The ticket branch: `ticketsmith/<KEY>-<slug of the summary>`."""
+    safe_key = re.sub(r"[^A-Za-z0-9-]+", "-", key).strip("-") or "ticket"
+    ascii_text = unicodedata.normalize("NFKD", summary).encode("ascii", "ignore").decode()
+    slug = ""
+    for word in re.findall(r"[a-z0-9]+", ascii_text.lower()):
+        candidate = f"{slug}-{word}" if slug else word
+        if len(candidate) > 40:
+            slug = slug or word[:40]
+            break
+        slug = candidate
+    return f"ticketsmith/{safe_key}-{slug}" if slug else f"ticketsmith/{safe_key}"
+
+
+def _kill_group(proc: asyncio.subprocess.Process) -> None:
+    """Kill the process and everything it started (it leads its own process group)."""
+    # A pid stays reserved while it names a live group, so this cannot hit a stranger.
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGKILL)
+
+
+class GitWorkspace:
+    """A local clone of one remote; methods are not safe to run concurrently on one root."""
+
+    def __init__(
+        self,
+        root: Path,
+        remote_url: str,
+        token: str | None = None,
+        author_name: str = "ticketsmith",
+        author_email: str = "ticketsmith@example.com",
+    ) -> None:
+        self.root = root
+        self.remote_url = remote_url
+        self._author = (author_name, author_email)
+        basic = base64.b64encode(f"x-access-token:{token}".encode()).decode() if token else ""
+        self._auth_header = f"Authorization: Basic {basic}" if token else None
+        self._secrets = [s for s in (token, basic) if s]
+
+    def git_env(self) -> dict[str, str]:
+        """The environment every git command runs with, credentials included."""
+        env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+        name, email = self._author
+        env.update(
+            GIT_TERMINAL_PROMPT="0",
+            GIT_AUTHOR_NAME=name,
+            GIT_AUTHOR_EMAIL=email,
+            GIT_COMMITTER_NAME=name,
+            GIT_COMMITTER_EMAIL=email,
+        )
+        if self._auth_header:
+            env.update(
+                GIT_CONFIG_COUNT="1",
+                GIT_CONFIG_KEY_0="http.extraHeader",
+                GIT_CONFIG_VALUE_0=self._auth_header,
+            )
+        return env
+
+    def git_argv(self, *args: str) -> list[str]:
+        """The argv of a git command (never holds credentials)."""
+        return ["git", "-c", "commit.gpgsign=false", "-c", "credential.helper=", *args]
+
+    def _redact(self, text: str) -> str:
+        for secret in self._secrets:
+            text = text.replace(secret, "***")
+        return re.sub(r"://[^/@\s]+@", "://***@", text)
+
+    async def _git(
+        self, *args: str, cwd: Path | None = None, stdin: bytes | None = None, check: bool = True
+    ) -> tuple[int, str]:
+        """Run git and return (exit code, stdout); raise GitError on failure when check."""
+        proc = await asyncio.create_subprocess_exec(
+            *self.git_argv(*args),
+            cwd=cwd or self.root,
+            env=self.git_env(),
+            stdin=asyncio.subprocess.PIPE if stdin is not None else asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+            start_new_session=True,
+        )
+        try:
+            out, err = await asyncio.wait_for(proc.communicate(stdin), GIT_TIMEOUT_S)
+        except BaseException:
+            _kill_group(proc)
+            await proc.wait()
+            raise
+        code = proc.returncode if proc.returncode is not None else -1
+        if check and code != 0:
+            command = self._redact(shlex.join(["git", *args]))
+            raise GitError(command, code, self._redact(err.decode(errors="replace")))
+        return code, out.decode(errors="replace").strip()
+
+    async def _is_healthy_clone(self) -> bool:
+        if not (self.root / ".git").is_dir():
+            return False
+        code, top = await self._git("rev-parse", "--show-toplevel", check=False)
+        return code == 0 and Path(top).resolve() == self.root.resolve()
+
+    async def sync(self, branch: str, base: str) -> Path:
+        """Make the workspace equal the remote `branch` (or `base` when branch is new)."""
+        if await self._is_healthy_clone():
+            (self.root / ".git" / "index.lock").unlink(missing_ok=True)
+            await self._git("remote", "set-url", "origin", self.remote_url)
+            await self._git("fetch", "--prune", "--quiet", "origin")
+        else:
+            shutil.rmtree(self.root, ignore_errors=True)
+            self.root.parent.mkdir(parents=True, exist_ok=True)
+            clone = ("clone", "--quiet", "--no-checkout", self.remote_url, str(self.root))
+            await self._git(*clone, cwd=self.root.parent)
+        start = f"refs/remotes/origin/{branch}"
+        if not await self._ref_exists(start):
+            start = f"refs/remotes/origin/{base}"
+            if not await self._ref_exists(start):
+                missing = f"base branch '{base}' does not exist on the remote"
+                raise GitError(f"git checkout {base}", 128, missing)
+        await self._git("checkout", "--quiet", "--force", "-B", branch, start)
+        await self._git("reset", "--quiet", "--hard", start)
+        await self._git("clean", "-fdxq")
+        return self.root
+
+    async def _ref_exists(self, ref: str) -> bool:
+        code, _ = await self._git("rev-parse", "--verify", "--quiet", ref, check=False)
+        return code == 0
+
+    def _path(self, relative: str) -> Path:
+        """The absolute path of a repository-relative path, refusing escapes and .git."""
+        parts = Path(relative).parts
+        if not relative or Path(relative).is_absolute() or ".git" in parts or ".." in parts:
+            raise ValueError(f"refusing path outside the repository or inside .git: {relative!r}")
+        path = (self.root / relative).resolve()
+        if not path.is_relative_to(self.root.resolve()) or path == self.root.resolve():
+            raise ValueError(f"refusing path outside the repository: {relative!r}")
+        return path
+
+    async def write_files(self, files: dict[str, str]) -> None:
+        """Write files (repository-relative paths, UTF-8 text); all are checked first."""
+        targets = {self._path(relative): content for relative, content in files.items()}
+        for path, content in targets.items():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(content, encoding="utf-8", newline="")
+
+    async def delete_files(self, paths: Iterable[str]) -> None:
+        """Delete files or directories (repository-relative); missing ones are ignored."""
+        for path in [self._path(relative) for relative in paths]:
+            if path.is_dir() and not path.is_symlink():
+                shutil.rmtree(path)
+            else:
+                path.unlink(missing_ok=True)
+
+    async def commit(self, message: str) -> str | None:
+        """Stage everything and commit; the new sha, or None when nothing changed."""
+        await self._git("add", "--all")
+        code, _ = await self._git("diff", "--cached", "--quiet", check=False)
+        if code == 0:
+            return None
+        await self._git("commit", "--quiet", "--no-verify", "--file=-", stdin=message.encode())
+        return await self.head_sha()
+
+    async def push(self, branch: str) -> str:
+        """Push HEAD to the remote `branch` (a no-op when it is already there)."""
+        await self._git("push", "--quiet", "origin", f"HEAD:refs/heads/{branch}")
+        return await self.head_sha()
+
+    async def commit_and_push(
+        self, branch: str, base: str, files: dict[str, str], message: str
+    ) -> CommitResult:
+        """Sync, write, commit and push; identical content changes nothing (safe to retry)."""
+        await self.sync(branch, base)
+        await self.write_files(files)
+        sha = await self.commit(message)
+        if sha is None:
+            return CommitResult(sha=await self.head_sha(), changed=False)
+        return CommitResult(sha=await self.push(branch), changed=True)
+
+    async def head_sha(self) -> str:
+        """The sha of the checked-out commit."""
+        return (await self._git("rev-parse", "HEAD"))[1]
+
+    async def diff_against(self, base: str, limit: int = DIFF_LIMIT) -> str:
+        """The committed changes since the branch left the remote `base`, trimmed to limit."""
+        _, diff = await self._git("diff", "--no-color", f"refs/remotes/origin/{base}...HEAD")
+        more = len(diff) - limit
+        return diff if more <= 0 else f"{diff[:limit]}\n... [diff trimmed: {more} more characters]"
+
+    async def list_files(self) -> list[str]:
+        """The tracked files of the working tree."""
+        _, out = await self._git("ls-files", "-z")
+        return [name for name in out.split("\0") if name]
+
+    async def run_command(self, command: str, timeout_s: float) -> CommandResult:
+        """Run a command (no shell) in the workspace, killing its process group on timeout."""
+        argv = shlex.split(command)
+        if not argv:
+            raise ValueError("empty command")
+        env = {k: v for k, v in os.environ.items() if not _SECRET_ENV.search(k)}
+        # The interpreter running ticketsmith comes first, so `python -m pytest` finds pytest.
+        env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+        started = time.monotonic()
+        try:
+            proc = await asyncio.create_subprocess_exec(
+                *argv,
+                cwd=self.root,
+                env=env,
+                stdin=asyncio.subprocess.DEVNULL,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.STDOUT,
+                start_new_session=True,
+            )
+        except (FileNotFoundError, PermissionError) as err:
+            output = f"cannot run {argv[0]!r}: {err.strerror}"
+            return CommandResult(exit_code=127, output=output, timed_out=False, duration_s=0.0)
+        buffer = bytearray()
+        reader = asyncio.ensure_future(_collect(proc, buffer))
+        try:
+            timed_out = not (await asyncio.wait([reader], timeout=timeout_s))[0]
+        finally:  # also on cancellation: nothing the command started outlives it
+            _kill_group(proc)
+            reader.cancel()
+            await proc.wait()
+        output = bytes(buffer[-OUTPUT_LIMIT * 4 :]).decode(errors="replace")[-OUTPUT_LIMIT:]
+        return CommandResult(
+            exit_code=proc.returncode if proc.returncode is not None else -1,
+            output=output,
+            timed_out=timed_out,
+            duration_s=round(time.monotonic() - started, 3),
+        )
+
+
+async def _collect(proc: asyncio.subprocess.Process, buffer: bytearray) -> None:
+    """Read the process's output to the end, keeping only a bounded tail."""
+    if proc.stdout is None:
+        return
+    while chunk := await proc.stdout.read(65536):
+        buffer.extend(chunk)
+        if len(buffer) > OUTPUT_LIMIT * 8:
+            del buffer[: -OUTPUT_LIMIT * 4]
+    await proc.wait()
