@@ -72,8 +72,9 @@ async def drive(settings: Settings) -> TicketResult:
     section("approve")
     print(f"$ starter.py approve {DEMO_KEY}")
     print(starter(settings, "approve", DEMO_KEY, "--as", "bob"))
-    handle = client.get_workflow_handle(f"ticket-{DEMO_KEY}")
-    return await asyncio.wait_for(handle.result(result_type=TicketResult), WAIT_S)
+    handle = client.get_workflow_handle(f"ticket-{DEMO_KEY}", result_type=TicketResult)
+    result: TicketResult = await asyncio.wait_for(handle.result(), WAIT_S)
+    return result
 
 
 async def run_demo(settings: Settings) -> int:

@@ -261,4 +261,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    code = main()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    # The Temporal core's threads can crash interpreter finalisation; nothing is left to clean.
+    os._exit(code)

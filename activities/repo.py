@@ -18,6 +18,7 @@ from activities.messages import (
     RunTestsInput,
     RunTestsResult,
 )
+from graphs.schemas import FileChange
 from integrations.git import GitError, GitWorkspace, branch_name
 
 
@@ -51,6 +52,12 @@ class Workspaces:
                 raise
 
 
+async def apply_changes(workspace: GitWorkspace, changes: list[FileChange]) -> None:
+    """Write changed files and remove deleted ones in the working tree."""
+    await workspace.write_files({c.path: c.content for c in changes if not c.delete})
+    await workspace.delete_files([c.path for c in changes if c.delete])
+
+
 class RepoActivities:
     """git work on the ticket branch."""
 
@@ -68,20 +75,20 @@ class RepoActivities:
 
     @activity.defn
     async def commit_files(self, inp: CommitFilesInput) -> CommitFilesResult:
-        """Commit files to the ticket branch and push; identical content is a no-op."""
-        files = {change.path: change.content for change in inp.files}
+        """Commit changes to the ticket branch and push; identical content is a no-op."""
         async with self._workspaces.using(inp.repo, "git") as workspace:
-            result = await workspace.commit_and_push(
-                inp.repo.branch, inp.repo.base_branch, files, inp.message
-            )
-        return CommitFilesResult(sha=result.sha, changed=result.changed)
+            await workspace.sync(inp.repo.branch, inp.repo.base_branch)
+            await apply_changes(workspace, inp.files)
+            if await workspace.commit(inp.message) is None:
+                return CommitFilesResult(sha=await workspace.head_sha(), changed=False)
+            return CommitFilesResult(sha=await workspace.push(inp.repo.branch), changed=True)
 
     @activity.defn
     async def run_tests(self, inp: RunTestsInput) -> RunTestsResult:
         """Run the test command on the branch with the changes applied, for real."""
         async with self._workspaces.using(inp.repo, "tests") as workspace:
             await workspace.sync(inp.repo.branch, inp.repo.base_branch)
-            await workspace.write_files({c.path: c.content for c in inp.changes})
+            await apply_changes(workspace, inp.changes)
             result = await heartbeating(
                 workspace.run_command(inp.test_command, inp.timeout_seconds)
             )

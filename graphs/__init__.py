@@ -1,0 +1,1 @@
+"""LangGraph agent graphs, their state and prompts, and the model factory."""

@@ -95,7 +95,7 @@ async def test_demo_ticket_reaches_a_pull_request(stack: Stack, tmp_path: Path) 
     assert plan.startswith("# Plan v1 for DEMO-1")
 
     client = await connect_temporal(settings)
-    query = f"TicketKey = '{DEMO_KEY}' AND Status = 'completed'"
+    query = f"TicketKey = '{DEMO_KEY}' AND `Status` = 'completed'"
     deadline = time.monotonic() + 10
     found: list[str] = []
     while not found and time.monotonic() < deadline:  # visibility is eventually consistent

@@ -44,7 +44,10 @@ def ticket_input(key: str, implement: bool = True, max_rejections: int = 5) -> T
 
 @asynccontextmanager
 async def running_ticket(
-    env: WorkflowEnvironment, fakes: FakeActivities, inp: TicketInput
+    env: WorkflowEnvironment,
+    fakes: FakeActivities,
+    inp: TicketInput,
+    workflow_id: str | None = None,
 ) -> AsyncIterator[WorkflowHandle[TicketWorkflow, TicketResult]]:
     """A worker with the fakes on its own task queue and one started ticket."""
     queue = f"tq-{uuid.uuid4()}"
@@ -52,7 +55,10 @@ async def running_ticket(
         env.client, task_queue=queue, workflows=[TicketWorkflow], activities=fakes.all()
     ):
         handle = await env.client.start_workflow(
-            TicketWorkflow.run, inp, id=f"ticket-{inp.key}-{uuid.uuid4()}", task_queue=queue
+            TicketWorkflow.run,
+            inp,
+            id=workflow_id or f"ticket-{inp.key}-{uuid.uuid4()}",
+            task_queue=queue,
         )
         yield handle
 
@@ -84,6 +90,7 @@ async def test_happy_path_opens_pull_request(time_skipping_env: WorkflowEnvironm
         assert planned.plan_version == 1
         await handle.signal(TicketWorkflow.approve, ApprovalInput(author="bob"))
         result = await asyncio.wait_for(handle.result(), DEADLINE_S)
+        final = await handle.query(TicketWorkflow.status)  # a query needs the worker
 
     assert result.status == Status.COMPLETED
     assert result.pr_url == "http://forge/demo/calc/pull/7"
@@ -96,7 +103,6 @@ async def test_happy_path_opens_pull_request(time_skipping_env: WorkflowEnvironm
     steps = [c.marker.rsplit("/", 1)[1] for c in fakes.calls["post_jira_comment"]]
     assert steps == ["questions", "plan-v1", "pull-request"]
     assert fakes.calls["transition_jira_issue"][0].status == "In Review"
-    final = await handle.query(TicketWorkflow.status)
     assert [d.kind for d in final.decisions] == ["answer", "approve"]
     assert final.tokens == 10 + 5 + 3 + 7 + 20
     described = await handle.describe()

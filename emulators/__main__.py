@@ -1,0 +1,32 @@
+"""Run the emulators as a process: `python -m emulators --port 8100 --state-dir .data/emulators`."""
+
+import argparse
+from pathlib import Path
+
+import uvicorn
+
+from config import get_settings
+from emulators.app import DEFAULT_SEED, create_app
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Parse the command line and serve until interrupted."""
+    settings = get_settings()
+    parser = argparse.ArgumentParser(
+        prog="python -m emulators", description="Local Jira, GitHub, git hosting and Discord."
+    )
+    parser.add_argument("--host", default=settings.emulator_host)
+    parser.add_argument("--port", type=int, default=settings.emulator_port)
+    parser.add_argument("--state-dir", type=Path, default=settings.emulator_state_dir)
+    parser.add_argument("--seed", type=Path, default=DEFAULT_SEED, help="seed data (JSON)")
+    parser.add_argument(
+        "--reset", action="store_true", help="wipe the state directory and reseed first"
+    )
+    parser.add_argument("--log-level", default="warning")
+    args = parser.parse_args(argv)
+    app = create_app(args.state_dir, seed_file=args.seed, reset=args.reset)
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
+
+
+if __name__ == "__main__":
+    main()

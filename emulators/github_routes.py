@@ -1,0 +1,281 @@
+"""GitHub REST v3 under /api/v3 (repositories, pull requests, comments, labels) and PR pages."""
+
+import asyncio
+import html
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, Depends, Query, Request
+from fastapi.responses import HTMLResponse
+
+from emulators.state import EmulatorError, EmulatorState, now
+
+DOCS = "https://docs.github.com/rest"
+BOT_LOGIN = "ticketsmith-bot"
+JsonObject = Annotated[dict[str, Any], Body()]
+_PULL_FIELDS = "id number state title body draft created_at updated_at closed_at".split()
+_NOT_MERGED = {"locked": False, "merged": False, "merged_at": None, "mergeable": None}
+
+
+def github_error(status_code: int, message: str, errors: list[Any] | None = None) -> EmulatorError:
+    """An error with GitHub's body shape."""
+    body: dict[str, Any] = {"message": message, "documentation_url": DOCS}
+    if errors:
+        body["errors"] = errors
+    return EmulatorError(status_code, body | {"status": str(status_code)})
+
+
+def validation_failed(*errors: dict[str, Any]) -> EmulatorError:
+    """GitHub's 422 with its list of field errors."""
+    return github_error(422, "Validation Failed", list(errors))
+
+
+def field_error(resource: str, field: str, code: str = "invalid") -> dict[str, Any]:
+    """One entry of a 422's errors: a field that is missing or invalid."""
+    return {"resource": resource, "field": field, "code": code}
+
+
+def custom_error(message: str) -> EmulatorError:
+    """A 422 about the pull request as a whole, in GitHub's words."""
+    return validation_failed({"resource": "PullRequest", "code": "custom", "message": message})
+
+
+def require_token(request: Request) -> None:
+    """Any non-empty token is accepted; no token is GitHub's 401."""
+    _, _, token = request.headers.get("authorization", "").partition(" ")
+    if not token.strip():
+        raise github_error(401, "Requires authentication")
+
+
+def github_time() -> str:
+    """A timestamp in GitHub's format."""
+    return now().strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+async def _git(bare: Path, *args: str) -> str | None:
+    """The output of a git command on a bare repository, None when it fails."""
+    if not bare.is_dir():
+        return None
+    proc = await asyncio.create_subprocess_exec(
+        "git", "--git-dir", str(bare), *args,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL,
+    )  # fmt: skip
+    out, _ = await proc.communicate()
+    return out.decode().strip() if proc.returncode == 0 else None
+
+
+async def branch_sha(bare: Path, branch: str) -> str | None:
+    """The commit a branch points at, None when the branch does not exist."""
+    return await _git(bare, "rev-parse", "--verify", "--quiet", f"refs/heads/{branch}^{{commit}}")
+
+
+def create_github_router(state: EmulatorState, repos_root: Path) -> APIRouter:
+    """The GitHub routes over the shared state and the bare repositories."""
+    router = APIRouter(tags=["github"])
+    api = APIRouter(prefix="/api/v3/repos/{owner}/{repo}", dependencies=[Depends(require_token)])
+
+    def find_repo(owner: str, repo: str) -> dict[str, Any]:
+        for r in state.data["repositories"]:
+            if (r["owner"].lower(), r["name"].lower()) == (owner.lower(), repo.lower()):
+                return r
+        raise github_error(404, "Not Found")
+
+    def bare_path(r: dict[str, Any]) -> Path:
+        return repos_root / r["owner"] / f"{r['name']}.git"
+
+    def find_pull(owner: str, repo: str, number: int) -> dict[str, Any]:
+        r = find_repo(owner, repo)
+        full = f"{r['owner']}/{r['name']}"
+        for pr in state.data["pulls"]:
+            if pr["repo"] == full and pr["number"] == number:
+                return pr
+        raise github_error(404, "Not Found")
+
+    def repo_json(r: dict[str, Any], base: str) -> dict[str, Any]:
+        full = f"{r['owner']}/{r['name']}"
+        return {
+            "id": r["id"],
+            "node_id": f"R_{r['id']}",
+            "name": r["name"],
+            "full_name": full,
+            "private": r.get("private", False),
+            "owner": {"login": r["owner"], "type": "Organization"},
+            "html_url": f"{base}/{full}",
+            "description": r.get("description"),
+            "url": f"{base}/api/v3/repos/{full}",
+            "clone_url": f"{base}/{full}.git",
+            "default_branch": r["default_branch"],
+        }
+
+    async def pull_json(pr: dict[str, Any], base: str) -> dict[str, Any]:
+        r = find_repo(*pr["repo"].split("/"))
+        if pr["state"] == "open":  # an open PR follows its branches, as on GitHub
+            pr["head_sha"] = await branch_sha(bare_path(r), pr["head"]) or pr["head_sha"]
+            pr["base_sha"] = await branch_sha(bare_path(r), pr["base"]) or pr["base_sha"]
+        url = f"{base}/api/v3/repos/{pr['repo']}/pulls/{pr['number']}"
+        html_url = f"{base}/{pr['repo']}/pull/{pr['number']}"
+        repo = repo_json(r, base)
+        return {
+            **{k: pr[k] for k in _PULL_FIELDS},
+            "node_id": f"PR_{pr['id']}",
+            "url": url,
+            "html_url": html_url,
+            "diff_url": f"{html_url}.diff",
+            "issue_url": f"{base}/api/v3/repos/{pr['repo']}/issues/{pr['number']}",
+            "user": {"login": pr["user"], "type": "Bot"},
+            "labels": [_label_json(name) for name in pr["labels"]],
+            "head": _ref_json(r["owner"], pr["head"], pr["head_sha"], repo),
+            "base": _ref_json(r["owner"], pr["base"], pr["base_sha"], repo),
+            "comments": len(pr["comments"]),
+            **_NOT_MERGED,
+        }
+
+    def comment_json(pr: dict[str, Any], c: dict[str, Any], base: str) -> dict[str, Any]:
+        return {
+            "id": c["id"],
+            "node_id": f"IC_{c['id']}",
+            "url": f"{base}/api/v3/repos/{pr['repo']}/issues/comments/{c['id']}",
+            "html_url": f"{base}/{pr['repo']}/pull/{pr['number']}#issuecomment-{c['id']}",
+            "issue_url": f"{base}/api/v3/repos/{pr['repo']}/issues/{pr['number']}",
+            "body": c["body"],
+            "user": {"login": c["user"], "type": "Bot"},
+            "created_at": c["created_at"],
+            "updated_at": c["created_at"],
+        }
+
+    @api.get("")
+    def get_repository(owner: str, repo: str, request: Request) -> Any:
+        return repo_json(find_repo(owner, repo), _base(request))
+
+    @api.get("/pulls")
+    async def list_pulls(
+        owner: str,
+        repo: str,
+        request: Request,
+        state_: str = Query("open", alias="state"),
+        head: str | None = None,
+        base: str | None = None,
+        per_page: int = Query(30, ge=1, le=100),
+        page: int = Query(1, ge=1),
+    ) -> Any:
+        r = find_repo(owner, repo)
+        full = f"{r['owner']}/{r['name']}"
+        head_owner, _, head_branch = head.rpartition(":") if head else ("", "", "")
+        pulls = [
+            pr
+            for pr in reversed(state.data["pulls"])
+            if pr["repo"] == full
+            and state_ in ("all", pr["state"])
+            and (not head or (pr["head"] == head_branch and head_owner in ("", pr["head_owner"])))
+            and (not base or pr["base"] == base)
+        ]
+        selected = pulls[(page - 1) * per_page : page * per_page]
+        return [await pull_json(pr, _base(request)) for pr in selected]
+
+    @api.post("/pulls", status_code=201)
+    async def create_pull(owner: str, repo: str, request: Request, payload: JsonObject) -> Any:
+        r = find_repo(owner, repo)
+        missing = [f for f in ("title", "head", "base") if not str(payload.get(f) or "").strip()]
+        if missing:
+            raise validation_failed(
+                *(field_error("PullRequest", f, "missing_field") for f in missing)
+            )
+        head_owner, _, head = str(payload["head"]).rpartition(":")
+        head_owner = head_owner or r["owner"]
+        base_branch = str(payload["base"])
+        head_sha = await branch_sha(bare_path(r), head) if head_owner == r["owner"] else None
+        base_sha = await branch_sha(bare_path(r), base_branch)
+        invalid = [("base", base_sha), ("head", head_sha)]
+        if errors := [f for f, sha in invalid if sha is None]:
+            raise validation_failed(*(field_error("PullRequest", f) for f in errors))
+        ahead = await _git(bare_path(r), "rev-list", "--count", f"{base_sha}..{head_sha}")
+        full = f"{r['owner']}/{r['name']}"
+        if any(
+            p["repo"] == full and p["state"] == "open" and p["head"] == head
+            for p in state.data["pulls"]
+        ):
+            raise custom_error(f"A pull request already exists for {head_owner}:{head}.")
+        if ahead == "0":
+            raise custom_error(f"No commits between {base_branch} and {head}")
+        created = github_time()
+        pr = {
+            "id": state.next_id("github-id", 5000),
+            "number": state.next_id(f"number:{full}"),
+            "repo": full,
+            "title": payload["title"],
+            "body": payload.get("body"),
+            "head": head,
+            "head_owner": head_owner,
+            "head_sha": head_sha,
+            "base": base_branch,
+            "base_sha": base_sha,
+            "draft": bool(payload.get("draft", False)),
+            "state": "open",
+            "user": BOT_LOGIN,
+            "created_at": created,
+            "updated_at": created,
+            "closed_at": None,
+            "labels": [],
+            "comments": [],
+        }
+        state.data["pulls"].append(pr)
+        state.save()
+        return await pull_json(pr, _base(request))
+
+    @api.get("/pulls/{number}")
+    async def get_pull(owner: str, repo: str, number: int, request: Request) -> Any:
+        return await pull_json(find_pull(owner, repo, number), _base(request))
+
+    @api.post("/issues/{number}/comments", status_code=201)
+    def add_comment(
+        owner: str, repo: str, number: int, request: Request, payload: JsonObject
+    ) -> Any:
+        pr = find_pull(owner, repo, number)
+        if not str(payload.get("body") or "").strip():
+            raise validation_failed(field_error("IssueComment", "body", "missing_field"))
+        comment = {"id": state.next_id("github-id", 5000), "body": payload["body"]}
+        comment |= {"user": BOT_LOGIN, "created_at": github_time()}
+        pr["comments"].append(comment)
+        state.save()
+        return comment_json(pr, comment, _base(request))
+
+    @api.post("/issues/{number}/labels")
+    def add_labels(owner: str, repo: str, number: int, payload: Annotated[Any, Body()]) -> Any:
+        pr = find_pull(owner, repo, number)
+        names = payload.get("labels") if isinstance(payload, dict) else payload
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            raise validation_failed(field_error("Label", "labels"))
+        pr["labels"].extend(n for n in names if n not in pr["labels"])
+        state.save()
+        return [_label_json(name) for name in pr["labels"]]
+
+    @router.get("/{owner}/{repo}/pull/{number}", response_class=HTMLResponse)
+    def pull_page(owner: str, repo: str, number: int) -> str:
+        pr = find_pull(owner, repo, number)
+        e = html.escape
+        state_text = "draft" if pr["draft"] and pr["state"] == "open" else pr["state"]
+        comments = "".join(f"<li><pre>{e(c['body'])}</pre></li>" for c in pr["comments"])
+        return (
+            f"<html><head><title>{e(pr['title'])} #{pr['number']}</title></head><body>"
+            f"<h1>{e(pr['title'])} <span>#{pr['number']}</span></h1>"
+            f"<p class='state'>{e(state_text)}</p>"
+            f"<p>{e(pr['user'])} wants to merge <code>{e(pr['head'])}</code> into "
+            f"<code>{e(pr['base'])}</code> in {e(pr['repo'])}</p>"
+            f"<pre class='body'>{e(pr['body'] or '')}</pre>"
+            f"<h2>Comments</h2><ul>{comments}</ul></body></html>"
+        )
+
+    router.include_router(api)
+    return router
+
+
+def _ref_json(owner: str, branch: str, sha: str, repo: dict[str, Any]) -> dict[str, Any]:
+    return {"label": f"{owner}:{branch}", "ref": branch, "sha": sha, "repo": repo}
+
+
+def _label_json(name: str) -> dict[str, Any]:
+    return {"name": name, "color": "ededed", "default": False, "description": None}
+
+
+def _base(request: Request) -> str:
+    return str(request.base_url).rstrip("/")

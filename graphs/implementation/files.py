@@ -1,0 +1,99 @@
+"""Reading a file for a worker (windowed when long) and splicing the answer back."""
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from graphs.analysis.index import terms
+
+MAX_WINDOW_CHARS = 6000
+FENCE_LANGUAGES = {
+    ".py": "python",
+    ".js": "javascript",
+    ".ts": "typescript",
+    ".tsx": "tsx",
+    ".go": "go",
+    ".rs": "rust",
+    ".java": "java",
+    ".rb": "ruby",
+    ".md": "markdown",
+    ".json": "json",
+    ".toml": "toml",
+    ".yaml": "yaml",
+    ".yml": "yaml",
+    ".sh": "bash",
+    ".html": "html",
+    ".css": "css",
+    ".sql": "sql",
+}
+
+
+@dataclass(frozen=True)
+class Window:
+    """Lines [start, end) of a file of `total` lines, and their text."""
+
+    start: int
+    end: int
+    total: int
+    text: str
+
+    @property
+    def whole(self) -> bool:
+        """Whether the window is the whole file."""
+        return self.start == 0 and self.end == self.total
+
+
+def fence_language(path: str) -> str:
+    """The info string for a fenced block of this file."""
+    return FENCE_LANGUAGES.get(Path(path).suffix.lower(), "")
+
+
+def read_current(path: Path) -> str | None:
+    """The file's text ('' when it does not exist), or None when it is binary."""
+    if not path.is_file():
+        return ""
+    data = path.read_bytes()
+    if b"\0" in data[:8192]:
+        return None
+    return data.decode("utf-8", errors="replace")
+
+
+def choose_window(content: str, query: str, max_chars: int = MAX_WINDOW_CHARS) -> Window:
+    """The whole file when short, else the lines around the one that best matches the query."""
+    lines = content.splitlines(keepends=True)
+    if len(content) <= max_chars:
+        return Window(0, len(lines), len(lines), content)
+    wanted = set(terms(query))
+    scores = [len(wanted.intersection(terms(line))) for line in lines]
+    centre = scores.index(max(scores))
+    start, end, size = centre, centre + 1, len(lines[centre])
+    while start > 0 or end < len(lines):
+        grew = False
+        for side in ("before", "after"):
+            if side == "before" and start > 0 and size + len(lines[start - 1]) <= max_chars:
+                start -= 1
+                size += len(lines[start])
+                grew = True
+            if side == "after" and end < len(lines) and size + len(lines[end]) <= max_chars:
+                size += len(lines[end])
+                end += 1
+                grew = True
+        if not grew:
+            break
+    return Window(start, end, len(lines), "".join(lines[start:end]))
+
+
+def splice(content: str, window: Window, new_text: str) -> str:
+    """The file with the window's lines replaced by `new_text`."""
+    lines = content.splitlines(keepends=True)
+    if (
+        new_text
+        and not new_text.endswith("\n")
+        and (window.end < window.total or content.endswith("\n"))
+    ):
+        new_text += "\n"
+    return "".join(lines[: window.start]) + new_text + "".join(lines[window.end :])
+
+
+def same_text(old: str, new: str) -> bool:
+    """Whether two file texts differ only in trailing whitespace."""
+    return old.rstrip() == new.rstrip()

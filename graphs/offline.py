@@ -1,0 +1,65 @@
+"""A deterministic chat model for running without any language model; it says so in every answer.
+
+It reads the task from the system message's first line and the inputs from the human
+message's ```json block, and answers with heuristics and templates (see offline_tasks).
+"""
+
+from typing import Any
+
+from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackManagerForLLMRun
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
+from langchain_core.messages.ai import UsageMetadata
+from langchain_core.outputs import ChatGeneration, ChatResult
+
+from graphs.offline_tasks import OFFLINE_NOTICE, answer_task
+from graphs.prompting import read_task
+from graphs.structured import estimate_tokens
+
+
+def usage(messages: list[BaseMessage], answer: str) -> UsageMetadata:
+    """A deterministic token count for a call: four characters to a token."""
+    prompt = sum(estimate_tokens(m.text) for m in messages)
+    output = estimate_tokens(answer)
+    return UsageMetadata(input_tokens=prompt, output_tokens=output, total_tokens=prompt + output)
+
+
+class OfflineChatModel(BaseChatModel):
+    """Answers every graph task without a language model, and labels the answers as offline."""
+
+    @property
+    def _llm_type(self) -> str:
+        return "offline"
+
+    def _answer(self, messages: list[BaseMessage]) -> ChatResult:
+        task, inputs = read_task(messages)
+        human = next((m.text for m in reversed(messages) if isinstance(m, HumanMessage)), "")
+        text = answer_task(task, inputs, human)
+        message = AIMessage(content=text, usage_metadata=usage(messages, text))
+        return ChatResult(generations=[ChatGeneration(message=message)])
+
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        return self._answer(messages)
+
+    async def _agenerate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: AsyncCallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        return self._answer(messages)
+
+
+def is_offline(model: BaseChatModel) -> bool:
+    """Whether answers from this model were produced offline."""
+    return isinstance(model, OfflineChatModel)
+
+
+__all__ = ["OFFLINE_NOTICE", "OfflineChatModel", "is_offline", "usage"]

@@ -1,0 +1,58 @@
+"""The refinement graph: clarifying questions for a ticket, then requirements from the answers."""
+
+from langchain_core.language_models import BaseChatModel
+from langgraph.graph import END, START, StateGraph
+from langgraph.graph.state import CompiledStateGraph
+
+from graphs.refinement.nodes import make_ask_questions, make_write_requirements, route_start
+from graphs.refinement.state import RefinementInput, RefinementState
+from graphs.schemas import Analysis, Question, QuestionSet, Requirements, TicketContext
+
+
+def build_refinement_graph(model: BaseChatModel) -> CompiledStateGraph:
+    """Compile the refinement graph around a chat model."""
+    builder = StateGraph(RefinementState, input_schema=RefinementInput)
+    builder.add_node("ask_questions", make_ask_questions(model))
+    builder.add_node("write_requirements", make_write_requirements(model))
+    builder.add_conditional_edges(START, route_start, ["ask_questions", "write_requirements"])
+    builder.add_edge("ask_questions", END)
+    builder.add_edge("write_requirements", END)
+    return builder.compile()
+
+
+async def generate_questions(
+    model: BaseChatModel, ticket: TicketContext, analysis: Analysis
+) -> QuestionSet:
+    """The questions the ticket leaves open; `clear` when there are none."""
+    state = await build_refinement_graph(model).ainvoke(
+        {
+            "step": "questions",
+            "ticket": ticket,
+            "analysis": analysis,
+            "questions": [],
+            "answers": [],
+        }
+    )
+    question_set: QuestionSet = state["question_set"]
+    return question_set
+
+
+async def refine_requirements(
+    model: BaseChatModel,
+    ticket: TicketContext,
+    analysis: Analysis,
+    questions: list[Question],
+    answers: list[str],
+) -> Requirements:
+    """Requirements and acceptance criteria from the ticket and the reporter's answers."""
+    state = await build_refinement_graph(model).ainvoke(
+        {
+            "step": "requirements",
+            "ticket": ticket,
+            "analysis": analysis,
+            "questions": questions,
+            "answers": answers,
+        }
+    )
+    requirements: Requirements = state["requirements"]
+    return requirements

@@ -1,0 +1,78 @@
+"""Nodes of the refinement graph: ask clarifying questions, or turn answers into requirements."""
+
+from typing import Any, Literal
+
+from langchain_core.language_models import BaseChatModel
+
+from graphs.node_types import AsyncNode
+from graphs.offline import is_offline
+from graphs.prompting import task_prompt
+from graphs.refinement.state import QuestionsAnswer, RefinementState, RequirementsAnswer
+from graphs.schemas import Analysis, Question, QuestionSet, Requirements
+from graphs.structured import ask_structured
+
+
+def analysis_brief(analysis: Analysis) -> dict[str, Any]:
+    """The parts of the analysis a prompt needs (not the file list)."""
+    return analysis.model_dump(include={"summary", "languages", "frameworks", "test_command"})
+
+
+def answered_questions(questions: list[Question], answers: list[str]) -> list[dict[str, Any]]:
+    """Questions paired with answers; answers beyond the questions are kept as general ones."""
+    pairs: list[dict[str, Any]] = []
+    for i, answer in enumerate(answers):
+        question = questions[i].text if i < len(questions) else None
+        pairs.append({"question": question, "answer": answer})
+    return pairs
+
+
+async def route_start(state: RefinementState) -> Literal["ask_questions", "write_requirements"]:
+    """Choose the node for the requested step."""
+    if state["step"] == "questions":
+        return "ask_questions"
+    if state["step"] == "requirements":
+        return "write_requirements"
+    raise ValueError(f"unknown refinement step {state['step']!r}")
+
+
+def make_ask_questions(model: BaseChatModel) -> AsyncNode[RefinementState]:
+    """The node that asks the model which questions the ticket leaves open."""
+
+    async def ask_questions(state: RefinementState) -> dict[str, Any]:
+        ticket = state["ticket"]
+        inputs = {"ticket": ticket.model_dump(), "analysis": analysis_brief(state["analysis"])}
+        system, human = task_prompt("questions", inputs, key=ticket.key, summary=ticket.summary)
+        answer, tokens = await ask_structured(model, system, human, QuestionsAnswer)
+        questions = [q for q in answer.questions if q.text.strip()]
+        question_set = QuestionSet(
+            questions=questions,
+            clear=not questions,
+            produced_offline=is_offline(model),
+            tokens=tokens,
+        )
+        return {"question_set": question_set, "tokens": tokens}
+
+    return ask_questions
+
+
+def make_write_requirements(model: BaseChatModel) -> AsyncNode[RefinementState]:
+    """The node that asks the model for requirements from the ticket and the answers."""
+
+    async def write_requirements(state: RefinementState) -> dict[str, Any]:
+        ticket = state["ticket"]
+        inputs = {
+            "ticket": ticket.model_dump(),
+            "analysis": analysis_brief(state["analysis"]),
+            "answered_questions": answered_questions(state["questions"], state["answers"]),
+        }
+        system, human = task_prompt("requirements", inputs, key=ticket.key, summary=ticket.summary)
+        answer, tokens = await ask_structured(model, system, human, RequirementsAnswer)
+        requirements = Requirements(
+            requirements=[r.strip() for r in answer.requirements if r.strip()],
+            acceptance_criteria=[c.strip() for c in answer.acceptance_criteria if c.strip()],
+            produced_offline=is_offline(model),
+            tokens=tokens,
+        )
+        return {"requirements": requirements, "tokens": tokens}
+
+    return write_requirements

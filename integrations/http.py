@@ -1,0 +1,169 @@
+"""The shared httpx client builder and the mapping of HTTP failures to Temporal errors."""
+
+import re
+import time
+from datetime import timedelta
+from email.utils import parsedate_to_datetime
+from http import HTTPStatus
+from types import TracebackType
+from typing import Any, Self
+
+import httpx
+from temporalio.exceptions import ApplicationError
+
+TIMEOUT = httpx.Timeout(30, connect=10)
+_REASONS = {422: "ValidationFailed"}
+# Webhook URLs carry their secret token in the path: keep it out of error messages.
+_WEBHOOK_TOKEN = re.compile(r"(/webhooks/[^/]+/)[^/?]+")
+
+
+def build_http_client(
+    base_url: str,
+    headers: dict[str, str] | None = None,
+    auth: httpx.Auth | None = None,
+    transport: httpx.AsyncBaseTransport | None = None,
+) -> httpx.AsyncClient:
+    """An AsyncClient with the project's timeouts; it never retries on its own."""
+    return httpx.AsyncClient(
+        base_url=base_url,
+        headers=headers,
+        auth=auth,
+        transport=transport,
+        timeout=TIMEOUT,
+        follow_redirects=True,
+    )
+
+
+class ServiceClient:
+    """Base of the service clients: owns one AsyncClient and closes it."""
+
+    def __init__(self, http: httpx.AsyncClient) -> None:
+        self._http = http
+
+    async def aclose(self) -> None:
+        """Close the underlying connection pool."""
+        await self._http.aclose()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+
+def raise_for_status(service: str, response: httpx.Response) -> None:
+    """Return on 2xx; otherwise raise an ApplicationError Temporal retries only when it helps."""
+    status = response.status_code
+    if 200 <= status < 300:
+        return
+    request = response.request
+    path = _WEBHOOK_TOKEN.sub(r"\1***", request.url.path)
+    api_message = error_message(response)
+    message = f"{service} {request.method} {path} -> {status}: {api_message}"
+    details = {
+        "status_code": status,
+        "method": request.method,
+        "path": path,
+        "api_message": api_message,
+    }
+    if status == 429 or _github_rate_limited(response):
+        kind = "RateLimited"
+    elif status == 408 or status >= 500:
+        kind = "Unavailable"
+    else:
+        kind = _reason(status)
+        raise ApplicationError(message, details, type=f"{service}{kind}", non_retryable=True)
+    delay = retry_delay(response)
+    raise ApplicationError(message, details, type=f"{service}{kind}", next_retry_delay=delay)
+
+
+def _reason(status: int) -> str:
+    """CamelCase reason for a status: 404 -> NotFound, 422 -> ValidationFailed."""
+    if status in _REASONS:
+        return _REASONS[status]
+    try:
+        phrase = HTTPStatus(status).phrase
+    except ValueError:
+        return f"Status{status}"
+    return "".join(word.capitalize() for word in phrase.replace("-", " ").split() if word.isalnum())
+
+
+def _github_rate_limited(response: httpx.Response) -> bool:
+    """GitHub answers an exhausted primary rate limit with 403 and no remaining requests."""
+    return response.status_code == 403 and response.headers.get("x-ratelimit-remaining") == "0"
+
+
+def retry_delay(response: httpx.Response) -> timedelta | None:
+    """The wait the server asked for: Retry-After, Discord's retry_after or GitHub's reset."""
+    seconds: float | None = None
+    header = response.headers.get("retry-after", "").strip()
+    body = _json(response)
+    reset = response.headers.get("x-ratelimit-reset", "")
+    if header:
+        try:
+            seconds = float(header)
+        except ValueError:
+            try:
+                seconds = parsedate_to_datetime(header).timestamp() - time.time()
+            except (TypeError, ValueError):
+                seconds = None
+    elif isinstance(body, dict) and isinstance(body.get("retry_after"), int | float):
+        seconds = float(body["retry_after"])
+    elif reset.isdigit():
+        seconds = int(reset) - time.time()
+    return None if seconds is None else timedelta(seconds=max(seconds, 0.0))
+
+
+def error_message(response: httpx.Response) -> str:
+    """The API's own words: Jira errorMessages/errors, GitHub and Discord message/errors."""
+    body = _json(response)
+    if not isinstance(body, dict):
+        return response.text.strip()[:500] or response.reason_phrase
+    parts: list[str] = []
+    if isinstance(body.get("message"), str):
+        code = body.get("code")
+        parts.append(
+            f"{body['message']} (code {code})" if isinstance(code, int) else body["message"]
+        )
+    parts.extend(str(m) for m in body.get("errorMessages") or [])
+    parts.extend(_flatten_errors(body.get("errors")))
+    return "; ".join(parts) or response.text.strip()[:500] or response.reason_phrase
+
+
+def _flatten_errors(errors: Any, path: str = "") -> list[str]:
+    """GitHub's error list, Jira's field map and Discord's nested form errors as lines."""
+    if isinstance(errors, list):
+        lines = []
+        for item in errors:
+            if isinstance(item, dict):
+                where = ".".join(str(item[k]) for k in ("resource", "field") if item.get(k))
+                lines.append(
+                    item.get("message") or f"{where} {item.get('code', 'invalid')}".strip()
+                )
+            else:
+                lines.append(str(item))
+        return lines
+    if not isinstance(errors, dict):
+        return []
+    lines = []
+    for key, value in errors.items():
+        if key == "_errors" and isinstance(value, list):
+            lines.extend(f"{path}: {e.get('message', e)}" if path else str(e) for e in value)
+        elif isinstance(value, dict | list):
+            lines.extend(_flatten_errors(value, f"{path}.{key}" if path else str(key)))
+        else:
+            lines.append(f"{path}.{key}: {value}" if path else f"{key}: {value}")
+    return lines
+
+
+def _json(response: httpx.Response) -> Any:
+    """The body as JSON, or None when it is not JSON."""
+    try:
+        return response.json()
+    except ValueError:
+        return None

@@ -1,0 +1,96 @@
+"""The analysis graph: scanning, stack detection, the code index and the summary."""
+
+from pathlib import Path
+
+from graphs.analysis import CodeIndex, analyse_repository, index_repository
+from graphs.analysis.scan import (
+    detect_frameworks,
+    detect_test_command,
+    ignored,
+    mentioned_files,
+    scan_files,
+)
+from graphs.models import ScriptedChatModel
+from graphs.prompting import read_task
+from graphs.schemas import TicketContext
+from tests.graphs.conftest import write_tree
+
+
+def test_scan_skips_tooling_dirs_and_gitignored_entries(tiny_repo: Path) -> None:
+    files = scan_files(tiny_repo)
+    assert "calc/ops.py" in files and "tests/test_ops.py" in files and ".gitignore" in files
+    for skipped in ("build/", "debug.log", "private/", ".venv/", "node_modules/", "__pycache__"):
+        assert not any(skipped in f for f in files), skipped
+
+
+def test_gitignore_patterns() -> None:
+    patterns = ["build/", "*.log", "/private", "**/cache", "docs/*.md"]
+    assert ignored("build", True, patterns)
+    assert not ignored("build", False, patterns)  # "build/" only matches directories
+    assert ignored("a/b/debug.log", False, patterns)
+    assert ignored("private", True, patterns)
+    assert not ignored("src/private", True, patterns)  # anchored to the root
+    assert ignored("x/y/cache", True, patterns)
+    assert ignored("docs/index.md", False, patterns)
+    assert not ignored("src/docs.py", False, patterns)
+
+
+async def test_analysis_detects_python_pytest_and_the_test_command(
+    tiny_repo: Path, ticket: TicketContext
+) -> None:
+    model = ScriptedChatModel(['{"summary": "A calculator package."}'])
+    analysis = await analyse_repository(model, tiny_repo, ticket)
+    assert analysis.languages == ["Python"]
+    assert "pytest" in analysis.frameworks
+    assert analysis.test_command == "python -m pytest -q"
+    assert analysis.summary == "A calculator package."
+    assert "calc/ops.py" in analysis.files and "build/generated.py" not in analysis.files
+    assert analysis.tokens > 0 and not analysis.produced_offline
+    task, inputs = read_task(model.received[0])
+    assert task == "analysis"
+    assert inputs["test_command"] == "python -m pytest -q"
+    assert inputs["snippets"][0]["path"] == "calc/ops.py"
+
+
+async def test_analysis_of_a_repository_without_tests(tmp_path: Path) -> None:
+    repo = write_tree(tmp_path, {"main.go": "package main\n", "go.mod": "module x\n"})
+    model = ScriptedChatModel(['{"summary": "A Go program."}'])
+    ticket = TicketContext(key="GO-1", summary="Print hello", description="Print hello.")
+    analysis = await analyse_repository(model, repo, ticket)
+    assert analysis.languages == ["Go"]
+    assert analysis.frameworks == []
+    assert analysis.test_command == "go test ./..."
+
+
+def test_no_test_command_for_a_tree_without_tests(tmp_path: Path) -> None:
+    repo = write_tree(tmp_path, {"README.md": "hi\n", "app.py": "print(1)\n"})
+    assert detect_test_command(repo, scan_files(repo), []) is None
+
+
+def test_frameworks_from_requirements(tmp_path: Path) -> None:
+    repo = write_tree(tmp_path, {"requirements.txt": "fastapi>=0.100\nuvicorn\n", "app.py": ""})
+    assert detect_frameworks(repo, scan_files(repo)) == ["FastAPI"]
+
+
+def test_context_query_ranks_the_relevant_file_first(tiny_repo: Path) -> None:
+    index = index_repository(tiny_repo)
+    hits = index.context_query("make shout upper case text louder", k=3)
+    assert hits[0].path == "calc/strings.py"
+    assert hits[0].start_line == 1 and "def shout" in hits[0].text
+    assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+    assert index.context_query("add numbers", k=1)[0].path == "calc/ops.py"
+    assert index.context_query("zebra quantum", k=5) == []
+
+
+def test_context_query_splits_long_files_into_chunks(tmp_path: Path) -> None:
+    lines = [f"def filler_{i}() -> None:\n    pass\n" for i in range(60)]
+    lines.insert(45, "def parse_invoice_total() -> int:\n    return 0\n")
+    repo = write_tree(tmp_path, {"big.py": "".join(lines)})
+    hits = CodeIndex.build(repo, ["big.py"]).context_query("invoice total", k=1)
+    assert hits and hits[0].start_line > 1 and "parse_invoice_total" in hits[0].text
+
+
+def test_mentioned_files_by_path_and_unique_name() -> None:
+    files = ["calc/ops.py", "calc/strings.py", "a/util.py", "b/util.py"]
+    text = "Change ops.py and calc/strings.py; util.py too; not calc/ops.pyc."
+    assert mentioned_files(text, files) == ["calc/ops.py", "calc/strings.py"]

@@ -1,0 +1,43 @@
+"""Code in fenced blocks headed by paths."""
+
+from graphs.fences import fence, fenced_blocks, find_file_block, safe_relative_path
+
+
+def test_block_headed_by_the_path_is_preferred() -> None:
+    answer = (
+        "Example usage:\n```python\nprint(1)\n```\n"
+        "### src/app.py\n```python\nAPP = 1\n```\n"
+        "src/app.py.bak\n```\nold\n```\n"
+    )
+    assert find_file_block(answer, "src/app.py") == "APP = 1\n"
+    assert find_file_block(answer, "./src/app.py") == "APP = 1\n"
+
+
+def test_path_in_the_info_string() -> None:
+    assert find_file_block("```python src/app.py\nX = 2\n```", "src/app.py") == "X = 2\n"
+
+
+def test_falls_back_to_the_first_block_only_when_asked() -> None:
+    answer = "```python\nFIRST = 1\n```\n```python\nSECOND = 2\n```"
+    assert find_file_block(answer, "src/app.py") == "FIRST = 1\n"
+    assert find_file_block(answer, "src/app.py", fallback=False) is None
+    assert find_file_block("no code here", "src/app.py") is None
+
+
+def test_fence_round_trips_content_holding_backticks() -> None:
+    content = "# Readme\n\n```bash\nmake\n```\n"
+    text = fence("README.md", content, "markdown")
+    assert text.startswith("README.md\n````markdown\n")
+    assert find_file_block(text, "README.md") == content
+    assert len(fenced_blocks(text)) == 1
+
+
+def test_unclosed_block_runs_to_the_end() -> None:
+    assert find_file_block("a.py\n```python\nX = 1\nY = 2", "a.py") == "X = 1\nY = 2\n"
+
+
+def test_safe_relative_paths() -> None:
+    assert safe_relative_path("./src/a.py") == "src/a.py"
+    assert safe_relative_path("`src\\a.py`") == "src/a.py"
+    for bad in ("/etc/passwd", "../x.py", "src/../../x", "C:/x.py", ".git/config", ""):
+        assert safe_relative_path(bad) is None, bad

@@ -1,0 +1,72 @@
+"""ask_structured through ChatOpenAI's JSON-schema mode, against a stub server in-process."""
+
+import json
+from typing import Any
+
+import httpx
+from langchain_openai import ChatOpenAI
+from pydantic import BaseModel, SecretStr
+
+from graphs.structured import ask_structured
+
+
+class Verdict(BaseModel):
+    """A small answer schema for the tests."""
+
+    ok: bool
+
+
+def completion(content: str) -> dict[str, Any]:
+    """A Chat Completions response carrying one answer."""
+    return {
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "created": 0,
+        "model": "stub",
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": content},
+                "finish_reason": "stop",
+            }
+        ],
+        "usage": {"prompt_tokens": 30, "completion_tokens": 7, "total_tokens": 37},
+    }
+
+
+def stub_model(handler: Any) -> ChatOpenAI:
+    """ChatOpenAI wired to an in-process handler instead of the network."""
+    return ChatOpenAI(
+        model="stub",
+        api_key=SecretStr("sk-test"),
+        base_url="http://stub.local/v1",
+        max_retries=0,
+        http_async_client=httpx.AsyncClient(transport=httpx.MockTransport(handler)),
+    )
+
+
+async def test_json_schema_mode_is_used_and_usage_is_counted() -> None:
+    bodies: list[dict[str, Any]] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        bodies.append(json.loads(request.content))
+        return httpx.Response(200, json=completion('{"ok": true}'))
+
+    verdict, tokens = await ask_structured(stub_model(handler), "task: test", "Fine?", Verdict)
+    assert verdict.ok and tokens == 37
+    assert bodies[0]["response_format"]["type"] == "json_schema"
+
+
+async def test_a_server_without_json_schema_mode_falls_back_to_text() -> None:
+    bodies: list[dict[str, Any]] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        body = json.loads(request.content)
+        bodies.append(body)
+        if "response_format" in body:
+            return httpx.Response(400, json={"error": {"message": "response_format unsupported"}})
+        return httpx.Response(200, json=completion('Sure: ```json\n{"ok": false}\n```'))
+
+    verdict, tokens = await ask_structured(stub_model(handler), "task: test", "Fine?", Verdict)
+    assert verdict == Verdict(ok=False) and tokens == 37
+    assert ["response_format" in b for b in bodies] == [True, False]

@@ -1,0 +1,114 @@
+"""GitHubClient against the in-process GitHub emulator and its bare repositories."""
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import httpx
+import pytest
+from fastapi import FastAPI
+from temporalio.exceptions import ApplicationError
+
+from integrations.github import GitHubClient
+from tests.emulators.helpers import BASE_URL, add_branch, emulator_client, new_emulator
+
+API = f"{BASE_URL}/api/v3"
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> FastAPI:
+    app = new_emulator(tmp_path)
+    add_branch(
+        tmp_path / "git" / "demo" / "calc.git", "ticketsmith/DEMO-1", {"calc/x.py": "x = 1\n"}
+    )
+    return app
+
+
+@pytest.fixture
+async def github(app: FastAPI) -> AsyncIterator[GitHubClient]:
+    async with GitHubClient(API, "token", transport=httpx.ASGITransport(app=app)) as client:
+        yield client
+
+
+async def posts(app: FastAPI) -> list[dict]:
+    async with emulator_client(app) as http:
+        log = (await http.get("/_emulator/requests")).json()
+    return [r for r in log if r["method"] == "POST"]
+
+
+async def test_repository(github: GitHubClient) -> None:
+    repo = await github.get_repository("demo/calc")
+    assert (repo.default_branch, repo.clone_url) == ("main", f"{BASE_URL}/demo/calc.git")
+
+
+async def test_create_pull_request_is_idempotent(github: GitHubClient, app: FastAPI) -> None:
+    assert await github.find_open_pull_request("demo/calc", "ticketsmith/DEMO-1") is None
+    args = ("demo/calc", "DEMO-1: add power", "Closes DEMO-1", "ticketsmith/DEMO-1", "main")
+    first = await github.create_pull_request(*args, draft=True)
+    again = await github.create_pull_request(*args, draft=True)
+    assert first == again
+    assert (first.number, first.state, first.draft, first.head, first.base) == (
+        1, "open", True, "ticketsmith/DEMO-1", "main",
+    )  # fmt: skip
+    assert first.url == f"{BASE_URL}/demo/calc/pull/1"
+    assert len(await posts(app)) == 1
+    assert await github.get_pull_request("demo/calc", 1) == first
+    assert await github.find_open_pull_request("demo/calc", "demo:ticketsmith/DEMO-1") == first
+
+
+async def test_create_after_a_lost_lookup_returns_the_open_one(app: FastAPI) -> None:
+    """A PR opened between the lookup and the create (a concurrent attempt) is returned."""
+    asgi = httpx.ASGITransport(app=app)
+    hidden = {"lookups": 0}
+
+    async def stale_first_lookup(request: httpx.Request) -> httpx.Response:
+        if request.method == "GET" and hidden["lookups"] == 0:
+            hidden["lookups"] += 1
+            return httpx.Response(200, json=[], request=request)
+        return await asgi.handle_async_request(request)
+
+    async with GitHubClient(API, "t", transport=asgi) as direct:
+        opened = await direct.create_pull_request(
+            "demo/calc", "T", "B", "ticketsmith/DEMO-1", "main"
+        )
+    transport = httpx.MockTransport(stale_first_lookup)
+    async with GitHubClient(API, "t", transport=transport) as racing:
+        found = await racing.create_pull_request(
+            "demo/calc", "T", "B", "ticketsmith/DEMO-1", "main"
+        )
+    assert found.number == opened.number
+    assert [p["status_code"] for p in await posts(app)] == [201, 422]
+
+
+async def test_errors(github: GitHubClient) -> None:
+    with pytest.raises(ApplicationError) as invalid:
+        await github.create_pull_request("demo/calc", "T", "B", "no-such-branch", "main")
+    assert (invalid.value.type, invalid.value.non_retryable) == ("GitHubValidationFailed", True)
+    assert "PullRequest.head invalid" in invalid.value.message
+    with pytest.raises(ApplicationError) as missing:
+        await github.get_repository("demo/missing")
+    assert (missing.value.type, missing.value.non_retryable) == ("GitHubNotFound", True)
+    assert "Not Found" in missing.value.message
+
+
+async def test_comment_on_pull_request(github: GitHubClient) -> None:
+    pr = await github.create_pull_request("demo/calc", "T", "B", "ticketsmith/DEMO-1", "main")
+    comment = await github.comment_on_pull_request("demo/calc", pr.number, "Tests: 5 passed")
+    assert comment.body == "Tests: 5 passed"
+    assert comment.url.startswith(f"{pr.url}#issuecomment-")
+
+
+async def test_headers() -> None:
+    seen: list[httpx.Request] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        return httpx.Response(200, json=[])
+
+    async with GitHubClient("https://api.github.com", "ghp_x", httpx.MockTransport(handler)) as gh:
+        assert await gh.find_open_pull_request("octo/repo", "feature") is None
+    request = seen[0]
+    assert request.url.path == "/repos/octo/repo/pulls"
+    assert request.url.params["head"] == "octo:feature"
+    assert request.headers["Accept"] == "application/vnd.github+json"
+    assert request.headers["X-GitHub-Api-Version"] == "2022-11-28"
+    assert request.headers["Authorization"] == "Bearer ghp_x"
