@@ -9,7 +9,6 @@ import sys
 from typing import Any
 
 import httpx
-from integrations.jira import JiraClient
 from temporalio.client import (
     Client,
     WorkflowExecutionStatus,
@@ -28,6 +27,7 @@ from config import (
     get_settings,
     project_for,
 )
+from integrations.jira import JiraClient
 from workflows.messages import (
     AnswerInput,
     ApprovalInput,
