@@ -11,30 +11,23 @@ from typing import Any
 import httpx
 from temporalio.client import (
     Client,
-    WorkflowExecutionStatus,
-    WorkflowHandle,
     WorkflowUpdateFailedError,
 )
-from temporalio.common import WorkflowIDConflictPolicy, WorkflowIDReusePolicy
 from temporalio.exceptions import ApplicationError
 from temporalio.service import RPCError, RPCStatusCode
 
 from config import (
-    ProjectConfigError,
     Settings,
-    clone_url_for,
     connect_temporal,
     get_settings,
-    project_for,
 )
 from integrations.jira import JiraClient
+from launch import LaunchError, start_ticket, ticket_input, web_ui_link, workflow_id
 from workflows.messages import (
     AnswerInput,
     ApprovalInput,
     HumanInputAccepted,
     RejectionInput,
-    TicketInput,
-    TicketProject,
     TicketStatus,
 )
 
@@ -44,17 +37,6 @@ COMMANDS = ("start", "answer", "approve", "reject", "status")
 
 class CommandError(Exception):
     """A problem the user can fix; printed as one line."""
-
-
-def workflow_id(key: str) -> str:
-    """One workflow per ticket key."""
-    return f"ticket-{key}"
-
-
-def web_ui_link(settings: Settings, wf_id: str, run_id: str | None = None) -> str:
-    """Where to watch the workflow in the Temporal Web UI."""
-    base = f"{settings.temporal_ui_url}/namespaces/{settings.temporal_namespace}/workflows/{wf_id}"
-    return f"{base}/{run_id}/history" if run_id else base
 
 
 def check_key(key: str) -> str:
@@ -100,52 +82,16 @@ async def ensure_ticket_exists(settings: Settings, key: str) -> str:
 async def start(settings: Settings, key: str, restart: bool) -> str:
     """Start the ticket workflow, or attach to the one already running."""
     try:
-        project = project_for(key, settings)
-    except ProjectConfigError as err:
+        inp = ticket_input(key, settings)
+        summary = await ensure_ticket_exists(settings, key)
+        client = await connect(settings)
+        outcome = await start_ticket(client, settings, inp, summary, restart=restart)
+    except LaunchError as err:
         raise CommandError(str(err)) from err
-    summary = await ensure_ticket_exists(settings, key)
-    client = await connect(settings)
-    wf_id = workflow_id(key)
-    existing = await describe(client.get_workflow_handle(wf_id))
-    if existing and existing.status == WorkflowExecutionStatus.RUNNING:
-        link = web_ui_link(settings, wf_id, existing.run_id)
-        return f"{key} is already being worked on; attached to {wf_id}\n{link}"
-    if existing and not restart:
-        state = existing.status.name.lower() if existing.status else "finished"
-        raise CommandError(
-            f"{wf_id} already ran and is {state}; pass --restart to work on {key} again"
-        )
-    inp = TicketInput(
-        key=key,
-        project=TicketProject(
-            jira_project=project.jira_project,
-            repository=project.repository,
-            clone_url=clone_url_for(project, settings),
-            base_branch=project.base_branch,
-            test_command=project.test_command,
-            implement_after_approval=project.implement_after_approval,
-        ),
-    )
-    handle = await client.start_workflow(
-        "TicketWorkflow",
-        inp,
-        id=wf_id,
-        task_queue=settings.task_queue,
-        id_conflict_policy=WorkflowIDConflictPolicy.USE_EXISTING,
-        id_reuse_policy=WorkflowIDReusePolicy.ALLOW_DUPLICATE,
-        static_summary=f"{key}: {summary}",
-    )
-    return f"started {wf_id} for {key}: {summary}\n{web_ui_link(settings, wf_id, handle.run_id)}"
-
-
-async def describe(handle: WorkflowHandle[Any, Any]) -> Any:
-    """The workflow's description, or None when there is none with this id."""
-    try:
-        return await handle.describe()
-    except RPCError as err:
-        if err.status == RPCStatusCode.NOT_FOUND:
-            return None
-        raise
+    link = web_ui_link(settings, outcome.workflow_id, outcome.run_id)
+    if outcome.attached:
+        return f"{key} is already being worked on; attached to {outcome.workflow_id}\n{link}"
+    return f"started {outcome.workflow_id} for {key}: {summary}\n{link}"
 
 
 async def send_update(settings: Settings, key: str, update: str, payload: Any) -> str:

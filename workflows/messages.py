@@ -1,6 +1,6 @@
 """Typed inputs, results and human-input payloads of the ticket workflow and its activities."""
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from enum import StrEnum
 
 from pydantic import BaseModel, Field
@@ -59,12 +59,25 @@ class TicketProject(BaseModel):
     implement_after_approval: bool = False
 
 
+class WaitPolicy(BaseModel):
+    """How long to wait for people: remind every interval, up to a count; expire after a limit."""
+
+    reminder_interval: timedelta = timedelta(hours=24)
+    max_reminders: int = 3
+    expire_after: timedelta = timedelta(days=7)
+
+
 class TicketInput(BaseModel):
     """Start a ticket workflow."""
 
     key: str
     project: TicketProject
     max_plan_rejections: int = 5
+    max_followup_rounds: int = 2
+    auto: bool = False
+    waits: WaitPolicy = Field(default_factory=WaitPolicy)
+    token_budget: int | None = None
+    agent_task_queue: str | None = None
 
 
 class TicketResult(BaseModel):

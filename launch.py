@@ -1,0 +1,89 @@
+"""Starting a ticket workflow: shared by the command line and the webhook app."""
+
+from dataclasses import dataclass
+from typing import Any
+
+from temporalio.client import Client, WorkflowExecutionStatus, WorkflowHandle
+from temporalio.common import WorkflowIDConflictPolicy, WorkflowIDReusePolicy
+from temporalio.service import RPCError, RPCStatusCode
+
+from config import ProjectConfigError, Settings, clone_url_for, project_for
+from workflows.messages import TicketInput, TicketProject
+
+
+class LaunchError(Exception):
+    """The ticket cannot be started; the message says why and what to do."""
+
+
+@dataclass(frozen=True)
+class StartOutcome:
+    """What starting a ticket did."""
+
+    workflow_id: str
+    run_id: str | None
+    attached: bool
+
+
+def workflow_id(key: str) -> str:
+    """One workflow per ticket key."""
+    return f"ticket-{key}"
+
+
+def web_ui_link(settings: Settings, wf_id: str, run_id: str | None = None) -> str:
+    """Where to watch the workflow in the Temporal Web UI."""
+    base = f"{settings.temporal_ui_url}/namespaces/{settings.temporal_namespace}/workflows/{wf_id}"
+    return f"{base}/{run_id}/history" if run_id else base
+
+
+def ticket_input(key: str, settings: Settings, *, auto: bool = False) -> TicketInput:
+    """The workflow input for a ticket, from its project's config (no secrets)."""
+    try:
+        project = project_for(key, settings)
+    except ProjectConfigError as err:
+        raise LaunchError(str(err)) from err
+    return TicketInput(
+        key=key,
+        project=TicketProject(
+            jira_project=project.jira_project,
+            repository=project.repository,
+            clone_url=clone_url_for(project, settings),
+            base_branch=project.base_branch,
+            test_command=project.test_command,
+            implement_after_approval=project.implement_after_approval,
+        ),
+    )
+
+
+async def describe(handle: WorkflowHandle[Any, Any]) -> Any:
+    """The workflow's description, or None when there is none with this id."""
+    try:
+        return await handle.describe()
+    except RPCError as err:
+        if err.status == RPCStatusCode.NOT_FOUND:
+            return None
+        raise
+
+
+async def start_ticket(
+    client: Client, settings: Settings, inp: TicketInput, summary: str, *, restart: bool = False
+) -> StartOutcome:
+    """Start the ticket's workflow, or attach to the one running; a finished one needs restart."""
+    wf_id = workflow_id(inp.key)
+    existing = await describe(client.get_workflow_handle(wf_id))
+    if existing and existing.status == WorkflowExecutionStatus.RUNNING:
+        return StartOutcome(wf_id, existing.run_id, attached=True)
+    if existing and not restart:
+        state = existing.status.name.lower() if existing.status else "finished"
+        raise LaunchError(
+            f"{wf_id} already ran and is {state}; pass --restart to work on {inp.key} again"
+        )
+    handle = await client.start_workflow(
+        "TicketWorkflow",
+        inp,
+        id=wf_id,
+        task_queue=settings.task_queue,
+        id_conflict_policy=WorkflowIDConflictPolicy.USE_EXISTING,
+        id_reuse_policy=WorkflowIDReusePolicy.ALLOW_DUPLICATE,
+        static_summary=f"{inp.key}: {summary}",
+    )
+    return StartOutcome(wf_id, handle.run_id, attached=False)
