@@ -22,7 +22,7 @@ from activities.repo import RepoActivities, Workspaces
 from config import Settings, connect_temporal, get_settings, load_projects
 from graphs.models import make_chat_model
 from logs import configure_logging
-from workflows.ticket import TicketWorkflow
+from workflows.registry import WORKFLOWS
 
 log = logging.getLogger("ticketsmith.worker")
 
@@ -86,7 +86,7 @@ async def run_worker(settings: Settings, client: Client, stop: asyncio.Event) ->
         worker = Worker(
             client,
             task_queue=settings.task_queue,
-            workflows=[TicketWorkflow],
+            workflows=WORKFLOWS,
             activities=build_activities(settings, stack),
             graceful_shutdown_timeout=timedelta(seconds=10),
         )

@@ -43,9 +43,12 @@ class HumanInput:
         """Whether the input a wait in `status` needs has arrived."""
         if status == Status.AWAITING_ANSWERS:
             return bool(self._answers)
+        if status == Status.AWAITING_BUDGET:
+            budget = self._status.token_budget
+            return budget is None or self._status.tokens < budget
         return self._verdict is not None
 
-    def _first_delivery(self, delivery_id: str | None) -> bool:
+    def first_delivery(self, delivery_id: str | None) -> bool:
         """False for a delivery already recorded (webhooks may be delivered twice)."""
         if delivery_id is None:
             return True
@@ -56,30 +59,30 @@ class HumanInput:
 
     def record_answer(self, inp: AnswerInput, at: datetime) -> None:
         """Keep answers that arrive while refining (even before the questions are posted)."""
-        if not self._first_delivery(inp.delivery_id) or not inp.text.strip():
+        if not self.first_delivery(inp.delivery_id) or not inp.text.strip():
             return
         if self._status.phase != Phase.REFINEMENT:
             return
         self._answers.append(inp.text.strip())
         self._status.answers.append(inp.text.strip())
-        self._decide("answer", inp.author, at, inp.text.strip())
+        self.decide("answer", inp.author, at, inp.text.strip())
 
     def record_approval(self, inp: ApprovalInput, at: datetime) -> None:
         """Take an approval of the plan under review; others are ignored."""
-        if self._first_delivery(inp.delivery_id) and self._awaiting_verdict():
+        if self.first_delivery(inp.delivery_id) and self._awaiting_verdict():
             self._verdict = inp
-            self._decide("approve", inp.author, at, f"plan v{self._status.plan_version}")
+            self.decide("approve", inp.author, at, f"plan v{self._status.plan_version}")
 
     def record_rejection(self, inp: RejectionInput, at: datetime) -> None:
         """Take a rejection of the plan under review; others are ignored."""
-        if self._first_delivery(inp.delivery_id) and self._awaiting_verdict():
+        if self.first_delivery(inp.delivery_id) and self._awaiting_verdict():
             self._verdict = inp
-            self._decide("reject", inp.author, at, inp.reason)
+            self.decide("reject", inp.author, at, inp.reason)
 
     def _awaiting_verdict(self) -> bool:
         return self._status.status == Status.AWAITING_APPROVAL and self._verdict is None
 
-    def _decide(self, kind: str, author: str, at: datetime, text: str) -> None:
+    def decide(self, kind: str, author: str, at: datetime, text: str) -> None:
         self._status.decisions.append(Decision(kind=kind, author=author, at=at, text=text))
 
     def take_answers(self) -> list[str]:

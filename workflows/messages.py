@@ -43,9 +43,11 @@ class Status(StrEnum):
     RUNNING = "running"
     AWAITING_ANSWERS = "awaiting_answers"
     AWAITING_APPROVAL = "awaiting_approval"
+    AWAITING_BUDGET = "awaiting_budget"
     COMPLETED = "completed"
     FAILED = "failed"
     CANCELLED = "cancelled"
+    EXPIRED = "expired"
 
 
 class TicketProject(BaseModel):
@@ -78,6 +80,27 @@ class TicketInput(BaseModel):
     waits: WaitPolicy = Field(default_factory=WaitPolicy)
     token_budget: int | None = None
     agent_task_queue: str | None = None
+
+
+class ImplementationInput(BaseModel):
+    """Implement an approved plan on the ticket branch and open the pull request."""
+
+    key: str
+    project: TicketProject
+    branch: str
+    ticket: TicketContext
+    plan: Plan
+    requirements: Requirements | None = None
+    agent_task_queue: str | None = None
+
+
+class ImplementationResult(BaseModel):
+    """The pull request and what the tests said."""
+
+    pr_url: str
+    draft: bool
+    tests_passed: bool
+    tokens: int = 0
 
 
 class TicketResult(BaseModel):
@@ -114,6 +137,14 @@ class RejectionInput(BaseModel):
     delivery_id: str | None = None
 
 
+class BudgetInput(BaseModel):
+    """More model tokens for a ticket."""
+
+    tokens: int = Field(gt=0)
+    author: str = "unknown"
+    delivery_id: str | None = None
+
+
 class Decision(BaseModel):
     """One human input the workflow acted on."""
 
@@ -144,4 +175,5 @@ class TicketStatus(BaseModel):
     pr_url: str | None = None
     decisions: list[Decision] = Field(default_factory=list)
     tokens: int = 0
+    token_budget: int | None = None
     message: str = ""

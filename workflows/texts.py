@@ -21,12 +21,40 @@ def questions_comment(questions: list[Question], offline: bool) -> str:
     return "\n".join(lines)
 
 
-def plan_comment(plan: Plan, branch: str, plan_path: str) -> str:
+def plan_changes(plan: Plan, previous: Plan) -> list[str]:
+    """What changed between two plan versions, file by file."""
+    before = {f.path: f for f in previous.files}
+    after = {f.path: f for f in plan.files}
+    changes = [f"adds `{path}` ({after[path].action})" for path in after if path not in before]
+    changes += [f"drops `{path}`" for path in before if path not in after]
+    changes += [
+        f"changes what it does to `{path}`"
+        for path in after
+        if path in before and after[path] != before[path]
+    ]
+    if plan.test_plan != previous.test_plan:
+        changes.append("revises the test plan")
+    if plan.summary != previous.summary:
+        changes.append("revises the approach")
+    changes += [c for c in getattr(plan, "changes_since_previous", []) if c not in changes]
+    return changes or ["no change to the files or tests: the wording only"]
+
+
+def plan_comment(
+    plan: Plan, previous: Plan | None, feedback: list[str], branch: str, plan_path: str
+) -> str:
     """The Jira comment that presents plan version N for review."""
-    return (
-        f"{plan.markdown}\n\n---\nThe plan is committed as `{plan_path}` on branch "
-        f"`{branch}`. Comment `/approve` to go ahead or `/reject <what to change>`."
-    )
+    parts = [plan.markdown, ""]
+    if previous is not None:
+        parts += [f"### Changes since v{previous.version}", ""]
+        parts += [f"- {change}" for change in plan_changes(plan, previous)]
+        parts += ["", f"It addresses this feedback on v{previous.version}: {feedback[-1]}", ""]
+    parts += [
+        "---",
+        f"The plan is committed as `{plan_path}` on branch `{branch}`. "
+        "Comment `/approve` to go ahead or `/reject <what to change>`.",
+    ]
+    return "\n".join(parts)
 
 
 def pull_request_body(

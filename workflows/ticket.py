@@ -1,175 +1,192 @@
 """The ticket workflow: refinement, planning and implementation of one Jira ticket."""
 
+import asyncio
+
 from temporalio import workflow
-from temporalio.common import SearchAttributeKey
-from temporalio.exceptions import ApplicationError
+from temporalio.exceptions import ActivityError, ApplicationError, ChildWorkflowError
 
 with workflow.unsafe.imports_passed_through():
-    from workflows.human_input import HumanInput
+    from workflows.handlers import HumanHandlers
+    from workflows.implementation import ImplementationWorkflow
     from workflows.messages import (
-        AnswerInput,
-        ApprovalInput,
-        HumanInputAccepted,
+        Analysis,
+        ImplementationInput,
         Phase,
-        RejectionInput,
+        Plan,
+        Question,
+        Requirements,
         Status,
+        TicketContext,
         TicketInput,
         TicketResult,
-        TicketStatus,
     )
+    from workflows.outbox import Outbox
     from workflows.steps import TicketSteps
+    from workflows.tracker import Tracker
+    from workflows.waits import Waiter
 
-TICKET_KEY = SearchAttributeKey.for_keyword("TicketKey")
-PHASE = SearchAttributeKey.for_keyword("Phase")
-STATUS = SearchAttributeKey.for_keyword("Status")
+
+class Expired(Exception):
+    """A wait for people ran out; the ticket ends as expired."""
 
 
 @workflow.defn(name="TicketWorkflow")
-class TicketWorkflow:
+class TicketWorkflow(HumanHandlers):
     """One Jira ticket from questions to pull request, waiting on people where it must."""
 
     @workflow.init
     def __init__(self, inp: TicketInput) -> None:
-        self._status = TicketStatus(key=inp.key, phase=Phase.REFINEMENT, status=Status.RUNNING)
-        self._human = HumanInput(self._status)
-        self._attributes_set = False
+        self._tracker = Tracker(inp)
+        super().__init__(self._tracker.status, inp.token_budget)
+        self._inp = inp
+        self._outbox = Outbox(inp.key, inp.project.jira_project)
+        self._waiter = Waiter(inp.key, inp.waits, self._outbox)
 
     @workflow.run
     async def run(self, inp: TicketInput) -> TicketResult:
-        """Refine, plan until approved, then implement where the project allows it."""
-        steps = TicketSteps(inp, self._status)
-        self._set_state(Phase.REFINEMENT, Status.RUNNING, "Reading the ticket")
-        ticket, analysis = await steps.study()
-        questions = await steps.ask_questions(ticket, analysis)
-        answers: list[str] = []
-        if questions.questions:
-            await self._wait_for(Status.AWAITING_ANSWERS, "answers to the questions on Jira")
-            answers = self._human.take_answers()
-        self._set_state(Phase.REFINEMENT, Status.RUNNING, "Refining the requirements")
-        requirements = await steps.refine(ticket, analysis, questions.questions, answers)
+        """Run the phases; end as completed, expired, failed or cancelled, saying so."""
+        try:
+            return await self._phases(inp)
+        except Expired as expired:
+            return self._tracker.result(Status.EXPIRED, str(expired))
+        except asyncio.CancelledError:
+            await self._stopped(Status.CANCELLED, "Work on this ticket was cancelled.")
+            raise
+        except (ActivityError, ChildWorkflowError, ApplicationError) as err:
+            await self._stopped(Status.FAILED, f"ticketsmith stopped: {root_message(err)}")
+            raise
 
+    async def _phases(self, inp: TicketInput) -> TicketResult:
+        steps = TicketSteps(inp, self._status, self._outbox, self._check_budget)
+        self._tracker.set(Phase.REFINEMENT, Status.RUNNING, "Reading the ticket")
+        ticket, analysis = await steps.study()
+        requirements = await self._refine(steps, ticket, analysis)
+        plan = await self._plan(steps, ticket, analysis, requirements)
+        if not (inp.project.implement_after_approval or inp.auto):
+            message = f"Plan v{plan.version} approved; this project implements by hand."
+            await self._outbox.comment("approved", message)
+            return await self._finish(message)
+        await self._check_budget()
+        self._tracker.set(Phase.IMPLEMENTATION, Status.RUNNING, "Implementing the plan")
+        done = await workflow.execute_child_workflow(
+            ImplementationWorkflow.run,
+            ImplementationInput(
+                key=inp.key,
+                project=inp.project,
+                branch=steps.repo.branch,
+                ticket=ticket,
+                plan=plan,
+                requirements=requirements,
+                agent_task_queue=inp.agent_task_queue,
+            ),
+            id=f"{workflow.info().workflow_id}-implementation",
+            static_summary=f"Implement plan v{plan.version}",
+        )
+        self._status.tokens += done.tokens
+        self._status.pr_url = done.pr_url
+        return await self._finish(f"Pull request opened: {done.pr_url}")
+
+    async def _refine(
+        self, steps: TicketSteps, ticket: TicketContext, analysis: Analysis
+    ) -> Requirements:
+        """Ask, wait for answers, refine; ask bounded follow-up rounds while anything is open."""
+        if self._inp.auto:
+            return await steps.refine(ticket, analysis, [], [])
+        pending = list((await steps.ask_questions(ticket, analysis)).questions)
+        asked: list[Question] = []
+        answers: list[str] = []
+        rounds = 0
+        while True:
+            if pending:
+                await self._wait(Status.AWAITING_ANSWERS, "answers to the questions on Jira")
+                answers += self._human.take_answers()
+                asked += pending
+            self._tracker.set(Phase.REFINEMENT, Status.RUNNING, "Refining the requirements")
+            requirements = await steps.refine(ticket, analysis, asked, answers)
+            pending = list(getattr(requirements, "followup_questions", []))
+            if not pending or rounds >= self._inp.max_followup_rounds:
+                self._status.questions = []
+                return requirements
+            rounds += 1
+            await steps.post_questions(ticket, pending, requirements.produced_offline, rounds + 1)
+
+    async def _plan(
+        self,
+        steps: TicketSteps,
+        ticket: TicketContext,
+        analysis: Analysis,
+        requirements: Requirements,
+    ) -> Plan:
+        """Plan until approved; each rejection's reason goes into the next version."""
         feedback: list[str] = []
+        plan: Plan | None = None
         while True:
             version = len(feedback) + 1
-            self._set_state(Phase.PLANNING, Status.RUNNING, f"Writing plan v{version}")
-            plan = await steps.plan(ticket, analysis, requirements, feedback, version)
-            await self._wait_for(Status.AWAITING_APPROVAL, f"approval of plan v{version}")
+            self._tracker.set(Phase.PLANNING, Status.RUNNING, f"Writing plan v{version}")
+            plan = await steps.plan(ticket, analysis, requirements, feedback, plan)
+            if self._inp.auto:
+                return plan
+            await self._wait(Status.AWAITING_APPROVAL, f"approval of plan v{version}")
             rejection = self._human.take_verdict()
             if rejection is None:
-                break
+                return plan
             feedback.append(rejection.reason)
-            if len(feedback) >= inp.max_plan_rejections:
+            if len(feedback) >= self._inp.max_plan_rejections:
                 message = (
                     f"The plan was rejected {len(feedback)} times; ticketsmith stops here. "
-                    "Refine the ticket and start it again."
+                    "Refine the ticket and start it again with `starter.py KEY --restart`."
                 )
-                await steps.comment("gave-up", message)
-                self._set_state(Phase.DONE, Status.FAILED, message)
                 raise ApplicationError(message, type="PlanRejectedTooOften", non_retryable=True)
 
-        if not inp.project.implement_after_approval:
-            message = f"Plan v{plan.version} approved; this project implements by hand."
-            await steps.comment("approved", message)
-            return self._finish(message)
-        self._set_state(Phase.IMPLEMENTATION, Status.RUNNING, "Implementing the plan")
-        pr_url = await steps.implement(ticket, plan, requirements)
-        return self._finish(f"Pull request opened: {pr_url}")
+    async def _wait(self, status: Status, what: str) -> None:
+        """Suspend durably until the input arrives; raise Expired when it never does."""
+        phase = self._status.phase
+        self._tracker.set(phase, status, f"Waiting for {what}")
+        self._tracker.event("suspended", what)
+        await self._outbox.notify(f"{self._inp.key} is waiting for {what}.")
+        if not await self._waiter.wait(lambda: self._human.ready_for(status), status, what):
+            self._tracker.set(Phase.DONE, Status.EXPIRED, f"Expired waiting for {what}")
+            self._tracker.event("expired", what)
+            raise Expired(f"Expired waiting for {what}")
+        self._tracker.event("resumed", what)
+        self._tracker.set(phase, Status.RUNNING, f"Received {what}")
 
-    async def _wait_for(self, status: Status, what: str) -> None:
-        """Suspend durably until the human input this status needs has arrived."""
-        self._set_state(self._status.phase, status, f"Waiting for {what}")
-        await workflow.wait_condition(
-            lambda: self._human.ready_for(status), timeout_summary=f"waiting for {what}"
+    async def _check_budget(self) -> None:
+        """Suspend as awaiting_budget while the ticket has used up its model tokens."""
+        if not self._over_budget():
+            return
+        used, budget = self._status.tokens, self._status.token_budget
+        await self._outbox.comment(
+            f"budget-{used}",
+            f"{self._inp.key} used {used} model tokens of its budget of {budget} and is paused. "
+            f"Add more with `starter.py budget {self._inp.key} +N` or a `/budget +N` comment.",
         )
+        await self._wait(Status.AWAITING_BUDGET, "more model token budget")
 
-    def _set_state(self, phase: Phase, status: Status, message: str) -> None:
-        """Record where the ticket is, for the query, the search attributes and the Web UI."""
-        changed = (phase, status) != (self._status.phase, self._status.status)
-        self._status.phase, self._status.status, self._status.message = phase, status, message
-        if changed or not self._attributes_set:
-            self._attributes_set = True
-            workflow.upsert_search_attributes(
-                [
-                    TICKET_KEY.value_set(self._status.key),
-                    PHASE.value_set(phase.value),
-                    STATUS.value_set(status.value),
-                ]
+    async def _finish(self, message: str) -> TicketResult:
+        self._tracker.event("completed", message)
+        await self._outbox.notify(f"{self._inp.key} completed: {message}")
+        return self._tracker.result(Status.COMPLETED, message)
+
+    async def _stopped(self, status: Status, message: str) -> None:
+        """Record why work stopped and say so on Jira and Discord (best effort)."""
+        phase = self._status.phase
+        self._tracker.set(phase, status, message)
+        self._tracker.event(status.value, message)
+        where = (
+            f" The branch `{self._status.branch}` is left as it is." if self._status.branch else ""
+        )
+        try:
+            await asyncio.gather(
+                self._outbox.comment(status.value, message + where),
+                self._outbox.notify(f"{self._inp.key}: {message}"),
             )
-        workflow.set_current_details(self._details())
+        except ActivityError as err:
+            workflow.logger.warning("could not report that %s stopped: %s", self._inp.key, err)
 
-    def _details(self) -> str:
-        """A short markdown status for the Web UI."""
-        lines = [
-            f"**{self._status.key}**: {self._status.phase.value} / {self._status.status.value}",
-            "",
-            self._status.message,
-        ]
-        if self._status.plan_version:
-            lines.append(f"\nPlan version: {self._status.plan_version}")
-        if self._status.pr_url:
-            lines.append(f"\nPull request: {self._status.pr_url}")
-        return "\n".join(lines)
 
-    def _finish(self, message: str) -> TicketResult:
-        """Mark the ticket completed and build the result."""
-        self._set_state(Phase.DONE, Status.COMPLETED, message)
-        return TicketResult(
-            key=self._status.key,
-            status=Status.COMPLETED,
-            plan_version=self._status.plan_version,
-            branch=self._status.branch,
-            pr_url=self._status.pr_url,
-            message=message,
-        )
-
-    @workflow.query
-    def status(self) -> TicketStatus:
-        """Where the ticket is and what happened so far."""
-        return self._status
-
-    @workflow.signal
-    def answer(self, inp: AnswerInput) -> None:
-        """Answers from a webhook (fire and forget; repeated deliveries are ignored)."""
-        self._human.record_answer(inp, workflow.now())
-
-    @workflow.signal
-    def approve(self, inp: ApprovalInput) -> None:
-        """Approval from a webhook."""
-        self._human.record_approval(inp, workflow.now())
-
-    @workflow.signal
-    def reject(self, inp: RejectionInput) -> None:
-        """Rejection from a webhook."""
-        self._human.record_rejection(inp, workflow.now())
-
-    @workflow.update
-    def submit_answer(self, inp: AnswerInput) -> HumanInputAccepted:
-        """Answers from the command line."""
-        self._human.record_answer(inp, workflow.now())
-        return HumanInputAccepted(message="Answers recorded; refining the requirements.")
-
-    @submit_answer.validator
-    def _validate_answer(self, inp: AnswerInput) -> None:
-        self._human.check(Status.AWAITING_ANSWERS, "answers", inp.text)
-
-    @workflow.update
-    def approve_plan(self, inp: ApprovalInput) -> HumanInputAccepted:
-        """Approval from the command line."""
-        self._human.record_approval(inp, workflow.now())
-        return HumanInputAccepted(message=f"Plan v{self._status.plan_version} approved.")
-
-    @approve_plan.validator
-    def _validate_approval(self, inp: ApprovalInput) -> None:
-        self._human.check(Status.AWAITING_APPROVAL, "an approval", "approve")
-
-    @workflow.update
-    def reject_plan(self, inp: RejectionInput) -> HumanInputAccepted:
-        """Rejection from the command line."""
-        self._human.record_rejection(inp, workflow.now())
-        return HumanInputAccepted(
-            message=f"Plan v{self._status.plan_version} rejected; writing the next version."
-        )
-
-    @reject_plan.validator
-    def _validate_rejection(self, inp: RejectionInput) -> None:
-        self._human.check(Status.AWAITING_APPROVAL, "a rejection", inp.reason)
+def root_message(err: BaseException) -> str:
+    """The innermost cause's message: what actually went wrong."""
+    while err.__cause__ is not None:
+        err = err.__cause__
+    return getattr(err, "message", None) or str(err)

@@ -23,6 +23,7 @@ from workflows.messages import (
     TicketResult,
     TicketStatus,
 )
+from workflows.registry import WORKFLOWS
 from workflows.ticket import TicketWorkflow
 
 DEADLINE_S = 30
@@ -52,7 +53,7 @@ async def running_ticket(
     """A worker with the fakes on its own task queue and one started ticket."""
     queue = f"tq-{uuid.uuid4()}"
     async with Worker(
-        env.client, task_queue=queue, workflows=[TicketWorkflow], activities=fakes.all()
+        env.client, task_queue=queue, workflows=WORKFLOWS, activities=fakes.all()
     ):
         handle = await env.client.start_workflow(
             TicketWorkflow.run,
@@ -101,7 +102,7 @@ async def test_happy_path_opens_pull_request(time_skipping_env: WorkflowEnvironm
     assert fakes.calls["commit_files"][1].files[0].path == "calc/operations.py"
     assert fakes.calls["open_pull_request"][0].draft is False
     steps = [c.marker.rsplit("/", 1)[1] for c in fakes.calls["post_jira_comment"]]
-    assert steps == ["questions", "plan-v1", "pull-request"]
+    assert steps == ["questions-1", "plan-v1", "pull-request"]
     assert fakes.calls["transition_jira_issue"][0].status == "In Review"
     assert [d.kind for d in final.decisions] == ["answer", "approve"]
     assert final.tokens == 10 + 5 + 3 + 7 + 20
@@ -162,4 +163,5 @@ async def test_duplicate_delivery_is_ignored(time_skipping_env: WorkflowEnvironm
     cause = failed.value.cause
     assert isinstance(cause, ApplicationError) and cause.type == "PlanRejectedTooOften"
     assert [c.feedback for c in fakes.calls["generate_plan"]] == [[], ["no"]]
-    assert fakes.calls["post_jira_comment"][-1].marker.endswith("/gave-up")
+    last = fakes.calls["post_jira_comment"][-1]
+    assert last.marker.endswith("/failed") and "rejected 2 times" in last.body

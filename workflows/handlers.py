@@ -1,0 +1,105 @@
+"""The ticket workflow's message handlers: signals for webhooks, updates for the command line."""
+
+from temporalio import workflow
+
+with workflow.unsafe.imports_passed_through():
+    from workflows.human_input import HumanInput
+    from workflows.messages import (
+        AnswerInput,
+        ApprovalInput,
+        BudgetInput,
+        HumanInputAccepted,
+        RejectionInput,
+        Status,
+        TicketStatus,
+    )
+
+
+class HumanHandlers:
+    """Handlers only record input; the workflow's main loop acts on it."""
+
+    def __init__(self, status: TicketStatus, token_budget: int | None) -> None:
+        self._status = status
+        self._human = HumanInput(status)
+        status.token_budget = token_budget
+
+    def _over_budget(self) -> bool:
+        budget = self._status.token_budget
+        return budget is not None and self._status.tokens >= budget
+
+    @workflow.query
+    def status(self) -> TicketStatus:
+        """Where the ticket is and what happened so far."""
+        return self._status
+
+    @workflow.signal
+    def answer(self, inp: AnswerInput) -> None:
+        """Answers from a webhook (fire and forget; repeated deliveries are ignored)."""
+        self._human.record_answer(inp, workflow.now())
+
+    @workflow.signal
+    def approve(self, inp: ApprovalInput) -> None:
+        """Approval from a webhook."""
+        self._human.record_approval(inp, workflow.now())
+
+    @workflow.signal
+    def reject(self, inp: RejectionInput) -> None:
+        """Rejection from a webhook."""
+        self._human.record_rejection(inp, workflow.now())
+
+    @workflow.signal
+    def add_budget(self, inp: BudgetInput) -> None:
+        """More model tokens, from a `/budget +N` comment."""
+        self._grant(inp)
+
+    def _grant(self, inp: BudgetInput) -> None:
+        if self._human.first_delivery(inp.delivery_id):
+            self._status.token_budget = (self._status.token_budget or self._status.tokens) + (
+                inp.tokens
+            )
+            self._human.decide("budget", inp.author, workflow.now(), f"+{inp.tokens} tokens")
+
+    @workflow.update
+    def submit_answer(self, inp: AnswerInput) -> HumanInputAccepted:
+        """Answers from the command line."""
+        self._human.record_answer(inp, workflow.now())
+        return HumanInputAccepted(message="Answers recorded; refining the requirements.")
+
+    @submit_answer.validator
+    def _validate_answer(self, inp: AnswerInput) -> None:
+        self._human.check(Status.AWAITING_ANSWERS, "answers", inp.text)
+
+    @workflow.update
+    def approve_plan(self, inp: ApprovalInput) -> HumanInputAccepted:
+        """Approval from the command line."""
+        self._human.record_approval(inp, workflow.now())
+        return HumanInputAccepted(message=f"Plan v{self._status.plan_version} approved.")
+
+    @approve_plan.validator
+    def _validate_approval(self, inp: ApprovalInput) -> None:
+        self._human.check(Status.AWAITING_APPROVAL, "an approval", "approve")
+
+    @workflow.update
+    def reject_plan(self, inp: RejectionInput) -> HumanInputAccepted:
+        """Rejection from the command line."""
+        self._human.record_rejection(inp, workflow.now())
+        return HumanInputAccepted(
+            message=f"Plan v{self._status.plan_version} rejected; writing the next version."
+        )
+
+    @reject_plan.validator
+    def _validate_rejection(self, inp: RejectionInput) -> None:
+        self._human.check(Status.AWAITING_APPROVAL, "a rejection", inp.reason)
+
+    @workflow.update
+    def raise_budget(self, inp: BudgetInput) -> HumanInputAccepted:
+        """More model tokens, from the command line."""
+        self._grant(inp)
+        return HumanInputAccepted(
+            message=f"Token budget is now {self._status.token_budget} ({self._status.tokens} used)."
+        )
+
+    @raise_budget.validator
+    def _validate_budget(self, inp: BudgetInput) -> None:
+        if self._status.status in (Status.COMPLETED, Status.FAILED, Status.CANCELLED):
+            raise ValueError(f"{self._status.key} is {self._status.status.value}")

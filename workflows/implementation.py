@@ -1,0 +1,97 @@
+"""The implementation phase as its own workflow: code, tests, commit, pull request, report.
+
+The ticket workflow runs it as a child; it can also be started on its own with an approved plan.
+"""
+
+import asyncio
+
+from temporalio import workflow
+
+with workflow.unsafe.imports_passed_through():
+    from activities.agents import AgentActivities
+    from activities.github import GitHubActivities
+    from activities.messages import (
+        ImplementInput,
+        OpenPullRequestInput,
+        RepoRef,
+        RunTestsInput,
+    )
+    from activities.repo import RepoActivities
+    from workflows import texts
+    from workflows.messages import ImplementationInput, ImplementationResult
+    from workflows.outbox import Outbox
+    from workflows.policies import (
+        HTTP_RETRY,
+        HTTP_TIMEOUT,
+        LLM_HEARTBEAT,
+        LLM_RETRY,
+        LLM_TIMEOUT,
+        TEST_RETRY,
+        TEST_TIMEOUT,
+    )
+
+
+@workflow.defn(name="ImplementationWorkflow")
+class ImplementationWorkflow:
+    """Implements an approved plan and opens the pull request; never claims untested success."""
+
+    @workflow.run
+    async def run(self, inp: ImplementationInput) -> ImplementationResult:
+        """Implement, test, commit and push, open the pull request, comment, move, notify."""
+        outbox = Outbox(inp.key, inp.project.jira_project)
+        repo = RepoRef(
+            workflow_id=workflow.info().parent.workflow_id
+            if workflow.info().parent
+            else workflow.info().workflow_id,
+            repository=inp.project.repository,
+            clone_url=inp.project.clone_url,
+            branch=inp.branch,
+            base_branch=inp.project.base_branch,
+        )
+        workflow.set_current_details(f"Implementing plan v{inp.plan.version} of {inp.key}")
+        implementation = await workflow.execute_activity_method(
+            AgentActivities.implement_changes,
+            ImplementInput(repo=repo, ticket=inp.ticket, plan=inp.plan,
+                           requirements=inp.requirements),
+            task_queue=inp.agent_task_queue,
+            start_to_close_timeout=LLM_TIMEOUT,
+            heartbeat_timeout=LLM_HEARTBEAT,
+            retry_policy=LLM_RETRY,
+            summary="Implement the plan",
+        )  # fmt: skip
+        tests = await workflow.execute_activity_method(
+            RepoActivities.run_tests,
+            RunTestsInput(
+                repo=repo, changes=implementation.changes, test_command=inp.project.test_command
+            ),
+            start_to_close_timeout=TEST_TIMEOUT,
+            heartbeat_timeout=LLM_HEARTBEAT,
+            retry_policy=TEST_RETRY,
+            summary=f"Run `{inp.project.test_command}`",
+        )
+        if implementation.changes:
+            await outbox.commit(repo, implementation.changes, f"{inp.key}: {inp.ticket.summary}")
+        draft = implementation.produced_offline or not implementation.changes or not tests.passed
+        summary = texts.tests_summary(tests.passed, tests.exit_code, tests.output)
+        pr = await workflow.execute_activity_method(
+            GitHubActivities.open_pull_request,
+            OpenPullRequestInput(
+                repository=repo.repository,
+                head=repo.branch,
+                base=repo.base_branch,
+                title=f"{inp.key}: {inp.ticket.summary}",
+                body=texts.pull_request_body(inp.ticket, inp.plan, implementation, summary),
+                draft=draft,
+            ),
+            start_to_close_timeout=HTTP_TIMEOUT,
+            retry_policy=HTTP_RETRY,
+            summary="Open the pull request",
+        )
+        workflow.set_current_details(f"Pull request: {pr.url}")
+        await asyncio.gather(
+            outbox.comment("pull-request", texts.pr_comment(pr.url, pr.draft, tests.passed)),
+            outbox.transition("In Review"),
+        )
+        return ImplementationResult(
+            pr_url=pr.url, draft=pr.draft, tests_passed=tests.passed, tokens=implementation.tokens
+        )

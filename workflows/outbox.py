@@ -1,0 +1,70 @@
+"""What a ticket says and writes: Jira comments, transitions, Discord notices, commits."""
+
+from temporalio import workflow
+
+with workflow.unsafe.imports_passed_through():
+    from activities.discord import DiscordActivities
+    from activities.jira import JiraActivities
+    from activities.messages import (
+        CommitFilesInput,
+        CommitFilesResult,
+        DiscordNoticeInput,
+        PostCommentInput,
+        RepoRef,
+        TransitionInput,
+    )
+    from activities.repo import RepoActivities
+    from workflows.messages import FileChange
+    from workflows.policies import GIT_RETRY, GIT_TIMEOUT, HTTP_RETRY, HTTP_TIMEOUT
+
+
+class Outbox:
+    """Side effects of one ticket run, each an idempotent activity."""
+
+    def __init__(self, key: str, jira_project: str) -> None:
+        self.key = key
+        self.jira_project = jira_project
+
+    async def comment(self, step: str, body: str) -> None:
+        """Post a Jira comment once per run and step (the marker makes retries land once)."""
+        info = workflow.info()
+        await workflow.execute_activity_method(
+            JiraActivities.post_jira_comment,
+            PostCommentInput(
+                key=self.key, body=body, marker=f"{info.workflow_id}/{info.run_id}/{step}"
+            ),
+            start_to_close_timeout=HTTP_TIMEOUT,
+            retry_policy=HTTP_RETRY,
+            summary=f"Comment on Jira: {step}",
+        )
+
+    async def transition(self, status: str) -> None:
+        """Move the Jira issue."""
+        await workflow.execute_activity_method(
+            JiraActivities.transition_jira_issue,
+            TransitionInput(key=self.key, status=status),
+            start_to_close_timeout=HTTP_TIMEOUT,
+            retry_policy=HTTP_RETRY,
+            summary=f"Move {self.key} to {status}",
+        )
+
+    async def notify(self, content: str) -> None:
+        """Tell the project's Discord channel (nothing when none is configured)."""
+        await workflow.execute_activity_method(
+            DiscordActivities.notify_discord,
+            DiscordNoticeInput(jira_project=self.jira_project, content=content),
+            start_to_close_timeout=HTTP_TIMEOUT,
+            retry_policy=HTTP_RETRY,
+            summary="Notify Discord",
+        )
+
+    async def commit(self, repo: RepoRef, files: list[FileChange], message: str) -> str:
+        """Commit files to the ticket branch and push; returns the branch head."""
+        result: CommitFilesResult = await workflow.execute_activity_method(
+            RepoActivities.commit_files,
+            CommitFilesInput(repo=repo, files=files, message=message),
+            start_to_close_timeout=GIT_TIMEOUT,
+            retry_policy=GIT_RETRY,
+            summary=message,
+        )
+        return result.sha

@@ -1,0 +1,6 @@
+"""Every workflow a worker runs, in one list (worker, tests and replay use the same)."""
+
+from workflows.implementation import ImplementationWorkflow
+from workflows.ticket import TicketWorkflow
+
+WORKFLOWS = [TicketWorkflow, ImplementationWorkflow]

@@ -1,0 +1,82 @@
+"""Where a ticket is, for people: the status query, search attributes, Web UI details, events."""
+
+from temporalio import workflow
+from temporalio.common import SearchAttributeKey
+
+with workflow.unsafe.imports_passed_through():
+    from workflows.messages import Phase, Status, TicketInput, TicketResult, TicketStatus
+
+TICKET_KEY = SearchAttributeKey.for_keyword("TicketKey")
+PROJECT = SearchAttributeKey.for_keyword("Project")
+PHASE = SearchAttributeKey.for_keyword("Phase")
+STATUS = SearchAttributeKey.for_keyword("Status")
+
+
+class Tracker:
+    """Keeps the status, the search attributes and the current details in step."""
+
+    def __init__(self, inp: TicketInput) -> None:
+        self.status = TicketStatus(
+            key=inp.key,
+            phase=Phase.REFINEMENT,
+            status=Status.RUNNING,
+            token_budget=inp.token_budget,
+        )
+        self._project = inp.project.jira_project
+        self._indexed: tuple[Phase, Status] | None = None
+
+    def set(self, phase: Phase, status: Status, message: str) -> None:
+        """Move to a phase and status; search attributes change only when those do."""
+        self.status.phase, self.status.status, self.status.message = phase, status, message
+        if self._indexed != (phase, status):
+            self._indexed = (phase, status)
+            # Only the key, project, phase and status: ticket text never goes into an index.
+            workflow.upsert_search_attributes(
+                [
+                    TICKET_KEY.value_set(self.status.key),
+                    PROJECT.value_set(self._project),
+                    PHASE.value_set(phase.value),
+                    STATUS.value_set(status.value),
+                ]
+            )
+        workflow.set_current_details(self.details())
+
+    def details(self) -> str:
+        """A short markdown status for the Web UI."""
+        s = self.status
+        lines = [f"**{s.key}**: {s.phase.value} / {s.status.value}", "", s.message]
+        if s.plan_version:
+            lines.append(f"\nPlan version: {s.plan_version}")
+        if s.branch:
+            lines.append(f"\nBranch: `{s.branch}`")
+        if s.pr_url:
+            lines.append(f"\nPull request: {s.pr_url}")
+        lines.append(f"\nModel tokens: {s.tokens}")
+        return "\n".join(lines)
+
+    def event(self, name: str, detail: str) -> None:
+        """A structured lifecycle event in the worker's log (not repeated on replay)."""
+        workflow.logger.info(
+            "ticket %s: %s",
+            name,
+            detail,
+            extra={
+                "event": f"ticket_{name}",
+                "ticket_key": self.status.key,
+                "phase": self.status.phase.value,
+                "status": self.status.status.value,
+            },
+        )
+
+    def result(self, status: Status, message: str) -> TicketResult:
+        """Finish: record the final status and build the workflow's result."""
+        self.set(Phase.DONE, status, message)
+        s = self.status
+        return TicketResult(
+            key=s.key,
+            status=status,
+            plan_version=s.plan_version,
+            branch=s.branch,
+            pr_url=s.pr_url,
+            message=message,
+        )
