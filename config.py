@@ -14,7 +14,11 @@ from pydantic import (
 )
 from pydantic_settings import BaseSettings, SettingsConfigDict
 from temporalio.client import Client
-from temporalio.contrib.pydantic import pydantic_data_converter
+from temporalio.runtime import Runtime
+
+from codec import data_converter
+from localmodel.layout import Layout
+from tracing import tracing_interceptors
 
 ROOT = Path(__file__).resolve().parent
 
@@ -29,6 +33,23 @@ class Settings(BaseSettings):
     temporal_ui_port: int = 8233
     temporal_ui_url: str = ""
     task_queue: str = "ticketsmith"
+    agent_task_queue: str = "ticketsmith-agents"
+    max_concurrent_http_activities: int = Field(default=20, ge=1)
+    max_concurrent_agent_activities: int = Field(default=2, ge=1)
+    graceful_shutdown_seconds: float = Field(default=30.0, ge=0)
+
+    metrics_host: str = "127.0.0.1"
+    metrics_port: int = Field(default=9000, ge=0, description="0 switches metrics off")
+    ticket_gauge_seconds: float = Field(default=30.0, ge=0, description="0: no ticket gauge")
+    otel_endpoint: str | None = None
+    otel_service_name: str = "ticketsmith"
+
+    encryption_keys: SecretStr | None = Field(
+        default=None, description="key_id=base64key,...: the first encrypts, all decrypt"
+    )
+    codec_host: str = "127.0.0.1"
+    codec_port: int = 8081
+    codec_cors_origins: str = ""
 
     data_dir: Path = ROOT / ".data"
     projects_file: Path = ROOT / "projects.toml"
@@ -63,6 +84,12 @@ class Settings(BaseSettings):
     openai_model: str = "gpt-4o-mini"
     openai_temperature: float = 0.0
 
+    models_dir: Path = ROOT / ".models"
+    local_model_path: Path | None = None
+    local_model_host: str = "127.0.0.1"
+    local_model_port: int = 8181
+    local_model_context: int = 4096
+
     @model_validator(mode="after")
     def _default_urls(self) -> "Settings":
         """Unset service URLs point at the embedded stack on the configured ports."""
@@ -85,10 +112,12 @@ class Settings(BaseSettings):
 
     @property
     def resolved_model_provider(self) -> str:
-        """The provider in use: an explicit choice, else openai with a key, else offline."""
+        """The provider: an explicit choice, else openai with a key, else local if installed."""
         if self.model_provider != "auto":
             return self.model_provider
-        return "openai" if self.openai_api_key else "offline"
+        if self.openai_api_key:
+            return "openai"
+        return "local" if Layout(self.models_dir, self.local_model_path).installed() else "offline"
 
 
 @lru_cache
@@ -109,6 +138,11 @@ class ProjectConfig(BaseModel):
     test_command: str = "python -m pytest -q"
     implement_after_approval: bool = False
     discord_webhook_url: str | None = None
+    reminder_interval_hours: float = Field(default=24, gt=0)
+    max_reminders: int = Field(default=3, ge=0)
+    expire_after_days: float = Field(default=7, gt=0)
+    token_budget: int | None = Field(default=None, gt=0)
+    max_plan_rejections: int = Field(default=5, ge=1)
 
 
 class ProjectConfigError(ValueError):
@@ -152,11 +186,16 @@ def clone_url_for(project: ProjectConfig, settings: Settings) -> str:
     return project.clone_url or f"{settings.git_base_url.rstrip('/')}/{project.repository}.git"
 
 
-async def connect_temporal(settings: Settings | None = None) -> Client:
+async def connect_temporal(
+    settings: Settings | None = None, runtime: Runtime | None = None
+) -> Client:
     """The one Temporal client builder: worker, starter, webhooks and tests use it."""
     settings = settings or get_settings()
+    keys = settings.encryption_keys.get_secret_value() if settings.encryption_keys else None
     return await Client.connect(
         settings.temporal_address,
         namespace=settings.temporal_namespace,
-        data_converter=pydantic_data_converter,
+        data_converter=data_converter(keys),
+        interceptors=tracing_interceptors(settings.otel_endpoint, settings.otel_service_name),
+        runtime=runtime,
     )

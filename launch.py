@@ -1,6 +1,7 @@
 """Starting a ticket workflow: shared by the command line and the webhook app."""
 
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from temporalio.client import Client, WorkflowExecutionStatus, WorkflowHandle
@@ -8,7 +9,7 @@ from temporalio.common import WorkflowIDConflictPolicy, WorkflowIDReusePolicy
 from temporalio.service import RPCError, RPCStatusCode
 
 from config import ProjectConfigError, Settings, clone_url_for, project_for
-from workflows.messages import TicketInput, TicketProject
+from workflows.messages import TicketInput, TicketProject, WaitPolicy
 
 
 class LaunchError(Exception):
@@ -51,6 +52,15 @@ def ticket_input(key: str, settings: Settings, *, auto: bool = False) -> TicketI
             test_command=project.test_command,
             implement_after_approval=project.implement_after_approval,
         ),
+        auto=auto,
+        max_plan_rejections=project.max_plan_rejections,
+        token_budget=project.token_budget,
+        waits=WaitPolicy(
+            reminder_interval=timedelta(hours=project.reminder_interval_hours),
+            max_reminders=project.max_reminders,
+            expire_after=timedelta(days=project.expire_after_days),
+        ),
+        agent_task_queue=settings.agent_task_queue,
     )
 
 

@@ -1,4 +1,4 @@
-"""The command line: start a ticket, answer, approve, reject, and see its status."""
+"""The command line: start a ticket, answer, approve, reject, budget, status, list, cancel."""
 
 import argparse
 import asyncio
@@ -6,37 +6,29 @@ import getpass
 import os
 import re
 import sys
-from typing import Any
 
-import httpx
-from temporalio.client import (
-    Client,
-    WorkflowUpdateFailedError,
+from commands import (
+    CommandError,
+    cancel,
+    list_tickets,
+    parse_budget,
+    send_update,
+    start,
+    status,
 )
-from temporalio.exceptions import ApplicationError
-from temporalio.service import RPCError, RPCStatusCode
-
-from config import (
-    Settings,
-    connect_temporal,
-    get_settings,
-)
-from integrations.jira import JiraClient
-from launch import LaunchError, start_ticket, ticket_input, web_ui_link, workflow_id
+from config import Settings, get_settings
+from launch import web_ui_link, workflow_id
 from workflows.messages import (
     AnswerInput,
     ApprovalInput,
-    HumanInputAccepted,
+    BudgetInput,
     RejectionInput,
+    Status,
     TicketStatus,
 )
 
 KEY_PATTERN = re.compile(r"^[A-Z][A-Z0-9_]+-[1-9][0-9]*$")
-COMMANDS = ("start", "answer", "approve", "reject", "status")
-
-
-class CommandError(Exception):
-    """A problem the user can fix; printed as one line."""
+COMMANDS = ("start", "answer", "approve", "reject", "budget", "status", "list", "cancel")
 
 
 def check_key(key: str) -> str:
@@ -44,87 +36,6 @@ def check_key(key: str) -> str:
     if not KEY_PATTERN.match(key):
         raise CommandError(f"'{key}' is not a Jira issue key; expected something like PROJ-123")
     return key
-
-
-async def connect(settings: Settings) -> Client:
-    """The Temporal client, or a clear error when the server is not there."""
-    try:
-        return await connect_temporal(settings)
-    except RuntimeError as err:
-        raise CommandError(
-            f"cannot reach Temporal at {settings.temporal_address} ({err}); "
-            "is the stack running? (make up)"
-        ) from err
-
-
-async def ensure_ticket_exists(settings: Settings, key: str) -> str:
-    """Read the ticket from Jira, turning 'not found' into a clear error; returns its summary."""
-    jira = JiraClient(
-        settings.jira_base_url,
-        settings.jira_email,
-        settings.jira_token.get_secret_value(),
-        api_version=settings.jira_api_version,
-    )
-    try:
-        return (await jira.get_issue(key)).summary
-    except ApplicationError as err:
-        if err.type == "JiraNotFound":
-            raise CommandError(
-                f"ticket {key} does not exist in Jira at {settings.jira_base_url}"
-            ) from None
-        raise CommandError(f"Jira refused to read {key}: {err.message}") from err
-    except httpx.HTTPError as err:
-        raise CommandError(f"cannot reach Jira at {settings.jira_base_url}: {err}") from err
-    finally:
-        await jira.aclose()
-
-
-async def start(settings: Settings, key: str, restart: bool) -> str:
-    """Start the ticket workflow, or attach to the one already running."""
-    try:
-        inp = ticket_input(key, settings)
-        summary = await ensure_ticket_exists(settings, key)
-        client = await connect(settings)
-        outcome = await start_ticket(client, settings, inp, summary, restart=restart)
-    except LaunchError as err:
-        raise CommandError(str(err)) from err
-    link = web_ui_link(settings, outcome.workflow_id, outcome.run_id)
-    if outcome.attached:
-        return f"{key} is already being worked on; attached to {outcome.workflow_id}\n{link}"
-    return f"started {outcome.workflow_id} for {key}: {summary}\n{link}"
-
-
-async def send_update(settings: Settings, key: str, update: str, payload: Any) -> str:
-    """Send human input as an update; a refusal comes back as one clear line."""
-    client = await connect(settings)
-    handle = client.get_workflow_handle(workflow_id(key))
-    try:
-        accepted = await handle.execute_update(update, payload, result_type=HumanInputAccepted)
-    except RPCError as err:
-        if err.status == RPCStatusCode.NOT_FOUND:
-            raise CommandError(
-                f"{key} is not being worked on; start it with: starter.py {key}"
-            ) from err
-        raise CommandError(f"Temporal refused the {update} for {key}: {err.message}") from err
-    except WorkflowUpdateFailedError as err:
-        # The validator's refusal says what the ticket is waiting for instead.
-        raise CommandError(getattr(err.cause, "message", None) or str(err)) from None
-    return accepted.message
-
-
-async def status(settings: Settings, key: str) -> str:
-    """A readable account of where the ticket is."""
-    client = await connect(settings)
-    handle = client.get_workflow_handle(workflow_id(key))
-    try:
-        current = await handle.query("status", result_type=TicketStatus)
-    except RPCError as err:
-        if err.status == RPCStatusCode.NOT_FOUND:
-            raise CommandError(
-                f"{key} has never been started; start it with: starter.py {key}"
-            ) from None
-        raise CommandError(f"cannot read the status of {key}: {err.message}") from err
-    return render_status(current, web_ui_link(settings, workflow_id(key)))
 
 
 def render_status(current: TicketStatus, link: str) -> str:
@@ -144,7 +55,17 @@ def render_status(current: TicketStatus, link: str) -> str:
     for decision in current.decisions:
         when = decision.at.strftime("%Y-%m-%d %H:%M")
         lines.append(f"  {when} {decision.author} {decision.kind}: {decision.text[:80]}")
-    lines += [f"  model tokens: {current.tokens}", f"  {link}"]
+    budget = f" of {current.token_budget}" if current.token_budget else ""
+    lines += [f"  model tokens: {current.tokens}{budget}", f"  {link}"]
+    return "\n".join(lines)
+
+
+def render_list(rows: list[dict[str, str]]) -> str:
+    """Tickets as an aligned table."""
+    if not rows:
+        return "no tickets"
+    lines = [f"{'KEY':<14} {'STATUS':<18} {'PHASE':<15} STARTED"]
+    lines += [f"{r['key']:<14} {r['status']:<18} {r['phase']:<15} {r['started']}" for r in rows]
     return "\n".join(lines)
 
 
@@ -157,6 +78,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     start_cmd = sub.add_parser("start", help="work on a ticket (same as: starter.py KEY)")
     start_cmd.add_argument("key")
     start_cmd.add_argument("--restart", action="store_true", help="run a finished ticket again")
+    start_cmd.add_argument(
+        "--auto", action="store_true", help="no questions, no approval: straight to a PR"
+    )
     answer_cmd = sub.add_parser("answer", help="answer the ticket's questions")
     answer_cmd.add_argument("key")
     answer_cmd.add_argument("text", nargs="+")
@@ -165,18 +89,25 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     reject_cmd = sub.add_parser("reject", help="reject the plan, saying what to change")
     reject_cmd.add_argument("key")
     reject_cmd.add_argument("reason", nargs="+")
-    status_cmd = sub.add_parser("status", help="where the ticket is")
-    status_cmd.add_argument("key")
-    for cmd in (answer_cmd, approve_cmd, reject_cmd):
+    budget_cmd = sub.add_parser("budget", help="give the ticket more model tokens: +N")
+    budget_cmd.add_argument("key")
+    budget_cmd.add_argument("amount")
+    for cmd in (answer_cmd, approve_cmd, reject_cmd, budget_cmd):
         cmd.add_argument("--as", dest="author", default=getpass.getuser(), help="who you are")
+    sub.add_parser("status", help="where the ticket is").add_argument("key")
+    sub.add_parser("cancel", help="stop work on the ticket").add_argument("key")
+    list_cmd = sub.add_parser("list", help="tickets and their status")
+    list_cmd.add_argument("--status", choices=[s.value for s in Status], help="only these")
     return parser.parse_args(argv)
 
 
 async def run(args: argparse.Namespace, settings: Settings) -> str:
     """Carry out one command and return what to print."""
+    if args.command == "list":
+        return render_list(await list_tickets(settings, args.status))
     key = check_key(args.key)
     if args.command == "start":
-        return await start(settings, key, args.restart)
+        return await start(settings, key, args.restart, auto=args.auto)
     if args.command == "answer":
         answer = AnswerInput(text=" ".join(args.text), author=args.author)
         return await send_update(settings, key, "submit_answer", answer)
@@ -185,7 +116,13 @@ async def run(args: argparse.Namespace, settings: Settings) -> str:
     if args.command == "reject":
         rejection = RejectionInput(reason=" ".join(args.reason), author=args.author)
         return await send_update(settings, key, "reject_plan", rejection)
-    return await status(settings, key)
+    if args.command == "budget":
+        grant = BudgetInput(tokens=parse_budget(args.amount), author=args.author)
+        return await send_update(settings, key, "raise_budget", grant)
+    if args.command == "cancel":
+        return await cancel(settings, key)
+    current = await status(settings, key)
+    return render_status(current, web_ui_link(settings, workflow_id(key)))
 
 
 def main(argv: list[str] | None = None) -> int:

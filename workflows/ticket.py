@@ -3,7 +3,12 @@
 import asyncio
 
 from temporalio import workflow
-from temporalio.exceptions import ActivityError, ApplicationError, ChildWorkflowError
+from temporalio.exceptions import (
+    ActivityError,
+    ApplicationError,
+    ChildWorkflowError,
+    is_cancelled_exception,
+)
 
 with workflow.unsafe.imports_passed_through():
     from workflows.handlers import HumanHandlers
@@ -49,11 +54,11 @@ class TicketWorkflow(HumanHandlers):
             return await self._phases(inp)
         except Expired as expired:
             return self._tracker.result(Status.EXPIRED, str(expired))
-        except asyncio.CancelledError:
-            await self._stopped(Status.CANCELLED, "Work on this ticket was cancelled.")
-            raise
-        except (ActivityError, ChildWorkflowError, ApplicationError) as err:
-            await self._stopped(Status.FAILED, f"ticketsmith stopped: {root_message(err)}")
+        except (asyncio.CancelledError, ActivityError, ChildWorkflowError, ApplicationError) as err:
+            if is_cancelled_exception(err):
+                await self._stopped(Status.CANCELLED, "Work on this ticket was cancelled.")
+            else:
+                await self._stopped(Status.FAILED, f"ticketsmith stopped: {root_message(err)}")
             raise
 
     async def _phases(self, inp: TicketInput) -> TicketResult:

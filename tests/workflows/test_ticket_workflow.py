@@ -52,9 +52,7 @@ async def running_ticket(
 ) -> AsyncIterator[WorkflowHandle[TicketWorkflow, TicketResult]]:
     """A worker with the fakes on its own task queue and one started ticket."""
     queue = f"tq-{uuid.uuid4()}"
-    async with Worker(
-        env.client, task_queue=queue, workflows=WORKFLOWS, activities=fakes.all()
-    ):
+    async with Worker(env.client, task_queue=queue, workflows=WORKFLOWS, activities=fakes.all()):
         handle = await env.client.start_workflow(
             TicketWorkflow.run,
             inp,
@@ -75,6 +73,13 @@ async def wait_until(
             return current
         await asyncio.sleep(0.05)
     raise AssertionError(f"status never satisfied the check; last: {current}")
+
+
+async def cancel_and_wait(handle: WorkflowHandle[TicketWorkflow, TicketResult]) -> None:
+    """Cancel and wait for the end, so no work is left behind to hold the test server's clock."""
+    await handle.cancel()
+    with pytest.raises(WorkflowFailureError):
+        await asyncio.wait_for(handle.result(), DEADLINE_S)
 
 
 def awaiting(status: Status) -> Callable[[TicketStatus], bool]:
@@ -144,7 +149,8 @@ async def test_update_refused_when_not_waiting(time_skipping_env: WorkflowEnviro
             TicketWorkflow.submit_answer, AnswerInput(text="float", author="al")
         )
         assert "recorded" in accepted.message
-        await handle.cancel()
+        await wait_until(handle, awaiting(Status.AWAITING_APPROVAL))
+        await cancel_and_wait(handle)
 
 
 async def test_duplicate_delivery_is_ignored(time_skipping_env: WorkflowEnvironment) -> None:

@@ -1,0 +1,153 @@
+"""What the command line does: start, human input, status, list and cancel, as one-line results."""
+
+import asyncio
+from typing import Any
+
+import httpx
+from temporalio.client import Client, WorkflowFailureError, WorkflowUpdateFailedError
+from temporalio.exceptions import ApplicationError, CancelledError
+from temporalio.service import RPCError, RPCStatusCode
+
+from config import Settings, connect_temporal
+from integrations.jira import JiraClient
+from launch import LaunchError, start_ticket, ticket_input, web_ui_link, workflow_id
+from workflows.messages import HumanInputAccepted, TicketStatus
+
+
+class CommandError(Exception):
+    """A problem the user can fix; printed as one line."""
+
+
+async def connect(settings: Settings) -> Client:
+    """The Temporal client, or a clear error when the server is not there."""
+    try:
+        return await connect_temporal(settings)
+    except RuntimeError as err:
+        raise CommandError(
+            f"cannot reach Temporal at {settings.temporal_address} ({err}); "
+            "is the stack running? (make up)"
+        ) from err
+
+
+async def ensure_ticket_exists(settings: Settings, key: str) -> str:
+    """Read the ticket from Jira, turning 'not found' into a clear error; returns its summary."""
+    jira = JiraClient(
+        settings.jira_base_url,
+        settings.jira_email,
+        settings.jira_token.get_secret_value(),
+        api_version=settings.jira_api_version,
+    )
+    try:
+        return (await jira.get_issue(key)).summary
+    except ApplicationError as err:
+        if err.type == "JiraNotFound":
+            raise CommandError(
+                f"ticket {key} does not exist in Jira at {settings.jira_base_url}"
+            ) from None
+        raise CommandError(f"Jira refused to read {key}: {err.message}") from err
+    except httpx.HTTPError as err:
+        raise CommandError(f"cannot reach Jira at {settings.jira_base_url}: {err}") from err
+    finally:
+        await jira.aclose()
+
+
+async def start(settings: Settings, key: str, restart: bool, auto: bool = False) -> str:
+    """Start the ticket workflow, or attach to the one already running."""
+    try:
+        inp = ticket_input(key, settings, auto=auto)
+        summary = await ensure_ticket_exists(settings, key)
+        client = await connect(settings)
+        outcome = await start_ticket(client, settings, inp, summary, restart=restart)
+    except LaunchError as err:
+        raise CommandError(str(err)) from err
+    link = web_ui_link(settings, outcome.workflow_id, outcome.run_id)
+    if outcome.attached:
+        return f"{key} is already being worked on; attached to {outcome.workflow_id}\n{link}"
+    return f"started {outcome.workflow_id} for {key}: {summary}\n{link}"
+
+
+async def send_update(settings: Settings, key: str, update: str, payload: Any) -> str:
+    """Send human input as an update; a refusal comes back as one clear line."""
+    client = await connect(settings)
+    handle = client.get_workflow_handle(workflow_id(key))
+    try:
+        accepted = await handle.execute_update(update, payload, result_type=HumanInputAccepted)
+    except RPCError as err:
+        if err.status == RPCStatusCode.NOT_FOUND:
+            raise CommandError(
+                f"{key} is not being worked on; start it with: starter.py {key}"
+            ) from err
+        raise CommandError(f"Temporal refused the {update} for {key}: {err.message}") from err
+    except WorkflowUpdateFailedError as err:
+        # The validator's refusal says what the ticket is waiting for instead.
+        raise CommandError(getattr(err.cause, "message", None) or str(err)) from None
+    return accepted.message
+
+
+async def status(settings: Settings, key: str) -> TicketStatus:
+    """A readable account of where the ticket is."""
+    client = await connect(settings)
+    handle = client.get_workflow_handle(workflow_id(key))
+    try:
+        current = await handle.query("status", result_type=TicketStatus)
+    except RPCError as err:
+        if err.status == RPCStatusCode.NOT_FOUND:
+            raise CommandError(
+                f"{key} has never been started; start it with: starter.py {key}"
+            ) from None
+        raise CommandError(f"cannot read the status of {key}: {err.message}") from err
+    return current
+
+
+async def list_tickets(settings: Settings, status_filter: str | None) -> list[dict[str, str]]:
+    """Tickets known to Temporal, newest first, from a visibility query."""
+    client = await connect(settings)
+    query = "WorkflowType = 'TicketWorkflow'"
+    if status_filter:
+        # `Status` needs backquotes: SQL visibility reserves the bare word.
+        query += f" AND `Status` = '{status_filter}'"
+    rows = []
+    async for wf in client.list_workflows(query, limit=200):
+        attrs = {key.name: value for key, value in wf.typed_search_attributes}
+        rows.append(
+            {
+                "key": str(attrs.get("TicketKey", wf.id.removeprefix("ticket-"))),
+                "status": str(attrs.get("Status", "")),
+                "phase": str(attrs.get("Phase", "")),
+                "started": wf.start_time.strftime("%Y-%m-%d %H:%M"),
+                "run": wf.status.name.lower() if wf.status else "",
+            }
+        )
+    return rows
+
+
+async def cancel(settings: Settings, key: str, wait_s: float = 60) -> str:
+    """Cancel a ticket; the workflow reports on Jira and Discord before it ends."""
+    client = await connect(settings)
+    handle = client.get_workflow_handle(workflow_id(key))
+    try:
+        await handle.cancel()
+    except RPCError as err:
+        if err.status == RPCStatusCode.NOT_FOUND:
+            raise CommandError(f"{key} is not being worked on; nothing to cancel") from None
+        raise CommandError(f"cannot cancel {key}: {err.message}") from err
+    try:
+        await asyncio.wait_for(handle.result(), wait_s)
+    except WorkflowFailureError as err:
+        if isinstance(err.cause, CancelledError):
+            return f"{key} cancelled; Jira and Discord were told where the branch is."
+        raise CommandError(f"{key} ended while cancelling: {err.cause}") from None
+    except TimeoutError:
+        return f"cancel requested for {key}; it stops after its current step"
+    return f"{key} had already finished; nothing was cancelled"
+
+
+def parse_budget(amount: str) -> int:
+    """`+N` (or `N`) as a positive token count."""
+    try:
+        tokens = int(amount.removeprefix("+"))
+    except ValueError:
+        tokens = 0
+    if tokens <= 0:
+        raise CommandError(f"'{amount}' is not a token amount; write it like +50000")
+    return tokens

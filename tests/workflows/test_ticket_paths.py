@@ -1,0 +1,144 @@
+"""Every path of the ticket workflow, on the time-skipping server with fake activities."""
+
+import asyncio
+from datetime import timedelta
+
+import pytest
+from temporalio.client import WorkflowFailureError
+from temporalio.exceptions import ApplicationError, CancelledError
+from temporalio.testing import WorkflowEnvironment
+
+from tests.workflows.fakes import FakeActivities
+from tests.workflows.test_ticket_workflow import (
+    DEADLINE_S,
+    awaiting,
+    cancel_and_wait,
+    running_ticket,
+    ticket_input,
+    wait_until,
+)
+from workflows.messages import (
+    AnswerInput,
+    BudgetInput,
+    RejectionInput,
+    Status,
+    WaitPolicy,
+)
+from workflows.ticket import TicketWorkflow
+
+
+def steps_of(fakes: FakeActivities) -> list[str]:
+    """The step part of every posted comment's marker, in order."""
+    return [call.marker.rsplit("/", 1)[1] for call in fakes.calls["post_jira_comment"]]
+
+
+async def wait_for_calls(fakes: FakeActivities, name: str, count: int) -> None:
+    """Wait until an activity was called `count` times."""
+    deadline = asyncio.get_running_loop().time() + DEADLINE_S
+    while len(fakes.calls[name]) < count:
+        assert asyncio.get_running_loop().time() < deadline, f"{name}: {fakes.calls[name]}"
+        await asyncio.sleep(0.02)
+
+
+async def test_reminder_fires_after_the_interval(time_skipping_env: WorkflowEnvironment) -> None:
+    fakes = FakeActivities()
+    async with running_ticket(time_skipping_env, fakes, ticket_input("WAIT-1")) as handle:
+        await wait_until(handle, awaiting(Status.AWAITING_ANSWERS))
+        await time_skipping_env.sleep(timedelta(hours=23))
+        assert steps_of(fakes) == ["questions-1"]
+        await time_skipping_env.sleep(timedelta(hours=2))
+        await wait_for_calls(fakes, "post_jira_comment", 2)
+        assert steps_of(fakes) == ["questions-1", "reminder-1-1"]
+        assert "still waiting for answers" in fakes.calls["post_jira_comment"][1].body
+        await handle.signal(TicketWorkflow.answer, AnswerInput(text="floats"))
+        await wait_until(handle, awaiting(Status.AWAITING_APPROVAL))
+        await cancel_and_wait(handle)
+
+
+async def test_expires_after_the_limit(time_skipping_env: WorkflowEnvironment) -> None:
+    fakes = FakeActivities()
+    inp = ticket_input("WAIT-2")
+    inp.waits = WaitPolicy(
+        reminder_interval=timedelta(hours=24), max_reminders=2, expire_after=timedelta(days=7)
+    )
+    async with running_ticket(time_skipping_env, fakes, inp) as handle:
+        result = await asyncio.wait_for(handle.result(), DEADLINE_S)
+        described = await handle.describe()
+    assert described.close_time and described.start_time
+    elapsed = described.close_time - described.start_time
+
+    assert result.status == Status.EXPIRED
+    assert timedelta(days=7) <= elapsed < timedelta(days=7, hours=1)
+    assert steps_of(fakes) == ["questions-1", "reminder-1-1", "reminder-1-2", "expired-1"]
+    assert "starter.py WAIT-2 --restart" in fakes.calls["post_jira_comment"][-1].body
+    assert not fakes.calls["refine_requirements"]
+
+
+async def test_sixth_plan_never_happens(time_skipping_env: WorkflowEnvironment) -> None:
+    fakes = FakeActivities(questions=False)
+    async with running_ticket(time_skipping_env, fakes, ticket_input("PLAN-1")) as handle:
+        for version in range(1, 6):
+            await wait_until(
+                handle,
+                lambda s, v=version: s.plan_version == v and s.status == Status.AWAITING_APPROVAL,
+            )
+            await handle.signal(TicketWorkflow.reject, RejectionInput(reason=f"fix {version}"))
+        with pytest.raises(WorkflowFailureError) as failed:
+            await asyncio.wait_for(handle.result(), DEADLINE_S)
+
+    cause = failed.value.cause
+    assert isinstance(cause, ApplicationError) and cause.type == "PlanRejectedTooOften"
+    assert [call.version for call in fakes.calls["generate_plan"]] == [1, 2, 3, 4, 5]
+    assert fakes.calls["generate_plan"][4].feedback == ["fix 1", "fix 2", "fix 3", "fix 4"]
+    assert "rejected 5 times" in fakes.calls["post_jira_comment"][-1].body
+    plan_v2 = fakes.calls["post_jira_comment"][1].body
+    assert "Changes since v1" in plan_v2 and "fix 1" in plan_v2
+
+
+async def test_cancel_reports_where_the_branch_is(time_skipping_env: WorkflowEnvironment) -> None:
+    fakes = FakeActivities()
+    async with running_ticket(time_skipping_env, fakes, ticket_input("STOP-1")) as handle:
+        await wait_until(handle, awaiting(Status.AWAITING_ANSWERS))
+        await handle.cancel()
+        with pytest.raises(WorkflowFailureError) as failed:
+            await asyncio.wait_for(handle.result(), DEADLINE_S)
+        final = await handle.query(TicketWorkflow.status)
+
+    assert isinstance(failed.value.cause, CancelledError)
+    assert final.status == Status.CANCELLED
+    last = fakes.calls["post_jira_comment"][-1]
+    assert last.marker.endswith("/cancelled")
+    assert "ticketsmith/STOP-1-add-power" in last.body
+    assert "cancelled" in fakes.calls["notify_discord"][-1].content
+
+
+async def test_auto_mode_goes_straight_to_a_pull_request(
+    time_skipping_env: WorkflowEnvironment,
+) -> None:
+    fakes = FakeActivities()
+    inp = ticket_input("AUTO-1", implement=False)
+    inp.auto = True
+    async with running_ticket(time_skipping_env, fakes, inp) as handle:
+        result = await asyncio.wait_for(handle.result(), DEADLINE_S)
+
+    assert result.status == Status.COMPLETED and result.pr_url
+    assert not fakes.calls["generate_questions"]
+    assert fakes.calls["refine_requirements"][0].answers == []
+    assert steps_of(fakes) == ["plan-v1", "pull-request"]
+
+
+async def test_over_budget_waits_for_more(time_skipping_env: WorkflowEnvironment) -> None:
+    fakes = FakeActivities()
+    inp = ticket_input("COST-1")
+    inp.token_budget = 12  # analysis (10) and questions (5) use it up
+    async with running_ticket(time_skipping_env, fakes, inp) as handle:
+        await wait_until(handle, awaiting(Status.AWAITING_ANSWERS))
+        await handle.signal(TicketWorkflow.answer, AnswerInput(text="floats"))
+        paused = await wait_until(handle, awaiting(Status.AWAITING_BUDGET))
+        assert paused.tokens == 15 and not fakes.calls["refine_requirements"]
+        assert steps_of(fakes)[-1] == "budget-15"
+        reply = await handle.execute_update(TicketWorkflow.raise_budget, BudgetInput(tokens=100))
+        assert "112" in reply.message
+        await wait_until(handle, awaiting(Status.AWAITING_APPROVAL))
+        await cancel_and_wait(handle)
+    assert len(fakes.calls["refine_requirements"]) == 1
