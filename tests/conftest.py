@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from temporalio.api.enums.v1 import IndexedValueType
 from temporalio.api.operatorservice.v1 import AddSearchAttributesRequest
+from temporalio.client import Client
 from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.testing import WorkflowEnvironment
 
@@ -22,6 +23,18 @@ def venv_binary(name: str) -> str:
     return found
 
 
+async def register_search_attributes(client: Client) -> None:
+    """Register our keyword search attributes on a test server."""
+    await client.operator_service.add_search_attributes(
+        AddSearchAttributesRequest(
+            namespace=client.namespace,
+            search_attributes=dict.fromkeys(
+                SEARCH_ATTRIBUTES, IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD
+            ),
+        )
+    )
+
+
 @pytest.fixture(scope="session")
 async def time_skipping_env() -> AsyncIterator[WorkflowEnvironment]:
     """The time-skipping test server with our search attributes registered."""
@@ -29,13 +42,6 @@ async def time_skipping_env() -> AsyncIterator[WorkflowEnvironment]:
         data_converter=pydantic_data_converter,
         test_server_existing_path=venv_binary("temporal-test-server"),
     )
-    await env.client.operator_service.add_search_attributes(
-        AddSearchAttributesRequest(
-            namespace=env.client.namespace,
-            search_attributes=dict.fromkeys(
-                SEARCH_ATTRIBUTES, IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD
-            ),
-        )
-    )
+    await register_search_attributes(env.client)
     async with env:
         yield env

@@ -71,6 +71,11 @@ class TicketWorkflow(HumanHandlers):
             message = f"Plan v{plan.version} approved; this project implements by hand."
             await self._outbox.comment("approved", message)
             return await self._finish(message)
+        if workflow.patched("comment-on-approval") and not inp.auto:
+            await self._outbox.comment(
+                f"approved-v{plan.version}",
+                f"Plan v{plan.version} approved by {self._approver()}; implementing it now.",
+            )
         await self._check_budget()
         self._tracker.set(Phase.IMPLEMENTATION, Status.RUNNING, "Implementing the plan")
         done = await workflow.execute_child_workflow(
@@ -167,6 +172,11 @@ class TicketWorkflow(HumanHandlers):
             f"Add more with `starter.py budget {self._inp.key} +N` or a `/budget +N` comment.",
         )
         await self._wait(Status.AWAITING_BUDGET, "more model token budget")
+
+    def _approver(self) -> str:
+        """Who approved the plan last."""
+        approvals = [d.author for d in self._status.decisions if d.kind == "approve"]
+        return approvals[-1] if approvals else "unknown"
 
     async def _finish(self, message: str) -> TicketResult:
         self._tracker.event("completed", message)

@@ -107,7 +107,7 @@ async def test_happy_path_opens_pull_request(time_skipping_env: WorkflowEnvironm
     assert fakes.calls["commit_files"][1].files[0].path == "calc/operations.py"
     assert fakes.calls["open_pull_request"][0].draft is False
     steps = [c.marker.rsplit("/", 1)[1] for c in fakes.calls["post_jira_comment"]]
-    assert steps == ["questions-1", "plan-v1", "pull-request"]
+    assert steps == ["questions-1", "plan-v1", "approved-v1", "pull-request"]
     assert fakes.calls["transition_jira_issue"][0].status == "In Review"
     assert [d.kind for d in final.decisions] == ["answer", "approve"]
     assert final.tokens == 10 + 5 + 3 + 7 + 20

@@ -1,0 +1,121 @@
+"""Re-record the replay histories: `python -m tests.histories.record`.
+
+Runs each scenario of the ticket workflow on the time-skipping server with the fake
+activities and writes every workflow's history (children included) next to this file.
+Histories named `*-v1` were recorded before the `comment-on-approval` patch and are kept
+so the patched workflow is shown to replay them.
+"""
+
+import asyncio
+import json
+import shutil
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from temporalio.client import Client, WorkflowFailureError, WorkflowHandle
+from temporalio.contrib.pydantic import pydantic_data_converter
+from temporalio.testing import WorkflowEnvironment
+from temporalio.worker import Worker
+
+from tests.conftest import register_search_attributes
+from tests.workflows.fakes import FakeActivities
+from tests.workflows.test_ticket_workflow import awaiting, ticket_input, wait_until
+from workflows.messages import AnswerInput, ApprovalInput, RejectionInput, Status, WaitPolicy
+from workflows.registry import WORKFLOWS
+from workflows.ticket import TicketWorkflow
+
+HERE = Path(__file__).parent
+Handle = WorkflowHandle[Any, Any]
+
+
+async def happy(handle: Handle) -> None:
+    await wait_until(handle, awaiting(Status.AWAITING_ANSWERS))
+    await handle.signal(TicketWorkflow.answer, AnswerInput(text="floats", author="alice"))
+    await wait_until(handle, awaiting(Status.AWAITING_APPROVAL))
+    await handle.signal(TicketWorkflow.approve, ApprovalInput(author="bob"))
+    await handle.result()
+
+
+async def rejection(handle: Handle) -> None:
+    await wait_until(handle, awaiting(Status.AWAITING_ANSWERS))
+    await handle.signal(TicketWorkflow.answer, AnswerInput(text="floats", author="alice"))
+    await wait_until(handle, awaiting(Status.AWAITING_APPROVAL))
+    await handle.signal(TicketWorkflow.reject, RejectionInput(reason="cover the CLI"))
+    await wait_until(handle, lambda s: s.plan_version == 2 and s.status == Status.AWAITING_APPROVAL)
+    await handle.signal(TicketWorkflow.approve, ApprovalInput(author="bob"))
+    await handle.result()
+
+
+async def cancel(handle: Handle) -> None:
+    await wait_until(handle, awaiting(Status.AWAITING_ANSWERS))
+    await handle.cancel()
+    try:
+        await handle.result()
+    except WorkflowFailureError:
+        pass
+
+
+async def expiry(handle: Handle) -> None:
+    await handle.result()
+
+
+SCENARIOS: dict[str, Callable[[Handle], Awaitable[None]]] = {
+    "happy": happy,
+    "rejection": rejection,
+    "cancel": cancel,
+    "expiry": expiry,
+}
+
+
+async def save(client: Client, workflow_id: str, name: str) -> None:
+    """Write one workflow's history as `<name>.json` and its id into `ids.json`."""
+    history = await client.get_workflow_handle(workflow_id).fetch_history()
+    (HERE / f"{name}.json").write_text(json.dumps(json.loads(history.to_json()), indent=1))
+    ids_file = HERE / "ids.json"
+    ids = json.loads(ids_file.read_text()) if ids_file.exists() else {}
+    ids[name] = workflow_id
+    ids_file.write_text(json.dumps(ids, indent=1, sort_keys=True) + "\n")
+
+
+async def record(env: WorkflowEnvironment) -> list[str]:
+    """Run every scenario and save its histories; returns the files written."""
+    written = []
+    for name, drive in SCENARIOS.items():
+        inp = ticket_input(f"REC-{len(written) + 1}")
+        if name == "expiry":
+            inp.waits = WaitPolicy(max_reminders=1)
+        workflow_id = f"ticket-{inp.key}"
+        async with Worker(
+            env.client,
+            task_queue=f"record-{name}",
+            workflows=WORKFLOWS,
+            activities=FakeActivities().all(),
+        ):
+            handle = await env.client.start_workflow(
+                TicketWorkflow.run, inp, id=workflow_id, task_queue=f"record-{name}"
+            )
+            await asyncio.wait_for(drive(handle), 60)
+        await save(env.client, workflow_id, name)
+        written.append(f"{name}.json")
+        if name == "happy":
+            await save(env.client, f"{workflow_id}-implementation", "happy-implementation")
+            written.append("happy-implementation.json")
+    return written
+
+
+async def main() -> None:
+    """Record against a fresh time-skipping server."""
+    binary = shutil.which("temporal-test-server", path=str(Path(sys.executable).parent))
+    env = await WorkflowEnvironment.start_time_skipping(
+        data_converter=pydantic_data_converter, test_server_existing_path=binary
+    )
+    async with env:
+        await register_search_attributes(env.client)
+        for name in await record(env):
+            print(f"recorded tests/histories/{name}")  # noqa: T201
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

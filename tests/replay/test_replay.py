@@ -1,0 +1,56 @@
+"""Recorded histories replay against today's workflows; a changed workflow is caught."""
+
+import json
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from temporalio import workflow
+from temporalio.client import WorkflowHistory
+from temporalio.contrib.pydantic import pydantic_data_converter
+from temporalio.worker import Replayer
+from temporalio.workflow import NondeterminismError
+
+from workflows.messages import TicketInput, TicketResult
+from workflows.registry import WORKFLOWS
+
+HERE = Path(__file__).parents[1] / "histories"
+WORKFLOW_IDS = json.loads((HERE / "ids.json").read_text())
+HISTORIES = sorted(path for path in HERE.glob("*.json") if path.stem in WORKFLOW_IDS)
+
+
+def load(path: Path) -> WorkflowHistory:
+    """A history file as the Replayer takes it, under the id it was recorded with."""
+    return WorkflowHistory.from_json(WORKFLOW_IDS[path.stem], path.read_text())
+
+
+def replayer(workflows: list[type]) -> Replayer:
+    """A replayer with the worker's converter."""
+    return Replayer(workflows=workflows, data_converter=pydantic_data_converter)
+
+
+def test_every_scenario_is_recorded() -> None:
+    names = {path.stem for path in HISTORIES}
+    assert {"happy", "happy-implementation", "rejection", "cancel", "expiry"} <= names
+
+
+@pytest.mark.parametrize("path", HISTORIES, ids=[p.stem for p in HISTORIES])
+async def test_history_replays(path: Path) -> None:
+    result = await replayer(WORKFLOWS).replay_workflow(load(path))
+    assert result.replay_failure is None
+
+
+@workflow.defn(name="TicketWorkflow")
+class ReorderedTicketWorkflow:
+    """The ticket workflow with its first step changed, as a careless edit would."""
+
+    @workflow.run
+    async def run(self, inp: TicketInput) -> TicketResult:
+        await workflow.sleep(timedelta(seconds=1))
+        raise AssertionError("never reached on replay")
+
+
+async def test_changed_workflow_is_caught() -> None:
+    happy = next(path for path in HISTORIES if path.stem == "happy")
+    with pytest.raises(NondeterminismError):
+        await replayer([ReorderedTicketWorkflow]).replay_workflow(load(happy))
