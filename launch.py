@@ -96,4 +96,4 @@ async def start_ticket(
         id_reuse_policy=WorkflowIDReusePolicy.ALLOW_DUPLICATE,
         static_summary=f"{inp.key}: {summary}",
     )
-    return StartOutcome(wf_id, handle.run_id, attached=False)
+    return StartOutcome(wf_id, handle.result_run_id, attached=False)

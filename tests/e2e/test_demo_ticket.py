@@ -2,58 +2,20 @@
 
 import json
 import re
-import socket
 import subprocess
 import time
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import httpx
 import pytest
 
-from config import Settings, connect_temporal
+from config import connect_temporal
 from demo import DEMO_KEY, drive
 from stack import Stack
 from workflows.messages import Status
 
 pytestmark = pytest.mark.e2e
 MARKER = re.compile(r"ticketsmith ref: ([\w./-]+)")
-
-
-def free_port() -> int:
-    """A port nothing listens on right now."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-@pytest.fixture(scope="module")
-async def stack(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Stack]:
-    """The whole embedded stack on free ports and a private data directory."""
-    data = tmp_path_factory.mktemp("stack")
-    emulator_port = free_port()
-    projects = data / "projects.toml"
-    projects.write_text(
-        "[projects.DEMO]\n"
-        'repository = "demo/calc"\n'
-        "implement_after_approval = true\n"
-        f'discord_webhook_url = "http://127.0.0.1:{emulator_port}/api/webhooks/1/tok"\n'
-    )
-    settings = Settings(
-        data_dir=data,
-        projects_file=projects,
-        temporal_address=f"127.0.0.1:{free_port()}",
-        temporal_ui_port=free_port(),
-        webhook_port=free_port(),
-        emulator_port=emulator_port,
-        task_queue="e2e",
-    )
-    running = Stack(settings, reset_emulators=True)
-    try:
-        await running.start()
-        yield running
-    finally:
-        running.stop()
 
 
 async def test_demo_ticket_reaches_a_pull_request(stack: Stack, tmp_path: Path) -> None:
@@ -80,10 +42,15 @@ async def test_demo_ticket_reaches_a_pull_request(stack: Stack, tmp_path: Path) 
         requests = (await http.get("/_emulator/requests")).json()
 
     markers = [m for c in comments for m in MARKER.findall(json.dumps(c["body"]))]
-    assert len(markers) == 3  # questions, plan v1, pull request
+    assert [m.rsplit("/", 1)[1] for m in markers] == [
+        "questions-1",
+        "plan-v1",
+        "approved-v1",
+        "pull-request",
+    ]
     assert len(set(markers)) == len(markers)
     posts = [r for r in requests if r["method"] == "POST" and r["path"].endswith("/comment")]
-    assert len(posts) == 3
+    assert len(posts) == 4
 
     clone = tmp_path / "clone"
     subprocess.run(

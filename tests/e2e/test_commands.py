@@ -1,0 +1,76 @@
+"""The command line against the running stack: auto mode, list, refusals and cancel."""
+
+import asyncio
+import subprocess
+import sys
+import time
+
+import httpx
+import pytest
+
+from config import ROOT, connect_temporal
+from stack import Stack, child_env
+from workflows.messages import Status, TicketStatus
+
+pytestmark = pytest.mark.e2e
+
+
+def starter(stack: Stack, *args: str) -> subprocess.CompletedProcess[str]:
+    """Run `starter.py` as a person would."""
+    return subprocess.run(
+        [sys.executable, "starter.py", *args],
+        cwd=ROOT,
+        env=child_env(stack.settings),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+async def wait_for(stack: Stack, key: str, wanted: Status) -> TicketStatus:
+    """Poll the status query until the ticket reaches `wanted`."""
+    client = await connect_temporal(stack.settings)
+    handle = client.get_workflow_handle(f"ticket-{key}")
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        current = await handle.query("status", result_type=TicketStatus)
+        if current.status == wanted:
+            return current
+        await asyncio.sleep(0.2)
+    raise AssertionError(f"{key} never reached {wanted}: {current}")
+
+
+async def test_auto_mode_list_and_restart_refusal(stack: Stack) -> None:
+    started = starter(stack, "DEMO-2", "--auto")
+    assert started.returncode == 0, started.stderr
+    assert "started ticket-DEMO-2" in started.stdout and "/history" in started.stdout
+    done = await wait_for(stack, "DEMO-2", Status.COMPLETED)
+    assert done.pr_url and done.decisions == []
+
+    again = starter(stack, "DEMO-2")
+    assert again.returncode == 1
+    assert again.stderr.strip().startswith("error: ticket-DEMO-2 already ran and is completed")
+    listed = starter(stack, "list", "--status", "completed")
+    assert any(line.split()[0] == "DEMO-2" for line in listed.stdout.splitlines()[1:])
+    status = starter(stack, "status", "DEMO-2")
+    assert "done / completed" in status.stdout and done.pr_url in status.stdout
+
+
+async def test_refusal_then_cancel_with_compensation(stack: Stack) -> None:
+    assert starter(stack, "DEMO-1", "--restart").returncode == 0
+    attached = starter(stack, "DEMO-1")
+    assert "already being worked on; attached" in attached.stdout
+    waiting = await wait_for(stack, "DEMO-1", Status.AWAITING_ANSWERS)
+
+    refused = starter(stack, "approve", "DEMO-1")
+    assert refused.returncode == 1
+    assert refused.stderr.count("\n") == 1  # one line, no traceback
+    assert "not waiting for an approval: it is waiting for answers" in refused.stderr
+
+    cancelled = starter(stack, "cancel", "DEMO-1")
+    assert cancelled.returncode == 0, cancelled.stderr
+    assert "DEMO-1 cancelled" in cancelled.stdout
+    async with httpx.AsyncClient(base_url=stack.settings.jira_base_url) as http:
+        comments = (await http.get("/rest/api/3/issue/DEMO-1/comment")).json()["comments"]
+    last = str(comments[-1]["body"])
+    assert "cancelled" in last and str(waiting.branch) in last

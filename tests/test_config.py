@@ -1,0 +1,54 @@
+"""Project config: a bad file names the file and the field; an unknown project is clear."""
+
+from pathlib import Path
+
+import pytest
+
+from config import ProjectConfigError, Settings, load_projects, project_for
+from launch import LaunchError, ticket_input
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "projects.toml"
+    path.write_text(text)
+    return path
+
+
+def test_valid_file_maps_waits_and_budget(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        '[projects.CALC]\nrepository = "acme/calc"\nreminder_interval_hours = 2\n'
+        "max_reminders = 1\nexpire_after_days = 0.5\ntoken_budget = 9000\n",
+    )
+    inp = ticket_input("CALC-7", Settings(projects_file=path, emulator_port=9999))
+    assert inp.project.clone_url == "http://127.0.0.1:9999/acme/calc.git"
+    assert inp.project.implement_after_approval is False
+    assert inp.waits.reminder_interval.total_seconds() == 7200
+    assert inp.waits.expire_after.total_seconds() == 43200
+    assert inp.token_budget == 9000
+
+
+def test_bad_field_names_file_and_field(tmp_path: Path) -> None:
+    path = write(tmp_path, '[projects.CALC]\nrepository = "acme/calc"\nmax_reminders = -1\n')
+    with pytest.raises(ProjectConfigError) as bad:
+        load_projects(path)
+    assert str(path) in str(bad.value) and "projects.CALC.max_reminders" in str(bad.value)
+
+
+def test_unknown_field_is_refused(tmp_path: Path) -> None:
+    path = write(tmp_path, '[projects.CALC]\nrepository = "acme/calc"\nimplment = true\n')
+    with pytest.raises(ProjectConfigError, match="projects.CALC.implment"):
+        load_projects(path)
+
+
+def test_not_toml_says_so(tmp_path: Path) -> None:
+    with pytest.raises(ProjectConfigError, match="not valid TOML"):
+        load_projects(write(tmp_path, "[projects.CALC\n"))
+
+
+def test_unknown_project_is_a_clear_error(tmp_path: Path) -> None:
+    settings = Settings(projects_file=write(tmp_path, '[projects.CALC]\nrepository = "a/b"\n'))
+    with pytest.raises(ProjectConfigError, match=r"Jira project FOO is not configured.*CALC"):
+        project_for("FOO-1", settings)
+    with pytest.raises(LaunchError, match="add a \\[projects.FOO\\] table"):
+        ticket_input("FOO-1", settings)
