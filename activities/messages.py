@@ -168,6 +168,7 @@ class PlanInput(BaseModel):
     requirements: Requirements | None = None
     feedback: list[str] = Field(default_factory=list)
     version: int = 1
+    previous: Plan | None = None
 
 
 class ImplementInput(BaseModel):

@@ -174,6 +174,7 @@ class TicketSteps:
                 requirements=requirements,
                 feedback=feedback,
                 version=version,
+                previous=previous,
             ),
             f"Write plan v{version}",
         )

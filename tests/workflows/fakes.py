@@ -42,9 +42,10 @@ from graphs.schemas import (
 class FakeActivities:
     """Canned answers; `calls[name]` holds the inputs each activity received."""
 
-    def __init__(self, questions: bool = True) -> None:
+    def __init__(self, questions: bool = True, followup_rounds: int = 0) -> None:
         self.calls: dict[str, list[Any]] = defaultdict(list)
         self.questions = questions
+        self.followup_rounds = followup_rounds
 
     def all(self) -> list[Any]:
         """Every fake, for the worker."""
@@ -127,8 +128,15 @@ class FakeActivities:
     @activity.defn(name="refine_requirements")
     async def refine_requirements(self, inp: RequirementsInput) -> Requirements:
         self.calls["refine_requirements"].append(inp)
+        round_number = len(self.calls["refine_requirements"])
+        followups = []
+        if round_number <= self.followup_rounds:
+            followups = [Question(text=f"Follow-up {round_number}?", why="Still open.")]
         return Requirements(
-            requirements=["power(a, b)", *inp.answers], acceptance_criteria=["tests"], tokens=3
+            requirements=["power(a, b)", *inp.answers],
+            acceptance_criteria=["tests"],
+            followup_questions=followups,
+            tokens=3,
         )
 
     @activity.defn(name="generate_plan")

@@ -142,3 +142,34 @@ async def test_over_budget_waits_for_more(time_skipping_env: WorkflowEnvironment
         await wait_until(handle, awaiting(Status.AWAITING_APPROVAL))
         await cancel_and_wait(handle)
     assert len(fakes.calls["refine_requirements"]) == 1
+
+
+async def test_follow_up_rounds_are_bounded(time_skipping_env: WorkflowEnvironment) -> None:
+    fakes = FakeActivities(followup_rounds=5)
+    inp = ticket_input("MORE-1")
+    inp.max_followup_rounds = 2
+    async with running_ticket(time_skipping_env, fakes, inp) as handle:
+        for number in range(1, 4):
+            asked = await wait_until(
+                handle,
+                lambda s, n=number: (
+                    s.status == Status.AWAITING_ANSWERS
+                    and len(fakes.calls["refine_requirements"]) == n - 1
+                ),
+            )
+            expected = "Negative exponents?" if number == 1 else f"Follow-up {number - 1}?"
+            assert [q.text for q in asked.questions] == [expected]
+            await handle.signal(TicketWorkflow.answer, AnswerInput(text=f"answer {number}"))
+        planned = await wait_until(handle, awaiting(Status.AWAITING_APPROVAL))
+        await cancel_and_wait(handle)
+
+    assert planned.questions == []
+    last = fakes.calls["refine_requirements"][-1]
+    assert last.answers == ["answer 1", "answer 2", "answer 3"]
+    assert [q.text for q in last.questions] == [
+        "Negative exponents?",
+        "Follow-up 1?",
+        "Follow-up 2?",
+    ]
+    assert len(fakes.calls["refine_requirements"]) == 3  # two follow-up rounds, then planning
+    assert steps_of(fakes)[:3] == ["questions-1", "questions-2", "questions-3"]
