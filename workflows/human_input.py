@@ -2,6 +2,8 @@
 
 from datetime import datetime
 
+from temporalio import workflow
+
 from workflows.messages import (
     AnswerInput,
     ApprovalInput,
@@ -62,6 +64,7 @@ class HumanInput:
         if not self.first_delivery(inp.delivery_id) or not inp.text.strip():
             return
         if self._status.phase != Phase.REFINEMENT:
+            self._ignored("answers", inp.author)
             return
         self._answers.append(inp.text.strip())
         self._status.answers.append(inp.text.strip())
@@ -69,15 +72,29 @@ class HumanInput:
 
     def record_approval(self, inp: ApprovalInput, at: datetime) -> None:
         """Take an approval of the plan under review; others are ignored."""
-        if self.first_delivery(inp.delivery_id) and self._awaiting_verdict():
-            self._verdict = inp
-            self.decide("approve", inp.author, at, f"plan v{self._status.plan_version}")
+        if not self.first_delivery(inp.delivery_id):
+            return
+        if not self._awaiting_verdict():
+            self._ignored("an approval", inp.author)
+            return
+        self._verdict = inp
+        self.decide("approve", inp.author, at, f"plan v{self._status.plan_version}")
 
     def record_rejection(self, inp: RejectionInput, at: datetime) -> None:
         """Take a rejection of the plan under review; others are ignored."""
-        if self.first_delivery(inp.delivery_id) and self._awaiting_verdict():
-            self._verdict = inp
-            self.decide("reject", inp.author, at, inp.reason)
+        if not self.first_delivery(inp.delivery_id):
+            return
+        if not self._awaiting_verdict():
+            self._ignored("a rejection", inp.author)
+            return
+        self._verdict = inp
+        self.decide("reject", inp.author, at, inp.reason)
+
+    def _ignored(self, what: str, author: str) -> None:
+        """Say in the log why a signal changed nothing (signals cannot answer back)."""
+        workflow.logger.info(
+            "ignored %s from %s: %s is %s", what, author, self._status.key, self._status.status
+        )
 
     def _awaiting_verdict(self) -> bool:
         return self._status.status == Status.AWAITING_APPROVAL and self._verdict is None
