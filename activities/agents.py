@@ -1,22 +1,71 @@
-"""Agent activities: each runs one LangGraph graph with the worker's model."""
+"""Agent activities: each runs one LangGraph graph with the worker's model.
 
-from graphs.implementation.graph import implement_plan
+They heartbeat while their graph runs, so they can be cancelled. The implementation activity
+heartbeats every completed step of its graph, and a retry (after a worker died, say) resumes
+from them. A model that keeps answering something unusable fails the activity for good.
+"""
+
+import asyncio
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
 from langchain_core.language_models import BaseChatModel
+from langchain_core.tools import BaseTool
 from temporalio import activity
+from temporalio.exceptions import ApplicationError
 
-from activities.heartbeat import heartbeating
+from activities.heartbeat import Checkpoint, heartbeating
 from activities.messages import (
     AnalyseInput,
     ImplementInput,
     PlanInput,
     QuestionsInput,
+    RepoRef,
     RequirementsInput,
 )
 from activities.repo import Workspaces
-from graphs.analysis.graph import analyse_repository
+from activities.tester import WorkspaceTester
+from graphs.analysis import analyse_repository, index_repository, make_context_query_tool
+from graphs.analysis.scan import detect_frameworks, detect_test_command, scan_files
+from graphs.implementation.graph import MAX_REVISIONS, implement_plan
+from graphs.implementation.journal import Progress
 from graphs.planning.graph import create_plan
 from graphs.refinement.graph import generate_questions, refine_requirements
 from graphs.schemas import Analysis, Implementation, Plan, QuestionSet, Requirements
+from graphs.structured import ModelAnswerError, trim
+
+WORKSPACE = "agents"
+TEST_TIMEOUT_SECONDS = 600.0
+# Heartbeat details stay well below the server's payload limit; larger progress is not saved.
+MAX_CHECKPOINT_BYTES = 1_000_000
+
+
+@contextmanager
+def model_answers() -> Iterator[None]:
+    """Make a model that kept answering something unusable a non-retryable failure."""
+    try:
+        yield
+    except ModelAnswerError as err:
+        raise ApplicationError(
+            str(err), trim(err.raw), type="ModelAnswerError", non_retryable=True
+        ) from err
+
+
+def report_tokens(step: str, tokens: int) -> None:
+    """Log the model tokens one step used."""
+    activity.logger.info("step %s used %d model tokens", step, tokens)
+
+
+def test_command_for(inp: ImplementInput, repo_dir: Path) -> str | None:
+    """The project's test command, else the one the repository's layout reveals."""
+    command: str | None = getattr(inp, "test_command", None)
+    if command:
+        return command
+    files = scan_files(repo_dir)
+    return detect_test_command(repo_dir, files, detect_frameworks(repo_dir, files))
 
 
 class AgentActivities:
@@ -26,39 +75,116 @@ class AgentActivities:
         self._model = model
         self._workspaces = workspaces
 
+    async def _code_tools(self, repo: RepoRef | None) -> list[BaseTool]:
+        """`context_query` over the ticket branch, when the input names the repository."""
+        if repo is None or not repo.branch:
+            return []
+        async with self._workspaces.using(repo, WORKSPACE) as workspace:
+            repo_dir = await workspace.sync(repo.branch, repo.base_branch)
+            index = await asyncio.to_thread(index_repository, repo_dir)
+        return [make_context_query_tool(index)]
+
     @activity.defn
     async def analyse_codebase(self, inp: AnalyseInput) -> Analysis:
         """Study the repository at the ticket branch."""
-        async with self._workspaces.using(inp.repo, "agents") as workspace:
+        async with self._workspaces.using(inp.repo, WORKSPACE) as workspace:
             repo_dir = await workspace.sync(inp.repo.branch, inp.repo.base_branch)
-            return await heartbeating(analyse_repository(self._model, repo_dir, inp.ticket))
+            with model_answers():
+                analysis = await heartbeating(analyse_repository(self._model, repo_dir, inp.ticket))
+        report_tokens("analyse_codebase", analysis.tokens)
+        return analysis
 
     @activity.defn
     async def generate_questions(self, inp: QuestionsInput) -> QuestionSet:
         """Ask what the ticket leaves open (possibly nothing)."""
-        return await heartbeating(generate_questions(self._model, inp.ticket, inp.analysis))
+        with model_answers():
+            questions = await heartbeating(
+                generate_questions(self._model, inp.ticket, inp.analysis)
+            )
+        report_tokens("generate_questions", questions.tokens)
+        return questions
 
     @activity.defn
     async def refine_requirements(self, inp: RequirementsInput) -> Requirements:
-        """Turn the ticket and the answers into requirements and acceptance criteria."""
-        return await heartbeating(
-            refine_requirements(self._model, inp.ticket, inp.analysis, inp.questions, inp.answers)
-        )
+        """Turn the ticket and the answers into requirements, or ask follow-up questions."""
+        with model_answers():
+            requirements = await heartbeating(
+                refine_requirements(
+                    self._model,
+                    inp.ticket,
+                    inp.analysis,
+                    inp.questions,
+                    inp.answers,
+                    allow_followup=getattr(inp, "allow_followup", True),
+                )
+            )
+        report_tokens("refine_requirements", requirements.tokens)
+        return requirements
 
     @activity.defn
     async def generate_plan(self, inp: PlanInput) -> Plan:
-        """Write plan version N, addressing the feedback so far."""
-        return await heartbeating(
-            create_plan(
-                self._model, inp.ticket, inp.analysis, inp.requirements, inp.feedback, inp.version
+        """Write plan version N, addressing the feedback so far and saying what changed."""
+        tools = await self._code_tools(getattr(inp, "repo", None))
+        with model_answers():
+            plan = await heartbeating(
+                create_plan(
+                    self._model,
+                    inp.ticket,
+                    inp.analysis,
+                    inp.requirements,
+                    inp.feedback,
+                    inp.version,
+                    getattr(inp, "previous", None),
+                    tools=tools,
+                )
             )
-        )
+        report_tokens(f"generate_plan v{inp.version}", plan.tokens)
+        return plan
 
     @activity.defn
     async def implement_changes(self, inp: ImplementInput) -> Implementation:
-        """Write the code the approved plan calls for."""
-        async with self._workspaces.using(inp.repo, "agents") as workspace:
+        """Implement the plan (workers, tests, QA), resuming from an earlier attempt's steps."""
+        checkpoint = Checkpoint()
+        progress = self._resumed_progress(checkpoint)
+
+        def save(latest: Progress) -> None:
+            details = latest.model_dump(mode="json")
+            if len(json.dumps(details)) > MAX_CHECKPOINT_BYTES:
+                activity.logger.warning("progress too large for a heartbeat; not checkpointed")
+                return
+            checkpoint.save(details)
+
+        async with self._workspaces.using(inp.repo, WORKSPACE) as workspace:
             repo_dir = await workspace.sync(inp.repo.branch, inp.repo.base_branch)
-            return await heartbeating(
-                implement_plan(self._model, repo_dir, inp.ticket, inp.plan, inp.requirements)
+            command = test_command_for(inp, repo_dir)
+            timeout = float(getattr(inp, "test_timeout_seconds", TEST_TIMEOUT_SECONDS))
+            tester = None
+            if command:
+                tester = WorkspaceTester(self._workspaces, inp.repo, command, timeout)
+            work = implement_plan(
+                self._model,
+                repo_dir,
+                inp.ticket,
+                inp.plan,
+                inp.requirements,
+                analysis=getattr(inp, "analysis", None),
+                tester=tester,
+                max_revisions=getattr(inp, "max_revisions", MAX_REVISIONS),
+                progress=progress,
+                on_progress=save,
             )
+            with model_answers():
+                implementation = await heartbeating(work, checkpoint=checkpoint)
+        report_tokens("implement_changes", implementation.tokens)
+        return implementation
+
+    @staticmethod
+    def _resumed_progress(checkpoint: Checkpoint) -> Progress | None:
+        """The progress an earlier attempt heartbeated, kept in the checkpoint until it grows."""
+        previous: Any = Checkpoint.previous()
+        if not previous:
+            return None
+        progress = Progress.model_validate(previous)
+        checkpoint.details = (previous,)
+        activity.logger.info("resuming the implementation from %d completed steps", progress.steps)
+        return progress

@@ -158,6 +158,7 @@ class RequirementsInput(BaseModel):
     analysis: Analysis
     questions: list[Question] = Field(default_factory=list)
     answers: list[str] = Field(default_factory=list)
+    allow_followup: bool = True
 
 
 class PlanInput(BaseModel):
@@ -169,6 +170,7 @@ class PlanInput(BaseModel):
     feedback: list[str] = Field(default_factory=list)
     version: int = 1
     previous: Plan | None = None
+    repo: RepoRef | None = None
 
 
 class ImplementInput(BaseModel):
@@ -178,3 +180,7 @@ class ImplementInput(BaseModel):
     ticket: TicketContext
     plan: Plan
     requirements: Requirements | None = None
+    analysis: Analysis | None = None
+    test_command: str | None = None
+    test_timeout_seconds: float = 600
+    max_revisions: int = 15

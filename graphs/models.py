@@ -1,4 +1,4 @@
-"""The model factory (openai | offline) and the scripted model tests drive graphs with."""
+"""The model factory (openai | offline | local) and the scripted model tests drive graphs with."""
 
 import os
 import threading
@@ -15,10 +15,10 @@ from pydantic import Field, PrivateAttr, SecretStr
 from graphs.offline import OfflineChatModel, usage
 from graphs.structured import trim
 
-PROVIDERS = ("openai", "offline")
+PROVIDERS = ("openai", "offline", "local")
 NO_KEY = "not-needed"
 
-Answer = str | Callable[[list[BaseMessage]], str]
+Answer = str | AIMessage | Callable[[list[BaseMessage]], str | AIMessage]
 
 
 def make_chat_model(
@@ -43,6 +43,10 @@ def make_chat_model(
             base_url=base_url,
             max_retries=0,
         )
+    if provider == "local":  # the local server's address comes from the settings
+        from localmodel.chat import settings_chat_model
+
+        return settings_chat_model(temperature)
     raise ValueError(
         f"unknown model provider {provider!r}; valid providers: {', '.join(PROVIDERS)}"
     )
@@ -55,7 +59,8 @@ class ScriptExhaustedError(RuntimeError):
 class ScriptedChatModel(BaseChatModel):
     """Answers from a script, in order, and records every prompt it received.
 
-    An answer is a string, or a function of the prompt's messages returning one.
+    An answer is a string or an AIMessage (to script tool calls), or a function of the
+    prompt's messages returning one.
     """
 
     answers: list[Any]
@@ -90,8 +95,14 @@ class ScriptedChatModel(BaseChatModel):
                 )
             answer = self.answers[self._next]
             self._next += 1
-        text = answer(messages) if callable(answer) else str(answer)
-        message = AIMessage(content=text, usage_metadata=usage(messages, text))
+        result = answer(messages) if callable(answer) else answer
+        if isinstance(result, AIMessage):
+            message = result.model_copy(
+                update={"usage_metadata": usage(messages, result.text + str(result.tool_calls))}
+            )
+        else:
+            text = str(result)
+            message = AIMessage(content=text, usage_metadata=usage(messages, text))
         return ChatResult(generations=[ChatGeneration(message=message)])
 
     def _generate(

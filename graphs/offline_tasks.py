@@ -150,6 +150,11 @@ def _implement_file(inputs: dict[str, Any], human: str) -> str:
     )
 
 
+def _review(inputs: dict[str, Any], human: str) -> str:
+    summary = f"{OFFLINE_NOTICE}: the change cannot be reviewed without a language model."
+    return json.dumps({"passed": False, "summary": summary, "fixes": []})
+
+
 def _sentences(text: str) -> list[str]:
     """Sentences and lines of a text, trimmed."""
     parts = re.split(r"(?<=[.!?])\s+|\n+", text)
@@ -162,4 +167,5 @@ _HANDLERS: dict[str, Callable[[dict[str, Any], str], str]] = {
     "requirements": _requirements,
     "plan": _plan,
     "implement_file": _implement_file,
+    "review": _review,
 }

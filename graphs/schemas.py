@@ -44,10 +44,12 @@ class QuestionSet(BaseModel):
 
 
 class Requirements(BaseModel):
-    """Refined requirements: the ticket plus the reporter's answers."""
+    """Refined requirements; when not `clear`, the follow-up questions still open."""
 
     requirements: list[str]
     acceptance_criteria: list[str]
+    followup_questions: list[Question] = Field(default_factory=list, max_length=3)
+    clear: bool = True
     produced_offline: bool = False
     tokens: int = 0
 
@@ -60,6 +62,14 @@ class PlannedFile(BaseModel):
     purpose: str
 
 
+class Contract(BaseModel):
+    """An interface the plan promises: the file, the signature and how it behaves."""
+
+    path: str
+    signature: str
+    behaviour: str
+
+
 class Plan(BaseModel):
     """A versioned implementation plan and its rendered markdown."""
 
@@ -69,6 +79,8 @@ class Plan(BaseModel):
     test_plan: list[str]
     risks: list[str]
     addresses_feedback: list[str] = Field(default_factory=list)
+    contracts: list[Contract] = Field(default_factory=list)
+    changes_since_previous: list[str] = Field(default_factory=list)
     markdown: str
     produced_offline: bool = False
     tokens: int = 0
@@ -82,10 +94,30 @@ class FileChange(BaseModel):
     delete: bool = False
 
 
+class TestReport(BaseModel):
+    """One run of the project's test command on the changed files."""
+
+    __test__ = False  # not a pytest test class
+
+    passed: bool
+    exit_code: int
+    output: str
+    timed_out: bool = False
+    duration_seconds: float = 0
+
+
 class Implementation(BaseModel):
-    """The file changes the implementation graph produced."""
+    """The file changes, the last test run and the QA verdict of the implementation graph.
+
+    `tests_passed` is None when no test command ran; `revisions` counts rounds of workers.
+    """
 
     changes: list[FileChange]
     notes: str
+    tests_passed: bool | None = None
+    test_output: str = ""
+    qa_passed: bool | None = None
+    qa_verdict: str = ""
+    revisions: int = 0
     produced_offline: bool = False
     tokens: int = 0

@@ -51,8 +51,10 @@ class ImplementationWorkflow:
         workflow.set_current_details(f"Implementing plan v{inp.plan.version} of {inp.key}")
         implementation = await workflow.execute_activity_method(
             AgentActivities.implement_changes,
-            ImplementInput(repo=repo, ticket=inp.ticket, plan=inp.plan,
-                           requirements=inp.requirements),
+            ImplementInput(
+                repo=repo, ticket=inp.ticket, plan=inp.plan, requirements=inp.requirements,
+                analysis=inp.analysis, test_command=inp.project.test_command,
+            ),
             task_queue=inp.agent_task_queue,
             start_to_close_timeout=LLM_TIMEOUT,
             heartbeat_timeout=LLM_HEARTBEAT,
@@ -71,7 +73,12 @@ class ImplementationWorkflow:
         )
         if implementation.changes:
             await outbox.commit(repo, implementation.changes, f"{inp.key}: {inp.ticket.summary}")
-        draft = implementation.produced_offline or not implementation.changes or not tests.passed
+        draft = (
+            implementation.produced_offline
+            or not implementation.changes
+            or not tests.passed
+            or implementation.qa_passed is False
+        )
         summary = texts.tests_summary(tests.passed, tests.exit_code, tests.output)
         pr = await workflow.execute_activity_method(
             GitHubActivities.open_pull_request,

@@ -91,6 +91,7 @@ class ImplementationInput(BaseModel):
     ticket: TicketContext
     plan: Plan
     requirements: Requirements | None = None
+    analysis: Analysis | None = None
     agent_task_queue: str | None = None
 
 

@@ -33,5 +33,7 @@ TEST_RETRY = RetryPolicy(initial_interval=timedelta(seconds=2), maximum_attempts
 HTTP_TIMEOUT = timedelta(seconds=60)
 GIT_TIMEOUT = timedelta(minutes=5)
 LLM_TIMEOUT = timedelta(minutes=20)
-LLM_HEARTBEAT = timedelta(seconds=60)
+# Graph activities heartbeat every few seconds with their checkpoint; a lost worker is
+# noticed after this long and its work resumes elsewhere from the last checkpoint.
+LLM_HEARTBEAT = timedelta(seconds=20)
 TEST_TIMEOUT = timedelta(minutes=15)

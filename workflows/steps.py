@@ -145,12 +145,17 @@ class TicketSteps:
         analysis: Analysis,
         questions: list[Question],
         answers: list[str],
+        allow_followup: bool = True,
     ) -> Requirements:
         """Turn the ticket and its answers into requirements (maybe with follow-up questions)."""
         requirements: Requirements = await self._agent(
             AgentActivities.refine_requirements,
             RequirementsInput(
-                ticket=ticket, analysis=analysis, questions=questions, answers=answers
+                ticket=ticket,
+                analysis=analysis,
+                questions=questions,
+                answers=answers,
+                allow_followup=allow_followup,
             ),
             "Refine the requirements",
         )
@@ -175,6 +180,7 @@ class TicketSteps:
                 feedback=feedback,
                 version=version,
                 previous=previous,
+                repo=self.repo,
             ),
             f"Write plan v{version}",
         )

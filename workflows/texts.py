@@ -74,6 +74,14 @@ def pull_request_body(
         parts += ["## Changes", ""]
         parts += [f"- `{change.path}`" for change in implementation.changes]
         parts.append("")
+    if implementation.qa_verdict:
+        verdict = "passed" if implementation.qa_passed else "did not pass"
+        parts += [
+            f"## Review ({verdict}, {implementation.revisions} revisions)",
+            "",
+            implementation.qa_verdict,
+            "",
+        ]
     if implementation.notes:
         parts += ["## Notes", "", implementation.notes, ""]
     parts += ["## Tests", "", tests]

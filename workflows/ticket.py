@@ -87,6 +87,7 @@ class TicketWorkflow(HumanHandlers):
                 ticket=ticket,
                 plan=plan,
                 requirements=requirements,
+                analysis=analysis,
                 agent_task_queue=inp.agent_task_queue,
             ),
             id=f"{workflow.info().workflow_id}-implementation",
@@ -112,7 +113,8 @@ class TicketWorkflow(HumanHandlers):
                 answers += self._human.take_answers()
                 asked += pending
             self._tracker.set(Phase.REFINEMENT, Status.RUNNING, "Refining the requirements")
-            requirements = await steps.refine(ticket, analysis, asked, answers)
+            allow = rounds < self._inp.max_followup_rounds
+            requirements = await steps.refine(ticket, analysis, asked, answers, allow)
             pending = list(getattr(requirements, "followup_questions", []))
             if not pending or rounds >= self._inp.max_followup_rounds:
                 self._status.questions = []
@@ -151,9 +153,15 @@ class TicketWorkflow(HumanHandlers):
     async def _wait(self, status: Status, what: str) -> None:
         """Suspend durably until the input arrives; raise Expired when it never does."""
         phase = self._status.phase
+        notice = f"{self._inp.key} is waiting for {what}."
+        # Notify first, so that once the status says "waiting" nothing else is in flight.
+        notify_first = workflow.patched("notify-before-waiting")
+        if notify_first:
+            await self._outbox.notify(notice)
         self._tracker.set(phase, status, f"Waiting for {what}")
         self._tracker.event("suspended", what)
-        await self._outbox.notify(f"{self._inp.key} is waiting for {what}.")
+        if not notify_first:
+            await self._outbox.notify(notice)
         if not await self._waiter.wait(lambda: self._human.ready_for(status), status, what):
             self._tracker.set(Phase.DONE, Status.EXPIRED, f"Expired waiting for {what}")
             self._tracker.event("expired", what)

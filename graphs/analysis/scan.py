@@ -1,10 +1,11 @@
-"""Walk a repository (roughly honouring its root .gitignore) and detect its stack."""
+"""Walk a repository (honouring its .gitignore files) and detect its stack."""
 
-import fnmatch
 import os
 import re
 from collections import Counter
 from pathlib import Path
+
+from graphs.analysis.gitignore import IgnoreRules
 
 ALWAYS_SKIPPED = {".git", ".hg", ".svn", ".venv", "venv", "__pycache__", "node_modules"}
 ALWAYS_SKIPPED |= {".mypy_cache", ".pytest_cache", ".ruff_cache", ".tox", ".idea"}
@@ -46,44 +47,31 @@ JS_FRAMEWORKS = {
 PYTHON_MANIFESTS = ("pyproject.toml", "setup.cfg", "setup.py", "tox.ini", "Pipfile")
 
 
-def read_gitignore(repo_dir: Path) -> list[str]:
-    """The patterns of the root .gitignore (negations are not supported and are dropped)."""
-    path = repo_dir / ".gitignore"
-    if not path.is_file():
-        return []
-    lines = (line.strip() for line in path.read_text(errors="replace").splitlines())
-    return [line for line in lines if line and not line.startswith(("#", "!"))]
-
-
 def ignored(relative: str, is_dir: bool, patterns: list[str]) -> bool:
-    """Whether a repository-relative path matches one of the .gitignore patterns."""
-    name = relative.rsplit("/", 1)[-1]
-    for pattern in patterns:
-        if pattern.endswith("/") and not is_dir:
-            continue
-        body = pattern.rstrip("/")
-        if body.startswith("**/"):
-            body = body[3:]
-        anchored = "/" in body
-        target = relative if anchored else name
-        if fnmatch.fnmatch(target, body.lstrip("/")):
-            return True
-    return False
+    """Whether a repository-relative path matches root-level .gitignore pattern lines."""
+    return IgnoreRules.from_patterns(patterns).ignored(relative, is_dir)
 
 
 def scan_files(repo_dir: Path) -> list[str]:
-    """Repository-relative paths of the files worth reading, sorted."""
-    patterns = read_gitignore(repo_dir)
+    """Repository-relative paths of the files worth reading (every .gitignore honoured), sorted."""
+    rules = IgnoreRules()
+    rules.load(repo_dir)
     found: list[str] = []
     for root, dirs, files in os.walk(repo_dir):
         base = Path(root).relative_to(repo_dir).as_posix()
         prefix = "" if base == "." else f"{base}/"
+        if prefix:
+            rules.load(repo_dir, base)
         dirs[:] = sorted(
-            d for d in dirs if d not in ALWAYS_SKIPPED and not ignored(prefix + d, True, patterns)
+            d
+            for d in dirs
+            if d not in ALWAYS_SKIPPED
+            and not os.path.islink(Path(root) / d)
+            and not rules.ignored(prefix + d, True)
         )
         for name in files:
             relative = prefix + name
-            if not ignored(relative, False, patterns) and not os.path.islink(Path(root) / name):
+            if not rules.ignored(relative, False) and not os.path.islink(Path(root) / name):
                 found.append(relative)
         if len(found) >= MAX_FILES:
             break

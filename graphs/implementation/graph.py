@@ -1,30 +1,61 @@
-"""The implementation graph: supervisor -> one worker per planned file, in parallel -> join.
+"""The implementation graph: supervisor -> one worker per file, in parallel -> tests -> QA.
 
-The tester (runs the project's tests) and the QA review attach after `join`; their revision
-loop routes back to `supervisor` with the failures.
+prepare -> supervisor -> worker* -> tester -> review -> supervisor (next revision) | finish.
+QA's fixes go back to the workers until QA passes, a revision changes nothing, or
+`max_revisions` rounds of workers have run. A journal records every completed step, so a run
+resumed from its journal skips them.
 """
 
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from langchain_core.language_models import BaseChatModel
+from langchain_core.tools import BaseTool
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
-from graphs.implementation.nodes import fan_out, make_join, make_worker, supervisor
-from graphs.implementation.state import ImplementationInput, ImplementationState, WorkerState
-from graphs.schemas import Implementation, Plan, Requirements, TicketContext
+from graphs.implementation.journal import Journal, Progress
+from graphs.implementation.loop import after_tests, make_after_review, make_finish, make_tester
+from graphs.implementation.nodes import fan_out, make_worker, prepare, supervisor
+from graphs.implementation.review import make_review
+from graphs.implementation.state import (
+    ImplementationInput,
+    ImplementationState,
+    Tester,
+    WorkerState,
+)
+from graphs.schemas import Analysis, Implementation, Plan, Requirements, TicketContext
+
+MAX_REVISIONS = 15
+STEPS_PER_REVISION = 5
 
 
-def build_implementation_graph(model: BaseChatModel) -> CompiledStateGraph:
-    """Compile the implementation graph around a chat model."""
+def build_implementation_graph(
+    model: BaseChatModel,
+    tools: Sequence[BaseTool] = (),
+    *,
+    tester: Tester | None = None,
+    journal: Journal | None = None,
+    max_revisions: int = MAX_REVISIONS,
+) -> CompiledStateGraph:
+    """Compile the implementation graph around a model, extra tools and the project's tests."""
+    journal = journal or Journal()
     builder = StateGraph(ImplementationState, input_schema=ImplementationInput)
+    builder.add_node("prepare", prepare)
     builder.add_node("supervisor", supervisor)
-    builder.add_node("worker", make_worker(model), input_schema=WorkerState)
-    builder.add_node("join", make_join(model))
-    builder.add_edge(START, "supervisor")
-    builder.add_conditional_edges("supervisor", fan_out, ["worker", "join"])
-    builder.add_edge("worker", "join")
-    builder.add_edge("join", END)
+    builder.add_node("worker", make_worker(model, tools, journal), input_schema=WorkerState)
+    builder.add_node("tester", make_tester(tester, journal))
+    builder.add_node("review", make_review(model, journal))
+    builder.add_node("finish", make_finish(model, max_revisions, journal))
+    builder.add_edge(START, "prepare")
+    builder.add_edge("prepare", "supervisor")
+    builder.add_conditional_edges("supervisor", fan_out, ["worker", "finish"])
+    builder.add_edge("worker", "tester")
+    builder.add_conditional_edges("tester", after_tests, ["review", "finish"])
+    builder.add_conditional_edges(
+        "review", make_after_review(max_revisions), ["supervisor", "finish"]
+    )
+    builder.add_edge("finish", END)
     return builder.compile()
 
 
@@ -34,10 +65,34 @@ async def implement_plan(
     ticket: TicketContext,
     plan: Plan,
     requirements: Requirements | None,
+    *,
+    analysis: Analysis | None = None,
+    tools: Sequence[BaseTool] = (),
+    tester: Tester | None = None,
+    max_revisions: int = MAX_REVISIONS,
+    progress: Progress | None = None,
+    on_progress: Callable[[Progress], None] | None = None,
 ) -> Implementation:
-    """The whole new content of every file the plan touches, written by parallel workers."""
-    state = await build_implementation_graph(model).ainvoke(
-        {"repo_dir": repo_dir, "ticket": ticket, "plan": plan, "requirements": requirements}
+    """Implement the plan: parallel workers, the project's tests, QA, and fixes until it passes.
+
+    `progress` from an interrupted run is replayed instead of redone; `on_progress` receives
+    the progress after every completed step (worker, test run, review).
+    """
+    if max_revisions < 1:
+        raise ValueError("max_revisions must be at least 1")
+    journal = Journal(progress, on_progress)
+    graph = build_implementation_graph(
+        model, tools, tester=tester, journal=journal, max_revisions=max_revisions
+    )
+    state = await graph.ainvoke(
+        {
+            "repo_dir": repo_dir,
+            "ticket": ticket,
+            "plan": plan,
+            "requirements": requirements,
+            "analysis": analysis,
+        },
+        {"recursion_limit": STEPS_PER_REVISION * max_revisions + 10},
     )
     implementation: Implementation = state["implementation"]
     return implementation

@@ -1,25 +1,28 @@
-"""Nodes of the implementation graph: supervisor, one worker per file, join."""
+"""Nodes of the implementation graph that write code: prepare, supervisor, one worker per file."""
 
+from collections.abc import Sequence
 from typing import Any, Literal
 
 from langchain_core.language_models import BaseChatModel
+from langchain_core.tools import BaseTool
 from langgraph.types import Send
 
 from graphs.analysis.graph import index_repository
+from graphs.analysis.tools import CONTEXT_QUERY, find_tool, make_context_query_tool
 from graphs.fences import find_file_block, safe_relative_path
 from graphs.implementation.files import choose_window, read_current, same_text, splice
-from graphs.implementation.prompt import worker_messages
+from graphs.implementation.journal import Journal, WorkerOutcome
+from graphs.implementation.prompt import worker_feedback, worker_messages
 from graphs.implementation.state import Assignment, ImplementationState, WorkerState
-from graphs.node_types import AsyncNode, SyncNode
-from graphs.offline import OFFLINE_NOTICE, is_offline
-from graphs.schemas import FileChange, Implementation
-from graphs.structured import message_tokens
+from graphs.node_types import AsyncNode
+from graphs.schemas import FileChange
+from graphs.toolloop import invoke_with_tools
 
 CONTEXT_SNIPPETS = 2
 
 
-def supervisor(state: ImplementationState) -> dict[str, Any]:
-    """Hand out one assignment per safe, distinct planned file, with related code."""
+def prepare(state: ImplementationState) -> dict[str, Any]:
+    """Index the repository and make one assignment per safe, distinct planned file."""
     index = index_repository(state["repo_dir"])
     assignments: list[Assignment] = []
     notes: list[str] = []
@@ -36,85 +39,106 @@ def supervisor(state: ImplementationState) -> dict[str, Any]:
         related = [s for s in index.context_query(query, k=CONTEXT_SNIPPETS + 1) if s.path != path]
         file = planned.model_copy(update={"path": path})
         assignments.append(Assignment(file=file, context=related[:CONTEXT_SNIPPETS]))
-    return {"assignments": assignments, "notes": notes}
+    return {"index": index, "assignments": assignments, "notes": notes, "revision": 0}
 
 
-async def fan_out(state: ImplementationState) -> list[Send] | Literal["join"]:
-    """One worker per assignment, all in parallel; straight to join when there is none."""
-    if "assignments" not in state:
-        raise ValueError("fan_out ran before the supervisor made the assignments")
-    if not state["assignments"]:
-        return "join"
+def supervisor(state: ImplementationState) -> dict[str, Any]:
+    """Start the next revision: every planned file first, then the files QA wants fixed."""
+    revision = state.get("revision", 0) + 1
+    planned = [a["file"] for a in state.get("assignments", [])]
+    review = state.get("review")
+    if revision == 1 or review is None:
+        return {"revision": revision, "round_paths": [f.path for f in planned]}
+    named = {safe_relative_path(fix.path) for fix in review.fixes}
+    editable = [f.path for f in planned if f.action != "delete"]
+    paths = [p for p in editable if p in named] or editable
+    return {"revision": revision, "round_paths": paths}
+
+
+async def fan_out(state: ImplementationState) -> list[Send] | Literal["finish"]:
+    """One worker per file of the revision, all in parallel; straight to finish when none."""
+    if "round_paths" not in state:
+        raise ValueError("fan_out ran before the supervisor chose the revision's files")
+    if not state["round_paths"]:
+        return "finish"
+    by_path = {a["file"].path: a for a in state["assignments"]}
+    files = state.get("files", {})
     shared = {
         "repo_dir": state["repo_dir"],
         "ticket": state["ticket"],
         "plan": state["plan"],
         "requirements": state["requirements"],
+        "analysis": state.get("analysis"),
+        "index": state["index"],
+        "revision": state["revision"],
     }
-    return [Send("worker", {**shared, "assignment": a}) for a in state["assignments"]]
+    sends: list[Send] = []
+    for path in state["round_paths"]:
+        latest = files.get(path)
+        current = None if latest is None or latest.delete else latest.content
+        feedback = worker_feedback(state.get("review"), state.get("tests"), path)
+        payload = {**shared, "assignment": by_path[path], "current": current, "feedback": feedback}
+        sends.append(Send("worker", payload))
+    return sends
 
 
-def make_worker(model: BaseChatModel) -> AsyncNode[WorkerState]:
-    """The node that asks the model for the whole new content of one file."""
+def outcome_update(outcome: WorkerOutcome) -> dict[str, Any]:
+    """The state update of a worker's outcome."""
+    prefix = "" if outcome.revision == 1 else f"revision {outcome.revision}: "
+    update: dict[str, Any] = {"notes": [prefix + outcome.note], "tokens": outcome.tokens}
+    if outcome.change is not None:
+        update["files"] = {outcome.path: outcome.change}
+    return update
+
+
+def make_worker(
+    model: BaseChatModel, tools: Sequence[BaseTool], journal: Journal
+) -> AsyncNode[WorkerState]:
+    """The node that writes one file (or replays it from the journal)."""
 
     async def worker(state: WorkerState) -> dict[str, Any]:
-        planned = state["assignment"]["file"]
-        path = planned.path
-        target = state["repo_dir"] / path
-        if planned.action == "delete":
-            if target.is_file():
-                return {
-                    "changes": [FileChange(path=path, content="", delete=True)],
-                    "notes": [f"{path}: deleted"],
-                }
-            return {"notes": [f"{path}: planned for deletion but does not exist"]}
-        current = read_current(target)
-        if current is None:
-            return {"notes": [f"{path}: unchanged, it is a binary file"]}
-        window = choose_window(current, f"{planned.purpose} {state['plan'].summary}")
-        messages = worker_messages(state, window, current)
-        answer = await model.ainvoke(messages)
-        tokens = message_tokens(answer, messages)
-        new_text = find_file_block(answer.text, path)
-        if new_text is None:
-            return {"notes": [f"{path}: unchanged, the answer had no code block"], "tokens": tokens}
-        if not new_text.strip():
-            return {"notes": [f"{path}: unchanged, the answer was empty"], "tokens": tokens}
-        content = splice(current, window, new_text)
-        if same_text(current, content):
-            return {"notes": [f"{path}: unchanged"], "tokens": tokens}
-        verb = "created" if not current else "rewritten"
-        return {
-            "changes": [FileChange(path=path, content=content)],
-            "notes": [f"{path}: {verb}"],
-            "tokens": tokens,
-        }
+        path, revision = state["assignment"]["file"].path, state["revision"]
+        outcome = journal.worker(revision, path)
+        if outcome is None:
+            outcome = await write_file(model, tools, state)
+            journal.record_worker(outcome)
+        return outcome_update(outcome)
 
     return worker
 
 
-def make_join(model: BaseChatModel) -> SyncNode[ImplementationState]:
-    """The node that collects the workers' changes, in plan order, into one Implementation."""
-    offline = is_offline(model)
+async def write_file(
+    model: BaseChatModel, tools: Sequence[BaseTool], state: WorkerState
+) -> WorkerOutcome:
+    """Ask the model for the whole new content of one file (or the window it is shown)."""
+    planned = state["assignment"]["file"]
+    path, revision = planned.path, state["revision"]
+    target = state["repo_dir"] / path
 
-    def join(state: ImplementationState) -> dict[str, Any]:
-        order = {a["file"].path: i for i, a in enumerate(state.get("assignments", []))}
-        changes = sorted(state.get("changes", []), key=lambda c: order.get(c.path, len(order)))
-        planned = len(order)
-        lines = [f"Changed {len(changes)} of {planned} planned files."]
-        if offline:
-            lines.insert(
-                0,
-                f"{OFFLINE_NOTICE}: no code was written. A language model is needed to write"
-                " the code.",
-            )
-        lines += [f"- {note}" for note in sorted(state.get("notes", []))]
-        implementation = Implementation(
-            changes=changes,
-            notes="\n".join(lines),
-            produced_offline=offline,
-            tokens=state.get("tokens", 0),
-        )
-        return {"implementation": implementation}
+    def outcome(note: str, change: FileChange | None = None, tokens: int = 0) -> WorkerOutcome:
+        return WorkerOutcome(revision=revision, path=path, change=change, note=note, tokens=tokens)
 
-    return join
+    if planned.action == "delete":
+        if target.is_file():
+            return outcome(f"{path}: deleted", FileChange(path=path, content="", delete=True))
+        return outcome(f"{path}: planned for deletion but does not exist")
+    current = state["current"] if state["current"] is not None else read_current(target)
+    if current is None:
+        return outcome(f"{path}: unchanged, it is a binary file")
+    query = f"{planned.purpose} {state['feedback']} {state['plan'].summary}"
+    window = choose_window(current, query)
+    worker_tools = list(tools)
+    if find_tool(worker_tools, CONTEXT_QUERY) is None:
+        worker_tools.append(make_context_query_tool(state["index"]))
+    messages = worker_messages(state, window, current)
+    answer, tokens, _ = await invoke_with_tools(model, messages, worker_tools)
+    new_text = find_file_block(answer.text, path)
+    if new_text is None:
+        return outcome(f"{path}: unchanged, the answer had no code block", tokens=tokens)
+    if not new_text.strip():
+        return outcome(f"{path}: unchanged, the answer was empty", tokens=tokens)
+    content = splice(current, window, new_text)
+    if same_text(current, content):
+        return outcome(f"{path}: unchanged", tokens=tokens)
+    verb = "created" if not current else "rewritten"
+    return outcome(f"{path}: {verb}", FileChange(path=path, content=content), tokens)

@@ -2,15 +2,42 @@
 
 from langchain_core.messages import BaseMessage
 
-from graphs.fences import fence
+from graphs.fences import fence, safe_relative_path
 from graphs.implementation.files import Window, fence_language
-from graphs.implementation.state import WorkerState
+from graphs.implementation.state import Review, WorkerState
 from graphs.prompting import task_messages
+from graphs.schemas import TestReport
 from graphs.structured import trim
 
 MAX_PLAN_FILES = 20
 MAX_REQUIREMENTS = 15
+MAX_CONTRACTS = 10
 SNIPPET_CHARS = 800
+TEST_TAIL_CHARS = 1500
+FIRST_VERSION = "This is the first version of the change."
+
+
+def tail(text: str, limit: int) -> str:
+    """The end of a text (where test runners print their summary), at most `limit` chars."""
+    return text if len(text) <= limit else "..." + text[-limit:]
+
+
+def worker_feedback(review: Review | None, tests: TestReport | None, path: str) -> str:
+    """What the previous revision's review and test run say this file's worker must fix."""
+    if review is None:
+        return FIRST_VERSION
+    lines = [f"The QA review of the previous version did not pass it: {review.summary.strip()}"]
+    mine = [f for f in review.fixes if safe_relative_path(f.path) == path]
+    if mine:
+        lines += ["Fix in this file:"] + [f"- {f.instruction.strip()}" for f in mine]
+    others = [f"{f.path}: {f.instruction.strip()}" for f in review.fixes if f not in mine]
+    if others:
+        lines += ["Fixes asked in other files (for context):"] + [f"- {o}" for o in others[:5]]
+    if tests is not None and not tests.passed:
+        status = "timed out" if tests.timed_out else f"failed (exit code {tests.exit_code})"
+        output = tail(tests.output.strip(), TEST_TAIL_CHARS)
+        lines += [f"The tests {status}; the end of their output:", fence("test output", output)]
+    return "\n".join(lines)
 
 
 def _bullets(items: list[str], empty: str) -> str:
@@ -47,12 +74,15 @@ def worker_messages(state: WorkerState, window: Window, current: str) -> list[Ba
         "path": planned.path,
         "action": planned.action,
         "purpose": planned.purpose,
+        "revision": state["revision"],
         "window": {
             "start_line": window.start + 1,
             "end_line": window.end,
             "total_lines": window.total,
         },
     }
+    analysis = state.get("analysis")
+    contracts = [f"{c.path}: {c.signature}: {c.behaviour}" for c in plan.contracts[:MAX_CONTRACTS]]
     return task_messages(
         "implement_file",
         inputs,
@@ -66,6 +96,9 @@ def worker_messages(state: WorkerState, window: Window, current: str) -> list[Ba
             [] if requirements is None else requirements.requirements[:MAX_REQUIREMENTS],
             "(none beyond the plan)",
         ),
+        repository=trim(analysis.summary, 800) if analysis else "(no analysis given)",
+        contracts=_bullets(contracts, "(none)"),
+        feedback=state["feedback"],
         related=related or "(none)",
         path=planned.path,
         action=planned.action,

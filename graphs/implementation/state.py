@@ -1,18 +1,51 @@
-"""State of the implementation graph: the whole run, and one worker's share of it."""
+"""State of the implementation graph: the whole run, one worker's share, and the QA review."""
 
 import operator
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Annotated, TypedDict
+from typing import Annotated, NotRequired, TypedDict
 
-from graphs.analysis.index import Snippet
+from pydantic import BaseModel, Field
+
+from graphs.analysis.index import CodeIndex, Snippet
 from graphs.schemas import (
+    Analysis,
     FileChange,
     Implementation,
     Plan,
     PlannedFile,
     Requirements,
+    TestReport,
     TicketContext,
 )
+from graphs.structured import capped
+
+MAX_FIXES = 10
+
+# Runs the project's tests with these changes applied to a clean checkout.
+Tester = Callable[[list[FileChange]], Awaitable[TestReport]]
+
+
+class Fix(BaseModel):
+    """One thing QA wants changed in one file."""
+
+    path: str
+    instruction: str
+
+
+class Review(BaseModel):
+    """The QA verdict on one revision."""
+
+    passed: bool
+    summary: str
+    fixes: Annotated[list[Fix], capped(MAX_FIXES), Field(max_length=MAX_FIXES)] = Field(
+        default_factory=list
+    )
+
+
+def merge_files(left: dict[str, FileChange], right: dict[str, FileChange]) -> dict[str, FileChange]:
+    """The latest version of every file: later rounds replace earlier ones."""
+    return {**left, **right}
 
 
 class ImplementationInput(TypedDict):
@@ -22,6 +55,7 @@ class ImplementationInput(TypedDict):
     ticket: TicketContext
     plan: Plan
     requirements: Requirements | None
+    analysis: NotRequired[Analysis | None]
 
 
 class Assignment(TypedDict):
@@ -34,14 +68,25 @@ class Assignment(TypedDict):
 class ImplementationState(ImplementationInput, total=False):
     """Everything the nodes read and write; workers' results are merged by the reducers."""
 
+    index: CodeIndex
     assignments: list[Assignment]
-    changes: Annotated[list[FileChange], operator.add]
+    revision: int
+    round_paths: list[str]
+    files: Annotated[dict[str, FileChange], merge_files]
     notes: Annotated[list[str], operator.add]
     tokens: Annotated[int, operator.add]
+    fingerprint: str
+    stalled: bool
+    tests: TestReport | None
+    review: Review | None
     implementation: Implementation
 
 
 class WorkerState(ImplementationInput):
-    """What one worker is sent: the shared input plus its assignment."""
+    """What one worker is sent: the shared input, its assignment and the round's feedback."""
 
     assignment: Assignment
+    index: CodeIndex
+    revision: int
+    current: str | None
+    feedback: str

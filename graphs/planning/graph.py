@@ -1,20 +1,27 @@
-"""The planning graph: draft -> finalise (check paths, render markdown)."""
+"""The planning graph: gather related code -> draft -> finalise (check paths, render)."""
+
+from collections.abc import Sequence
 
 from langchain_core.language_models import BaseChatModel
+from langchain_core.tools import BaseTool
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
-from graphs.planning.nodes import make_draft, make_finalise
+from graphs.planning.nodes import make_draft, make_finalise, make_gather
 from graphs.planning.state import PlanningInput, PlanningState
 from graphs.schemas import Analysis, Plan, Requirements, TicketContext
 
 
-def build_planning_graph(model: BaseChatModel) -> CompiledStateGraph:
-    """Compile the planning graph around a chat model."""
+def build_planning_graph(
+    model: BaseChatModel, tools: Sequence[BaseTool] = ()
+) -> CompiledStateGraph:
+    """Compile the planning graph around a chat model (and `context_query`, when given)."""
     builder = StateGraph(PlanningState, input_schema=PlanningInput)
+    builder.add_node("gather", make_gather(tools))
     builder.add_node("draft", make_draft(model))
     builder.add_node("finalise", make_finalise(model))
-    builder.add_edge(START, "draft")
+    builder.add_edge(START, "gather")
+    builder.add_edge("gather", "draft")
     builder.add_edge("draft", "finalise")
     builder.add_edge("finalise", END)
     return builder.compile()
@@ -27,15 +34,22 @@ async def create_plan(
     requirements: Requirements | None,
     feedback: list[str],
     version: int,
+    previous: Plan | None = None,
+    *,
+    tools: Sequence[BaseTool] = (),
 ) -> Plan:
-    """A versioned plan for the ticket, revised for the reviewers' feedback when given."""
-    state = await build_planning_graph(model).ainvoke(
+    """A versioned plan for the ticket, revised for the reviewers' feedback when given.
+
+    With the `previous` version, the plan says what changed since it.
+    """
+    state = await build_planning_graph(model, tools).ainvoke(
         {
             "ticket": ticket,
             "analysis": analysis,
             "requirements": requirements,
             "feedback": feedback,
             "version": version,
+            "previous": previous,
         }
     )
     plan: Plan = state["plan"]

@@ -1,21 +1,25 @@
 """Nodes of the planning graph: draft the plan with the model, then check and render it."""
 
+from collections.abc import Sequence
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
+from langchain_core.tools import BaseTool
 
 from graphs.analysis.index import terms
 from graphs.analysis.scan import mentioned_files
+from graphs.analysis.tools import CONTEXT_QUERY, find_tool
 from graphs.fences import safe_relative_path
 from graphs.node_types import AsyncNode, SyncNode
 from graphs.offline import is_offline
 from graphs.planning.render import render_plan_markdown
 from graphs.planning.state import PlanAnswer, PlanningState
 from graphs.prompting import task_prompt
-from graphs.schemas import Plan, PlannedFile, TicketContext
+from graphs.schemas import Contract, Plan, PlannedFile, TicketContext
 from graphs.structured import ask_structured
 
 CANDIDATE_FILES = 40
+RELATED_SNIPPETS = 4
 
 
 def ticket_words(state: PlanningState) -> str:
@@ -33,6 +37,27 @@ def candidate_files(files: list[str], text: str, first: list[str], limit: int) -
     wanted = set(terms(text))
     ranked = sorted(files, key=lambda f: (-len(wanted.intersection(terms(f))), f.count("/"), f))
     return list(dict.fromkeys(first + ranked))[:limit]
+
+
+def previous_brief(previous: Plan | None) -> dict[str, Any] | None:
+    """The parts of the previous plan version the architect revises."""
+    if previous is None:
+        return None
+    return previous.model_dump(include={"version", "summary", "files", "contracts", "test_plan"})
+
+
+def make_gather(tools: Sequence[BaseTool]) -> AsyncNode[PlanningState]:
+    """The node that retrieves code related to the ticket through `context_query`, if given."""
+    tool = find_tool(tools, CONTEXT_QUERY)
+
+    async def gather(state: PlanningState) -> dict[str, Any]:
+        if tool is None:
+            return {"related_code": ""}
+        query = ticket_words(state)
+        text = await tool.ainvoke({"query": query, "limit": RELATED_SNIPPETS})
+        return {"related_code": str(text)}
+
+    return gather
 
 
 def make_draft(model: BaseChatModel) -> AsyncNode[PlanningState]:
@@ -54,6 +79,8 @@ def make_draft(model: BaseChatModel) -> AsyncNode[PlanningState]:
             "candidate_files": candidate_files(analysis.files, text, mentioned, CANDIDATE_FILES),
             "feedback": state["feedback"],
             "version": state["version"],
+            "previous_version": previous_brief(state.get("previous")),
+            "related_code": state.get("related_code") or None,
         }
         system, human = task_prompt(
             "plan", inputs, key=ticket.key, summary=ticket.summary, version=str(state["version"])
@@ -77,6 +104,39 @@ def clean_files(files: list[PlannedFile]) -> tuple[list[PlannedFile], list[str]]
     return list(kept.values()), dropped
 
 
+def clean_contracts(contracts: list[Contract]) -> list[Contract]:
+    """Contracts with a signature, safe paths and no duplicates."""
+    kept: dict[tuple[str, str], Contract] = {}
+    for contract in contracts:
+        path = safe_relative_path(contract.path) or ""
+        signature = contract.signature.strip()
+        if signature and (path, signature) not in kept:
+            kept[(path, signature)] = Contract(
+                path=path, signature=signature, behaviour=contract.behaviour.strip()
+            )
+    return list(kept.values())
+
+
+def plan_differences(
+    previous: Plan, files: list[PlannedFile], contracts: list[Contract]
+) -> list[str]:
+    """What changed between the previous plan and this one, told from files and contracts."""
+    before = {f.path: f for f in previous.files}
+    after = {f.path: f for f in files}
+    lines = [f"Added `{p}` ({after[p].action})." for p in after if p not in before]
+    lines += [f"Dropped `{p}`." for p in before if p not in after]
+    lines += [
+        f"`{p}`: {before[p].action} -> {after[p].action}."
+        for p in after
+        if p in before and before[p].action != after[p].action
+    ]
+    old = {c.signature for c in previous.contracts}
+    new = {c.signature for c in contracts}
+    lines += [f"New contract: `{c}`." for c in sorted(new - old)]
+    lines += [f"Contract removed: `{c}`." for c in sorted(old - new)]
+    return lines or ["No file or contract changed; see the summary and the test plan."]
+
+
 def make_finalise(model: BaseChatModel) -> SyncNode[PlanningState]:
     """The node that checks the drafted plan and renders its markdown."""
     offline = is_offline(model)
@@ -87,6 +147,12 @@ def make_finalise(model: BaseChatModel) -> SyncNode[PlanningState]:
         risks = [r.strip() for r in answer.risks if r.strip()] + dropped
         test_plan = [t.strip() for t in answer.test_plan if t.strip()]
         addressed = [a.strip() for a in answer.addresses_feedback if a.strip()]
+        contracts = clean_contracts(answer.contracts)
+        previous = state.get("previous")
+        changes: list[str] = []
+        if previous is not None:
+            changes = [c.strip() for c in answer.changes_since_previous if c.strip()]
+            changes = changes or plan_differences(previous, files, contracts)
         markdown = render_plan_markdown(
             key=ticket.key,
             title=ticket.summary,
@@ -98,6 +164,9 @@ def make_finalise(model: BaseChatModel) -> SyncNode[PlanningState]:
             feedback=state["feedback"],
             addresses_feedback=addressed,
             produced_offline=offline,
+            contracts=contracts,
+            changes_since_previous=changes,
+            previous_version=None if previous is None else previous.version,
         )
         plan = Plan(
             version=state["version"],
@@ -106,6 +175,8 @@ def make_finalise(model: BaseChatModel) -> SyncNode[PlanningState]:
             test_plan=test_plan,
             risks=risks,
             addresses_feedback=addressed,
+            contracts=contracts,
+            changes_since_previous=changes,
             markdown=markdown,
             produced_offline=offline,
             tokens=state.get("tokens", 0),

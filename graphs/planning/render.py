@@ -1,7 +1,7 @@
 """The plan as markdown: posted to Jira and committed as the plan file."""
 
 from graphs.offline import OFFLINE_NOTICE
-from graphs.schemas import PlannedFile
+from graphs.schemas import Contract, PlannedFile
 
 OFFLINE_BANNER = (
     f"> **{OFFLINE_NOTICE}.** This plan is a template built from the ticket and the repository"
@@ -11,6 +11,12 @@ OFFLINE_BANNER = (
 
 def _bullets(items: list[str], empty: str) -> list[str]:
     return [f"- {item}" for item in items] if items else [f"_{empty}_"]
+
+
+def _contract(contract: Contract) -> str:
+    where = f" in `{contract.path}`" if contract.path else ""
+    behaviour = f": {contract.behaviour}" if contract.behaviour else ""
+    return f"`{contract.signature}`{where}{behaviour}"
 
 
 def render_plan_markdown(
@@ -25,13 +31,22 @@ def render_plan_markdown(
     feedback: list[str],
     addresses_feedback: list[str],
     produced_offline: bool,
+    contracts: list[Contract] | None = None,
+    changes_since_previous: list[str] | None = None,
+    previous_version: int | None = None,
 ) -> str:
-    """Markdown for a plan: title, offline banner, summary, files, test plan, risks, feedback."""
+    """Markdown for a plan: title, banner, changes, summary, files, contracts, tests, risks."""
     lines = [f"# Plan v{version} for {key}: {title}", ""]
     if produced_offline:
         lines += [OFFLINE_BANNER, ""]
+    if previous_version is not None:
+        lines += [f"## What changed since v{previous_version}", ""]
+        lines += _bullets(changes_since_previous or [], "Nothing reported.") + [""]
     lines += [summary.strip(), "", "## Files", ""]
     lines += _bullets([f"`{f.path}` ({f.action}): {f.purpose}" for f in files], "No files.")
+    if contracts:
+        lines += ["", "## Interface contracts", ""]
+        lines += _bullets([_contract(c) for c in contracts], "")
     lines += ["", "## Test plan", ""] + _bullets(test_plan, "No test plan.")
     lines += ["", "## Risks", ""] + _bullets(risks, "None identified.")
     if feedback:

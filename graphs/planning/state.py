@@ -1,10 +1,10 @@
 """State of the planning graph and the model's answer schema."""
 
-from typing import Annotated, TypedDict
+from typing import Annotated, NotRequired, TypedDict
 
 from pydantic import BaseModel, Field
 
-from graphs.schemas import Analysis, Plan, PlannedFile, Requirements, TicketContext
+from graphs.schemas import Analysis, Contract, Plan, PlannedFile, Requirements, TicketContext
 from graphs.structured import capped
 
 MAX_FILES = 20
@@ -18,8 +18,15 @@ class PlanAnswer(BaseModel):
     files: Annotated[list[PlannedFile], capped(MAX_FILES), Field(max_length=MAX_FILES)]
     test_plan: Annotated[list[str], capped(MAX_ITEMS), Field(max_length=MAX_ITEMS)]
     risks: Annotated[list[str], capped(MAX_ITEMS), Field(max_length=MAX_ITEMS)]
+    contracts: Annotated[list[Contract], capped(MAX_ITEMS), Field(max_length=MAX_ITEMS)] = Field(
+        default_factory=list,
+        description="Interfaces other code relies on: function or class signatures and behaviour",
+    )
     addresses_feedback: Annotated[list[str], capped(MAX_ITEMS), Field(max_length=MAX_ITEMS)] = (
         Field(default_factory=list)
+    )
+    changes_since_previous: Annotated[list[str], capped(MAX_ITEMS), Field(max_length=MAX_ITEMS)] = (
+        Field(default_factory=list, description="When a previous version is given: what changed")
     )
 
 
@@ -31,11 +38,13 @@ class PlanningInput(TypedDict):
     requirements: Requirements | None
     feedback: list[str]
     version: int
+    previous: NotRequired[Plan | None]
 
 
 class PlanningState(PlanningInput, total=False):
     """Everything the nodes read and write."""
 
+    related_code: str
     answer: PlanAnswer
     tokens: int
     plan: Plan

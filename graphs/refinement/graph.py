@@ -43,8 +43,14 @@ async def refine_requirements(
     analysis: Analysis,
     questions: list[Question],
     answers: list[str],
+    *,
+    allow_followup: bool = True,
 ) -> Requirements:
-    """Requirements and acceptance criteria from the ticket and the reporter's answers."""
+    """Requirements from the ticket and the answers; or, when not `clear`, follow-up questions.
+
+    The follow-up questions are at most three; with `allow_followup` False there are none and
+    the requirements record what is still open as assumptions.
+    """
     state = await build_refinement_graph(model).ainvoke(
         {
             "step": "requirements",
@@ -52,6 +58,7 @@ async def refine_requirements(
             "analysis": analysis,
             "questions": questions,
             "answers": answers,
+            "allow_followup": allow_followup,
         }
     )
     requirements: Requirements = state["requirements"]

@@ -64,12 +64,18 @@ def make_write_requirements(model: BaseChatModel) -> AsyncNode[RefinementState]:
             "ticket": ticket.model_dump(),
             "analysis": analysis_brief(state["analysis"]),
             "answered_questions": answered_questions(state["questions"], state["answers"]),
+            "followup_allowed": state.get("allow_followup", True),
         }
         system, human = task_prompt("requirements", inputs, key=ticket.key, summary=ticket.summary)
         answer, tokens = await ask_structured(model, system, human, RequirementsAnswer)
+        followups = [q for q in answer.followup_questions if q.text.strip()]
+        if not state.get("allow_followup", True):
+            followups = []
         requirements = Requirements(
             requirements=[r.strip() for r in answer.requirements if r.strip()],
             acceptance_criteria=[c.strip() for c in answer.acceptance_criteria if c.strip()],
+            followup_questions=followups,
+            clear=not followups,
             produced_offline=is_offline(model),
             tokens=tokens,
         )

@@ -1,6 +1,6 @@
 """State of the refinement graph and the model's answer schemas."""
 
-from typing import Annotated, Literal, TypedDict
+from typing import Annotated, Literal, NotRequired, TypedDict
 
 from pydantic import BaseModel, Field
 
@@ -10,16 +10,21 @@ from graphs.structured import capped
 MAX_QUESTIONS = 5
 MAX_REQUIREMENTS = 30
 MAX_CRITERIA = 20
+MAX_FOLLOWUP_QUESTIONS = 3
 
 
 class RefinementInput(TypedDict):
-    """What the graph is started with; `step` chooses questions or requirements."""
+    """What the graph is started with; `step` chooses questions or requirements.
+
+    `allow_followup` lets the requirements step ask follow-up questions instead of guessing.
+    """
 
     step: Literal["questions", "requirements"]
     ticket: TicketContext
     analysis: Analysis
     questions: list[Question]
     answers: list[str]
+    allow_followup: NotRequired[bool]
 
 
 class RefinementState(RefinementInput, total=False):
@@ -40,7 +45,11 @@ class QuestionsAnswer(BaseModel):
 
 
 class RequirementsAnswer(BaseModel):
-    """The model's refined requirements and acceptance criteria."""
+    """The model's refined requirements, acceptance criteria and any follow-up questions."""
 
     requirements: Annotated[list[str], capped(MAX_REQUIREMENTS), Field(max_length=MAX_REQUIREMENTS)]
     acceptance_criteria: Annotated[list[str], capped(MAX_CRITERIA), Field(max_length=MAX_CRITERIA)]
+    followup_questions: Annotated[
+        list[Question], capped(MAX_FOLLOWUP_QUESTIONS), Field(max_length=MAX_FOLLOWUP_QUESTIONS)
+    ] = Field(default_factory=list)
+    clear: bool = True

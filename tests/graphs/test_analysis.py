@@ -2,7 +2,12 @@
 
 from pathlib import Path
 
-from graphs.analysis import CodeIndex, analyse_repository, index_repository
+from graphs.analysis import (
+    CodeIndex,
+    analyse_repository,
+    index_repository,
+    make_context_query_tool,
+)
 from graphs.analysis.scan import (
     detect_frameworks,
     detect_test_command,
@@ -94,3 +99,44 @@ def test_mentioned_files_by_path_and_unique_name() -> None:
     files = ["calc/ops.py", "calc/strings.py", "a/util.py", "b/util.py"]
     text = "Change ops.py and calc/strings.py; util.py too; not calc/ops.pyc."
     assert mentioned_files(text, files) == ["calc/ops.py", "calc/strings.py"]
+
+
+def test_nested_gitignores_negation_and_info_exclude(tmp_path: Path) -> None:
+    repo = write_tree(
+        tmp_path,
+        {
+            ".gitignore": "*.log\n!keep.log\nout/\n\\#literal\n",
+            ".git/info/exclude": "scratch.py\n",
+            "keep.log": "kept\n",
+            "noise.log": "x\n",
+            "#literal": "x\n",
+            "scratch.py": "x\n",
+            "out/a.py": "x\n",
+            "pkg/.gitignore": "generated_*.py\n/local.py\ndata/**/raw\n",
+            "pkg/generated_api.py": "x\n",
+            "pkg/local.py": "x\n",
+            "pkg/sub/local.py": "kept\n",
+            "pkg/data/2024/q1/raw/file.txt": "x\n",
+            "pkg/data/2024/clean.txt": "kept\n",
+            "pkg/app.py": "kept\n",
+            "other/generated_x.py": "kept: the pattern lives in pkg/\n",
+        },
+    )
+    assert scan_files(repo) == [
+        ".gitignore",
+        "keep.log",
+        "other/generated_x.py",
+        "pkg/.gitignore",
+        "pkg/app.py",
+        "pkg/data/2024/clean.txt",
+        "pkg/sub/local.py",
+    ]
+
+
+def test_context_query_is_a_langchain_tool(tiny_repo: Path) -> None:
+    tool = make_context_query_tool(index_repository(tiny_repo))
+    assert tool.name == "context_query"
+    assert set(tool.args) == {"query", "limit"}
+    text = tool.invoke({"query": "shout upper", "limit": 1})
+    assert text.startswith("calc/strings.py (lines 1-2)\n```") and "def shout" in text
+    assert tool.invoke({"query": "zebra"}) == "No code in the repository matches the query."

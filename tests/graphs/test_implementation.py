@@ -47,8 +47,11 @@ def answer_for(contents: dict[str, str], prose: bool = True) -> Any:
     return answer
 
 
+QA_PASS = '{"passed": true, "summary": "Matches the plan.", "fixes": []}'
+
+
 class BarrierModel(ScriptedChatModel):
-    """A scripted model whose calls all wait until `parties` of them are in flight."""
+    """A scripted model whose worker calls all wait until `parties` of them are in flight."""
 
     _barrier: asyncio.Barrier | None = PrivateAttr(default=None)
 
@@ -60,7 +63,8 @@ class BarrierModel(ScriptedChatModel):
         self, messages: list[BaseMessage], *args: Any, **kwargs: Any
     ) -> ChatResult:
         assert self._barrier is not None
-        await asyncio.wait_for(self._barrier.wait(), timeout=5)
+        if read_task(messages)[0] == "implement_file":
+            await asyncio.wait_for(self._barrier.wait(), timeout=5)
         return await super()._agenerate(messages, *args, **kwargs)
 
 
@@ -69,7 +73,7 @@ async def test_fan_out_runs_one_worker_per_file_in_parallel(
 ) -> None:
     contents = {"calc/ops.py": NEW_OPS, "calc/strings.py": NEW_STRINGS}
     # both calls must be in flight at once, or the barrier times out
-    model = BarrierModel([answer_for(contents), answer_for(contents)], parties=2)
+    model = BarrierModel([answer_for(contents), answer_for(contents), QA_PASS], parties=2)
     requirements = Requirements(requirements=["subtract exists"], acceptance_criteria=[])
     result = await implement_plan(model, tiny_repo, ticket, make_plan(two_files), requirements)
     assert [(c.path, c.content) for c in result.changes] == [
@@ -79,7 +83,8 @@ async def test_fan_out_runs_one_worker_per_file_in_parallel(
     assert not any(c.delete for c in result.changes)
     assert result.tokens > 0 and not result.produced_offline
     assert "Changed 2 of 2" in result.notes
-    prompts = {read_task(m)[1]["path"]: m[-1].text for m in model.received}
+    assert result.qa_passed and result.revisions == 1 and result.tests_passed is None
+    prompts = {read_task(m)[1]["path"]: m[-1].text for m in model.received[:2]}
     assert "def add(a: int, b: int)" in prompts["calc/ops.py"]
     assert "- subtract exists" in prompts["calc/ops.py"]
     assert (tiny_repo / "calc/ops.py").read_text().count("def ") == 1  # the graph writes nothing
@@ -112,13 +117,13 @@ async def test_create_delete_and_unsafe_paths(tiny_repo: Path, ticket: TicketCon
         PlannedFile(path="calc/strings.py", action="delete", purpose="Unused."),
         PlannedFile(path="/etc/passwd", action="modify", purpose="Nope."),
     ]
-    model = ScriptedChatModel(["```python\ndef divide(a, b):\n    return a / b\n```"])
+    model = ScriptedChatModel(["```python\ndef divide(a, b):\n    return a / b\n```", QA_PASS])
     result = await implement_plan(model, tiny_repo, ticket, make_plan(files), None)
     by_path = {c.path: c for c in result.changes}
     assert by_path["calc/div.py"].content == "def divide(a, b):\n    return a / b\n"
     assert by_path["calc/strings.py"].delete and by_path["calc/strings.py"].content == ""
     assert "/etc/passwd" not in by_path and "outside the repository" in result.notes
-    assert model.calls == 1  # deletions and unsafe paths never reach the model
+    assert model.calls == 2  # deletions and unsafe paths never reach a worker's model
 
 
 async def test_a_long_file_is_windowed_and_spliced_back(
@@ -133,7 +138,7 @@ async def test_a_long_file_is_windowed_and_spliced_back(
         shown = messages[-1].text.split("calc/big.py\n```python\n", 1)[1].split("```", 1)[0]
         return "calc/big.py\n```python\n" + shown.replace("return -1", "return 1") + "```"
 
-    model = ScriptedChatModel([rewrite_window])
+    model = ScriptedChatModel([rewrite_window, QA_PASS])
     result = await implement_plan(model, tiny_repo, ticket, make_plan(files), None)
     window = read_task(model.received[0])[1]["window"]
     assert window["start_line"] > 1 and window["end_line"] == window["total_lines"]

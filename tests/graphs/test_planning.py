@@ -1,11 +1,16 @@
 """The planning graph: the model's plan, checked and rendered as markdown."""
 
 import json
+from pathlib import Path
 
+import pytest
+
+from graphs.analysis import index_repository, make_context_query_tool
 from graphs.models import ScriptedChatModel
 from graphs.planning import create_plan
 from graphs.prompting import read_task
 from graphs.schemas import Analysis, Requirements, TicketContext
+from graphs.structured import ModelAnswerError
 
 PLAN_ANSWER = {
     "summary": "Add subtract next to add and test it.",
@@ -65,3 +70,66 @@ async def test_feedback_the_model_ignored_is_still_listed(
     plan = await create_plan(model, ticket, analysis, None, ["Use decimals."], 2)
     section = plan.markdown.split("## Feedback addressed\n", 1)[1]
     assert "Use decimals." in section
+
+
+CONTRACT = {
+    "path": "calc/ops.py",
+    "signature": "subtract(a: int, b: int) -> int",
+    "behaviour": "Returns a - b.",
+}
+
+
+async def test_contracts_are_kept_and_rendered(ticket: TicketContext, analysis: Analysis) -> None:
+    answer = {**PLAN_ANSWER, "contracts": [CONTRACT, CONTRACT, {**CONTRACT, "signature": " "}]}
+    model = ScriptedChatModel([json.dumps(answer)])
+    plan = await create_plan(model, ticket, analysis, None, [], 1)
+    assert [c.signature for c in plan.contracts] == ["subtract(a: int, b: int) -> int"]
+    section = plan.markdown.split("## Interface contracts\n", 1)[1].split("##", 1)[0]
+    assert "- `subtract(a: int, b: int) -> int` in `calc/ops.py`: Returns a - b." in section
+    assert "What changed" not in plan.markdown and plan.changes_since_previous == []
+
+
+async def test_a_revised_plan_says_what_changed(ticket: TicketContext, analysis: Analysis) -> None:
+    first = await create_plan(ScriptedChatModel([json.dumps(PLAN_ANSWER)]), ticket, analysis,
+                              None, [], 1)  # fmt: skip
+    revised = {
+        **PLAN_ANSWER,
+        "files": [*PLAN_ANSWER["files"][:1], {"path": "README.md", "action": "modify",
+                                              "purpose": "Document subtract."}],
+        "contracts": [CONTRACT],
+        "changes_since_previous": ["Document subtract in the README instead of more tests."],
+    }  # fmt: skip
+    model = ScriptedChatModel([json.dumps(revised)])
+    plan = await create_plan(model, ticket, analysis, None, ["Document it."], 2, first)
+    assert plan.changes_since_previous == ["Document subtract in the README instead of more tests."]
+    assert plan.markdown.index("## What changed since v1") < plan.markdown.index("## Files")
+    previous = read_task(model.received[0])[1]["previous_version"]
+    assert previous["version"] == 1 and previous["files"][1]["path"] == "tests/test_ops.py"
+
+    silent = {**revised, "changes_since_previous": []}
+    plan = await create_plan(ScriptedChatModel([json.dumps(silent)]), ticket, analysis, None,
+                             ["Document it."], 2, first)  # fmt: skip
+    assert plan.changes_since_previous == [
+        "Added `README.md` (modify).",
+        "Dropped `tests/test_ops.py`.",
+        "New contract: `subtract(a: int, b: int) -> int`.",
+    ]
+
+
+async def test_the_planner_reads_related_code_through_context_query(
+    tiny_repo: Path, ticket: TicketContext, analysis: Analysis
+) -> None:
+    tool = make_context_query_tool(index_repository(tiny_repo))
+    model = ScriptedChatModel([json.dumps(PLAN_ANSWER)])
+    await create_plan(model, ticket, analysis, None, [], 1, tools=[tool])
+    related = read_task(model.received[0])[1]["related_code"]
+    assert related.startswith("calc/ops.py (lines 1-2)") and "def add" in related
+
+
+async def test_persistent_bad_plan_answers_fail_with_the_raw_text(
+    ticket: TicketContext, analysis: Analysis
+) -> None:
+    model = ScriptedChatModel(['{"summary": "no files"}'] * 3)
+    with pytest.raises(ModelAnswerError, match=r"PlanAnswer: no usable answer after 3 attempts"):
+        await create_plan(model, ticket, analysis, None, [], 1)
+    assert model.calls == 3

@@ -66,3 +66,62 @@ async def test_unknown_step_is_refused(ticket: TicketContext, analysis: Analysis
         await graph.ainvoke(
             {"step": "plan", "ticket": ticket, "analysis": analysis, "questions": [], "answers": []}
         )
+
+
+async def test_answers_that_settle_everything_are_clear(
+    ticket: TicketContext, analysis: Analysis
+) -> None:
+    answer = {"requirements": ["subtract(a, b) returns a - b"], "acceptance_criteria": ["5-3=2"]}
+    model = ScriptedChatModel([json.dumps(answer)])
+    result = await refine_requirements(model, ticket, analysis, [], ["Integers only."])
+    assert result.clear and result.followup_questions == []
+    assert read_task(model.received[0])[1]["followup_allowed"] is True
+
+
+async def test_a_follow_up_round(ticket: TicketContext, analysis: Analysis) -> None:
+    questions = [Question(text="Floats too?", why="signature")]
+    followups = [
+        {"text": f"Follow-up {i}?", "why": "The answer left it open."} for i in range(1, 6)
+    ]
+    first = {
+        "requirements": ["subtract(a, b) returns a - b"],
+        "acceptance_criteria": ["subtract(5, 3) == 2"],
+        "followup_questions": followups,
+        "clear": True,  # contradicted by the questions: they win
+    }
+    model = ScriptedChatModel([json.dumps(first)])
+    result = await refine_requirements(model, ticket, analysis, questions, ["Maybe."])
+    assert not result.clear
+    assert [q.text for q in result.followup_questions] == [f"Follow-up {i}?" for i in (1, 2, 3)]
+    assert all(q.why for q in result.followup_questions)
+    assert result.requirements == ["subtract(a, b) returns a - b"]
+
+    asked = questions + result.followup_questions
+    second = {
+        "requirements": ["subtract(a, b) returns a - b", "Floats are accepted"],
+        "acceptance_criteria": ["subtract(0.5, 0.25) == 0.25"],
+    }
+    model = ScriptedChatModel([json.dumps(second)])
+    final = await refine_requirements(
+        model, ticket, analysis, asked, ["Maybe.", "Yes.", "No.", "Later."]
+    )
+    assert final.clear and final.requirements[-1] == "Floats are accepted"
+    pairs = read_task(model.received[0])[1]["answered_questions"]
+    assert pairs[1] == {"question": "Follow-up 1?", "answer": "Yes."}
+
+
+async def test_no_follow_up_when_the_rounds_are_used_up(
+    ticket: TicketContext, analysis: Analysis
+) -> None:
+    answer = {
+        "requirements": ["Assumption: integers only"],
+        "acceptance_criteria": [],
+        "followup_questions": [{"text": "Floats?", "why": "signature"}],
+        "clear": False,
+    }
+    model = ScriptedChatModel([json.dumps(answer)])
+    result = await refine_requirements(
+        model, ticket, analysis, [], ["No idea."], allow_followup=False
+    )
+    assert result.clear and result.followup_questions == []
+    assert read_task(model.received[0])[1]["followup_allowed"] is False

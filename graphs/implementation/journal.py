@@ -1,0 +1,104 @@
+"""The record of completed steps of an implementation run, so a resumed run skips them.
+
+Nodes ask the journal before doing a step and record the step when done; whoever runs the
+graph persists the journal's progress (as heartbeat details, say) and hands it back on resume.
+"""
+
+from collections.abc import Callable
+
+from pydantic import BaseModel, Field
+
+from graphs.implementation.state import Review
+from graphs.schemas import FileChange, TestReport
+
+
+class WorkerOutcome(BaseModel):
+    """What one worker did for one file in one revision."""
+
+    revision: int
+    path: str
+    change: FileChange | None = None
+    note: str
+    tokens: int = 0
+
+
+class TestsOutcome(BaseModel):
+    """The test run of one revision."""
+
+    __test__ = False  # not a pytest test class
+
+    revision: int
+    report: TestReport
+
+
+class ReviewOutcome(BaseModel):
+    """The QA review of one revision."""
+
+    revision: int
+    review: Review
+    tokens: int = 0
+
+
+class Progress(BaseModel):
+    """Completed steps of one implementation run, in the order they completed."""
+
+    workers: list[WorkerOutcome] = Field(default_factory=list)
+    tests: list[TestsOutcome] = Field(default_factory=list)
+    reviews: list[ReviewOutcome] = Field(default_factory=list)
+
+    @property
+    def steps(self) -> int:
+        """How many steps completed."""
+        return len(self.workers) + len(self.tests) + len(self.reviews)
+
+
+class Journal:
+    """Completed steps, looked up by revision (and path); every record is reported at once."""
+
+    def __init__(
+        self,
+        progress: Progress | None = None,
+        on_record: Callable[[Progress], None] | None = None,
+    ) -> None:
+        self.progress = progress.model_copy(deep=True) if progress else Progress()
+        self._on_record = on_record
+        self.replayed = 0
+
+    def worker(self, revision: int, path: str) -> WorkerOutcome | None:
+        """The recorded outcome of this file's worker in this revision, if any."""
+        found = next(
+            (w for w in self.progress.workers if (w.revision, w.path) == (revision, path)), None
+        )
+        self.replayed += found is not None
+        return found
+
+    def tests(self, revision: int) -> TestReport | None:
+        """The recorded test run of this revision, if any."""
+        found = next((t.report for t in self.progress.tests if t.revision == revision), None)
+        self.replayed += found is not None
+        return found
+
+    def review(self, revision: int) -> ReviewOutcome | None:
+        """The recorded QA review of this revision, if any."""
+        found = next((r for r in self.progress.reviews if r.revision == revision), None)
+        self.replayed += found is not None
+        return found
+
+    def record_worker(self, outcome: WorkerOutcome) -> None:
+        """Record a finished worker."""
+        self.progress.workers.append(outcome)
+        self._report()
+
+    def record_tests(self, revision: int, report: TestReport) -> None:
+        """Record a finished test run."""
+        self.progress.tests.append(TestsOutcome(revision=revision, report=report))
+        self._report()
+
+    def record_review(self, outcome: ReviewOutcome) -> None:
+        """Record a finished review."""
+        self.progress.reviews.append(outcome)
+        self._report()
+
+    def _report(self) -> None:
+        if self._on_record is not None:
+            self._on_record(self.progress)

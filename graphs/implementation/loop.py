@@ -1,0 +1,134 @@
+"""The revision loop of the implementation graph: run the tests, route, and finish."""
+
+import hashlib
+from collections.abc import Awaitable, Callable
+from typing import Any, Literal
+
+from langchain_core.language_models import BaseChatModel
+
+from graphs.implementation.journal import Journal
+from graphs.implementation.review import current_changes
+from graphs.implementation.state import ImplementationState, Tester
+from graphs.node_types import AsyncNode, SyncNode
+from graphs.offline import OFFLINE_NOTICE, is_offline
+from graphs.schemas import FileChange, Implementation
+from graphs.structured import trim
+
+TEST_OUTPUT_CHARS = 4000
+NOTHING_CHANGED = "nothing changed"
+STALLED = "stalled"
+
+
+def fingerprint(changes: list[FileChange]) -> str:
+    """A digest of the changes: equal digests mean a revision changed nothing."""
+    digest = hashlib.sha256()
+    for change in changes:
+        digest.update(f"{change.path}\0{change.delete}\0{change.content}\0".encode())
+    return digest.hexdigest()
+
+
+def make_tester(tester: Tester | None, journal: Journal) -> AsyncNode[ImplementationState]:
+    """The node that runs the project's tests on the revision (or replays the run)."""
+
+    async def test(state: ImplementationState) -> dict[str, Any]:
+        revision = state["revision"]
+        changes = current_changes(state)
+        digest = fingerprint(changes)
+        if not changes:
+            return {"fingerprint": digest, "stalled": True, "tests": None}
+        if revision > 1 and digest == state.get("fingerprint"):
+            return {"stalled": True}
+        if tester is None:
+            return {"fingerprint": digest, "stalled": False, "tests": None}
+        report = journal.tests(revision)
+        if report is None:
+            report = await tester(changes)
+            journal.record_tests(revision, report)
+        return {"fingerprint": digest, "stalled": False, "tests": report}
+
+    return test
+
+
+async def after_tests(state: ImplementationState) -> Literal["review", "finish"]:
+    """Review what changed; finish when a revision changed nothing."""
+    return "finish" if state.get("stalled") else "review"
+
+
+def make_after_review(
+    max_revisions: int,
+) -> Callable[[ImplementationState], Awaitable[Literal["supervisor", "finish"]]]:
+    """The router after QA: another revision until QA passes or the limit is reached."""
+
+    async def after_review(state: ImplementationState) -> Literal["supervisor", "finish"]:
+        review = state.get("review")
+        if review is None:
+            raise ValueError("after_review ran without a review")
+        if review.passed or state["revision"] >= max_revisions:
+            return "finish"
+        return "supervisor"
+
+    return after_review
+
+
+def verdict(state: ImplementationState, changes: list[FileChange], max_revisions: int) -> str:
+    """The QA verdict in one sentence."""
+    review, revision = state.get("review"), state.get("revision", 0)
+    if not changes:
+        return "Nothing to review: no file changed."
+    if review is None:
+        return "Not reviewed."
+    summary = review.summary.strip()
+    if review.passed:
+        return f"Passed at revision {revision}: {summary}"
+    if state.get("stalled"):
+        return f"Not passed: revision {revision} changed nothing. Last review: {summary}"
+    if revision >= max_revisions:
+        return f"Not passed after {revision} revisions (the limit): {summary}"
+    return f"Not passed: {summary}"
+
+
+def token_report(journal: Journal) -> str:
+    """The model tokens of the run, per kind of step."""
+    progress = journal.progress
+    workers = sum(w.tokens for w in progress.workers)
+    reviews = sum(r.tokens for r in progress.reviews)
+    return (
+        f"Model tokens: {workers + reviews} ({workers} in {len(progress.workers)} worker steps,"
+        f" {reviews} in {len(progress.reviews)} reviews)."
+    )
+
+
+def make_finish(
+    model: BaseChatModel, max_revisions: int, journal: Journal
+) -> SyncNode[ImplementationState]:
+    """The node that collects the latest changes, the last test run and the verdict."""
+    offline = is_offline(model)
+
+    def finish(state: ImplementationState) -> dict[str, Any]:
+        changes = current_changes(state)
+        tests, review = state.get("tests"), state.get("review")
+        planned = len(state.get("assignments", []))
+        lines = [f"Changed {len(changes)} of {planned} planned files."]
+        if offline:
+            lines.insert(
+                0,
+                f"{OFFLINE_NOTICE}: no code was written. A language model is needed to write"
+                " the code.",
+            )
+        lines += [f"- {note}" for note in state.get("notes", [])]
+        lines.append(token_report(journal))
+        qa_verdict = verdict(state, changes, max_revisions)
+        implementation = Implementation(
+            changes=changes,
+            notes="\n".join(lines),
+            tests_passed=None if tests is None else tests.passed,
+            test_output="" if tests is None else trim(tests.output, TEST_OUTPUT_CHARS),
+            qa_passed=None if review is None or not changes else review.passed,
+            qa_verdict=qa_verdict,
+            revisions=state.get("revision", 0),
+            produced_offline=offline,
+            tokens=state.get("tokens", 0),
+        )
+        return {"implementation": implementation}
+
+    return finish

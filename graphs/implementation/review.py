@@ -1,0 +1,114 @@
+"""The QA review node: the diff against the plan, its contracts and the test results."""
+
+import difflib
+from pathlib import Path
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+
+from graphs.implementation.files import read_current
+from graphs.implementation.journal import Journal, ReviewOutcome
+from graphs.implementation.prompt import tail
+from graphs.implementation.state import ImplementationState, Review
+from graphs.node_types import AsyncNode
+from graphs.prompting import task_prompt
+from graphs.schemas import FileChange, TestReport
+from graphs.structured import ask_structured, trim
+
+DIFF_CHARS = 6000
+FILE_DIFF_CHARS = 3000
+TEST_OUTPUT_CHARS = 2000
+
+
+def current_changes(state: ImplementationState) -> list[FileChange]:
+    """The latest version of every file that differs from the checkout, in plan order."""
+    order = {a["file"].path: i for i, a in enumerate(state.get("assignments", []))}
+    changes: list[FileChange] = []
+    for path, change in state.get("files", {}).items():
+        original = read_current(state["repo_dir"] / path)
+        if change.delete and (state["repo_dir"] / path).exists():
+            changes.append(change)
+        elif not change.delete and change.content != original:
+            changes.append(change)
+    return sorted(changes, key=lambda c: (order.get(c.path, len(order)), c.path))
+
+
+def file_diff(repo_dir: Path, change: FileChange) -> str:
+    """A unified diff of one change against the checkout."""
+    original = read_current(repo_dir / change.path) or ""
+    new = "" if change.delete else change.content
+    lines = difflib.unified_diff(
+        original.splitlines(keepends=True),
+        new.splitlines(keepends=True),
+        fromfile=f"a/{change.path}",
+        tofile="/dev/null" if change.delete else f"b/{change.path}",
+    )
+    return trim("".join(lines), FILE_DIFF_CHARS)
+
+
+def diff_text(repo_dir: Path, changes: list[FileChange]) -> str:
+    """The diff of every change, within the review's character budget."""
+    return trim("\n".join(file_diff(repo_dir, c) for c in changes), DIFF_CHARS)
+
+
+def test_results(tests: TestReport | None) -> dict[str, Any]:
+    """The test run as the review sees it."""
+    if tests is None:
+        return {"ran": False, "note": "No test command ran for this revision."}
+    return {
+        "ran": True,
+        "passed": tests.passed,
+        "exit_code": tests.exit_code,
+        "timed_out": tests.timed_out,
+        "output_end": tail(tests.output.strip(), TEST_OUTPUT_CHARS),
+    }
+
+
+def review_inputs(state: ImplementationState) -> dict[str, Any]:
+    """The inputs block of the review prompt."""
+    plan, requirements = state["plan"], state["requirements"]
+    changes = current_changes(state)
+    return {
+        "plan": {
+            "summary": plan.summary,
+            "files": [f.model_dump() for f in plan.files],
+            "contracts": [c.model_dump() for c in plan.contracts],
+        },
+        "requirements": None
+        if requirements is None
+        else requirements.model_dump(include={"requirements", "acceptance_criteria"}),
+        "changed_files": [c.path for c in changes],
+        "diff": diff_text(state["repo_dir"], changes),
+        "tests": test_results(state.get("tests")),
+    }
+
+
+def settle(review: Review, tests: TestReport | None) -> Review:
+    """The review, failed when the tests fail whatever the model said."""
+    if review.passed and tests is not None and not tests.passed:
+        summary = f"{review.summary.strip()} The tests fail, so the change cannot pass."
+        return review.model_copy(update={"passed": False, "summary": summary.strip()})
+    return review
+
+
+def make_review(model: BaseChatModel, journal: Journal) -> AsyncNode[ImplementationState]:
+    """The node that asks the model to review the revision (or replays the review)."""
+
+    async def review(state: ImplementationState) -> dict[str, Any]:
+        revision, ticket = state["revision"], state["ticket"]
+        outcome = journal.review(revision)
+        if outcome is None:
+            system, human = task_prompt(
+                "review",
+                review_inputs(state),
+                key=ticket.key,
+                summary=ticket.summary,
+                revision=str(revision),
+            )
+            answer, tokens = await ask_structured(model, system, human, Review)
+            verdict = settle(answer, state.get("tests"))
+            outcome = ReviewOutcome(revision=revision, review=verdict, tokens=tokens)
+            journal.record_review(outcome)
+        return {"review": outcome.review, "tokens": outcome.tokens}
+
+    return review

@@ -1,0 +1,142 @@
+"""A worker killed (SIGKILL) in the middle of the implementation graph loses no finished step.
+
+Dev server, emulators and the real worker as a separate process, with the `openai` provider
+pointed at a local fake model server that counts calls. The second file's worker call is held
+until the first file's step is checkpointed on the server; then the worker is killed, a new one
+starts, and the ticket completes with only the held call asked again.
+"""
+
+import asyncio
+import shutil
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from temporalio.client import Client
+from temporalio.common import SearchAttributeKey
+from temporalio.contrib.pydantic import pydantic_data_converter
+from temporalio.testing import WorkflowEnvironment
+
+from graphs.implementation.journal import Progress
+from tests.conftest import SEARCH_ATTRIBUTES, venv_binary
+from tests.support.fake_openai import Call, FakeModelServer
+from tests.support.fake_team import TeamBrain
+from tests.support.processes import clean_env, free_port, kill, start_emulators, start_worker, until
+from workflows.messages import ImplementationResult, TicketInput, TicketProject, TicketResult
+from workflows.policies import LLM_HEARTBEAT, LLM_RETRY
+
+pytestmark = pytest.mark.e2e
+KEY = "DEMO-1"
+QUEUE = "crash-test"
+OPERATIONS, TESTS = "calc/operations.py", "tests/test_operations.py"
+POWER = (
+    "\n\ndef power(base: float, exponent: int) -> float:\n"
+    '    """Return base raised to exponent."""\n    return base**exponent\n'
+)
+TEST_POWER = (
+    "\n\ndef test_power() -> None:\n    from calc.operations import power\n\n"
+    "    assert power(2, 3) == 8\n"
+)
+# After the kill, the server retries the activity once its heartbeat timeout has passed.
+RESUME_WAIT_S = LLM_HEARTBEAT.total_seconds() + LLM_RETRY.initial_interval.total_seconds() + 60
+
+
+@pytest.fixture
+async def env(tmp_path: Path) -> AsyncIterator[WorkflowEnvironment]:
+    """A dev server with our search attributes, on a free port."""
+    server = await WorkflowEnvironment.start_local(
+        data_converter=pydantic_data_converter,
+        dev_server_existing_path=venv_binary("temporal"),
+        search_attributes=[SearchAttributeKey.for_keyword(n) for n in SEARCH_ATTRIBUTES],
+        dev_server_log_level="error",
+    )
+    async with server:
+        yield server
+
+
+def held(call: Call) -> bool:
+    """The first revision's call for the test file waits until released."""
+    return call.task == "implement_file" and call.inputs.get("path") == TESTS
+
+
+async def progress(client: Client, workflow_id: str) -> Progress | None:
+    """The progress the running implementation activity last heartbeated, if any."""
+    try:
+        described = await client.get_workflow_handle(workflow_id).describe()
+    except Exception:  # the child workflow does not exist yet
+        return None
+    for activity in described.raw_description.pending_activities:
+        if activity.heartbeat_details.payloads:
+            values = await client.data_converter.decode(activity.heartbeat_details.payloads)
+            return Progress.model_validate(values[0])
+    return None
+
+
+async def test_a_killed_worker_resumes_from_the_last_step(
+    env: WorkflowEnvironment, tmp_path: Path
+) -> None:
+    model = FakeModelServer(TeamBrain(additions={OPERATIONS: POWER, TESTS: TEST_POWER}), hold=held)
+    model.start()
+    emulator_port = free_port()
+    emulators = await start_emulators(emulator_port, tmp_path / "emulators", tmp_path / "emu.log")
+    projects = tmp_path / "projects.toml"
+    projects.write_text('[projects.DEMO]\nrepository = "demo/calc"\n')
+    worker_env = clean_env(
+        TICKETSMITH_TEMPORAL_ADDRESS=env.client.service_client.config.target_host,
+        TICKETSMITH_TASK_QUEUE=QUEUE,
+        TICKETSMITH_AGENT_TASK_QUEUE=QUEUE,
+        TICKETSMITH_DATA_DIR=str(tmp_path / "data"),
+        TICKETSMITH_PROJECTS_FILE=str(projects),
+        TICKETSMITH_EMULATOR_PORT=str(emulator_port),
+        TICKETSMITH_METRICS_PORT="0",
+        TICKETSMITH_MODEL_PROVIDER="openai",
+        TICKETSMITH_OPENAI_MODEL="fake",
+        OPENAI_BASE_URL=model.base_url,
+    )
+    workers = [start_worker(worker_env, tmp_path / "worker-1.log")]
+    try:
+        project = TicketProject(
+            jira_project="DEMO",
+            repository="demo/calc",
+            clone_url=f"http://127.0.0.1:{emulator_port}/demo/calc.git",
+            implement_after_approval=True,
+        )
+        handle = await env.client.start_workflow(
+            "TicketWorkflow",
+            TicketInput(key=KEY, project=project, auto=True),
+            id=f"ticket-{KEY}",
+            task_queue=QUEUE,
+            result_type=TicketResult,
+        )
+        child = f"ticket-{KEY}-implementation"
+
+        async def first_file_checkpointed() -> Progress | None:
+            found = await progress(env.client, child)
+            done = found and any(w.path == OPERATIONS for w in found.workers)
+            return found if done and model.count("implement_file", path=TESTS) else None
+
+        saved = await until(first_file_checkpointed, 120, "the first file's checkpoint")
+        assert [w.path for w in saved.workers] == [OPERATIONS]
+        kill(workers[0])
+        model.released.set()
+        workers.append(start_worker(worker_env, tmp_path / "worker-2.log"))
+
+        result = await asyncio.wait_for(handle.result(), RESUME_WAIT_S + 120)
+    finally:
+        for process in [*workers, emulators]:
+            kill(process)
+        model.stop()
+        shutil.rmtree(tmp_path / "data", ignore_errors=True)
+
+    assert result.pr_url, result.message
+    child_handle = env.client.get_workflow_handle(child, result_type=ImplementationResult)
+    implemented = await child_handle.result()
+    assert implemented.tests_passed
+    assert model.count("implement_file", path=OPERATIONS) == 1  # checkpointed: not asked again
+    assert model.count("implement_file", path=TESTS) == 2  # in flight at the kill: asked again
+    per_step: dict[tuple[str, str], int] = {}
+    for call in model.calls:
+        step = (call.task, str(call.inputs.get("path", "")))
+        per_step[step] = per_step.get(step, 0) + 1
+    repeated = {step: n - 1 for step, n in per_step.items() if n > 1}
+    assert repeated == {("implement_file", TESTS): 1}, per_step

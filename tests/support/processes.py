@@ -1,0 +1,89 @@
+"""Processes for end-to-end tests: the emulators and workers, on free ports, killable."""
+
+import asyncio
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import TypeVar
+
+import httpx
+
+from config import ROOT
+
+T = TypeVar("T")
+
+
+def free_port() -> int:
+    """A port nothing listens on right now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def clean_env(**overrides: str) -> dict[str, str]:
+    """This environment without ticketsmith or model settings, plus the overrides."""
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("TICKETSMITH_", "OPENAI_")) and k != "PYTEST_CURRENT_TEST"
+    }
+    return {**env, "PYTHONUNBUFFERED": "1", **overrides}
+
+
+def spawn(argv: list[str], env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
+    """Start a process in its own process group, its output in a log file."""
+    with log.open("ab") as out:
+        return subprocess.Popen(
+            argv, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL, start_new_session=True,
+        )  # fmt: skip
+
+
+def kill(process: subprocess.Popen[bytes], sig: signal.Signals = signal.SIGKILL) -> None:
+    """Send a signal to the process's whole group and reap it."""
+    if process.poll() is None:
+        os.killpg(process.pid, sig)
+    process.wait(timeout=30)
+
+
+async def until(
+    check: Callable[[], Awaitable[T | None]], timeout_s: float, what: str, interval_s: float = 0.1
+) -> T:
+    """Poll `check` until it returns something, failing with `what` after the deadline."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        found = await check()
+        if found:
+            return found
+        await asyncio.sleep(interval_s)
+    raise TimeoutError(f"gave up after {timeout_s:.0f} s waiting for {what}")
+
+
+async def start_emulators(port: int, state_dir: Path, log: Path) -> subprocess.Popen[bytes]:
+    """The emulators (Jira, GitHub, git hosting, Discord), freshly seeded, once healthy."""
+    argv = [sys.executable, "-m", "emulators", "--host", "127.0.0.1", "--port", str(port),
+            "--state-dir", str(state_dir), "--reset"]  # fmt: skip
+    process = spawn(argv, clean_env(), log)
+
+    async def healthy() -> bool:
+        if process.poll() is not None:
+            raise RuntimeError(f"the emulators exited; see {log}")
+        try:
+            async with httpx.AsyncClient(timeout=2) as http:
+                response = await http.get(f"http://127.0.0.1:{port}/_emulator/health")
+                return response.is_success
+        except httpx.HTTPError:
+            return False
+
+    await until(healthy, 60, "the emulators")
+    return process
+
+
+def start_worker(env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
+    """The real worker (`worker.py`) as a separate process."""
+    return spawn([sys.executable, "worker.py"], env, log)
