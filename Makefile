@@ -3,8 +3,11 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+# The model of `make demo` and `make up`: openai | local | offline (default: chosen from what is set up).
+MODEL ?=
+MODEL_ENV := $(if $(MODEL),TICKETSMITH_MODEL_PROVIDER=$(MODEL))
 
-.PHONY: install demo up test lint clean
+.PHONY: install demo up test test-local-model local-model lint clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -15,18 +18,26 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 demo: $(STAMP)
-	$(PY) stack.py demo
+	$(MODEL_ENV) $(PY) stack.py demo
 
 up: $(STAMP)
-	$(PY) stack.py up
+	$(MODEL_ENV) $(PY) stack.py up
 
 test: $(STAMP)
 	$(PY) -m pytest -q
 
+test-local-model: $(STAMP)
+	$(PY) -m pytest -q -m local_model tests/e2e/test_local_model.py
+
+# Builds the llama.cpp server and fetches the model into .models/ (TICKETSMITH_MODELS_DIR).
+local-model: $(STAMP)
+	$(PY) -m localmodel.install
+
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(VENV)/bin/mypy config.py worker.py starter.py stack.py workflows activities graphs integrations webhooks emulators
+	$(VENV)/bin/mypy config.py worker.py starter.py stack.py workflows activities graphs integrations webhooks emulators localmodel
+	$(VENV)/bin/mypy codec.py codec_server.py metrics.py interceptors.py tracing.py logs.py
 
 clean:
 	rm -rf $(VENV) .data

@@ -60,12 +60,20 @@ class Settings(BaseSettings):
 
     emulator_host: str = "127.0.0.1"
     emulator_port: int = 8100
+    # Where the Jira emulator sends its webhooks ("" sends none; the stack sets its webhook app).
+    emulator_webhook_url: str = ""
+    # A JSON file of faults the emulators inject from the start (see README, "Faults").
+    emulator_faults_file: Path | None = None
 
     jira_base_url: str = ""
     jira_email: str = "ticketsmith@example.com"
     jira_token: SecretStr = SecretStr("emulator-token")
     jira_api_version: int = 3
     jira_bot_account_id: str = "ticketsmith-bot"
+    # The field holding acceptance criteria: an id (customfield_10035) or its name; "" for none.
+    jira_acceptance_criteria_field: str = ""
+    # Adding this label to a Jira issue starts ticketsmith on it ("" turns that off).
+    jira_start_label: str = "ticketsmith"
 
     github_api_url: str = ""
     github_token: SecretStr = SecretStr("emulator-token")

@@ -19,6 +19,7 @@ from pathlib import Path
 import httpx
 
 from config import ROOT, Settings, get_settings
+from localmodel.server import LocalModelMissingError, describe_model, server_argv, server_ready
 
 READY_TIMEOUT_S = 60.0
 SEARCH_ATTRIBUTES = ("TicketKey", "Phase", "Status", "Project")
@@ -70,10 +71,43 @@ def child_env(settings: Settings) -> dict[str, str]:
             "TICKETSMITH_JIRA_BASE_URL": settings.jira_base_url,
             "TICKETSMITH_GITHUB_API_URL": settings.github_api_url,
             "TICKETSMITH_GIT_BASE_URL": settings.git_base_url,
+            "TICKETSMITH_AGENT_TASK_QUEUE": settings.agent_task_queue,
+            "TICKETSMITH_METRICS_PORT": str(settings.metrics_port),
+            "TICKETSMITH_TICKET_GAUGE_SECONDS": str(settings.ticket_gauge_seconds),
+            "TICKETSMITH_CODEC_PORT": str(settings.codec_port),
+            "TICKETSMITH_MODEL_PROVIDER": settings.resolved_model_provider,
+            "TICKETSMITH_MODELS_DIR": str(settings.models_dir),
+            "TICKETSMITH_LOCAL_MODEL_PORT": str(settings.local_model_port),
             "PYTHONUNBUFFERED": "1",
         }
     )
+    for name in ("jira_token", "github_token", "encryption_keys"):
+        secret = getattr(settings, name)
+        if secret is not None:
+            env[f"TICKETSMITH_{name.upper()}"] = secret.get_secret_value()
+    if settings.otel_endpoint:
+        env["TICKETSMITH_OTEL_ENDPOINT"] = settings.otel_endpoint
+    if settings.webhook_secret is not None:
+        env["TICKETSMITH_WEBHOOK_SECRET"] = settings.webhook_secret.get_secret_value()
+    # The Jira emulator sends its webhooks to the stack's webhook app unless told otherwise.
+    webhook_app = f"http://{settings.webhook_host}:{settings.webhook_port}/webhooks/jira"
+    env["TICKETSMITH_EMULATOR_WEBHOOK_URL"] = settings.emulator_webhook_url or webhook_app
+    if settings.emulator_faults_file is not None:
+        env["TICKETSMITH_EMULATOR_FAULTS_FILE"] = str(settings.emulator_faults_file)
+    env["TICKETSMITH_JIRA_START_LABEL"] = settings.jira_start_label
     return env
+
+
+def codec_url(settings: Settings) -> str:
+    """Where the codec server listens."""
+    return f"http://{settings.codec_host}:{settings.codec_port}"
+
+
+def metrics_url(settings: Settings) -> str:
+    """The worker's Prometheus endpoint, or why there is none."""
+    if not settings.metrics_port:
+        return "off"
+    return f"http://{settings.metrics_host}:{settings.metrics_port}/metrics"
 
 
 async def http_ok(url: str) -> bool:
@@ -107,6 +141,8 @@ class Stack:
         ]  # fmt: skip
         for name in SEARCH_ATTRIBUTES:
             server_argv += ["--search-attribute", f"{name}=Keyword"]
+        if s.encryption_keys:
+            server_argv += ["--ui-codec-endpoint", codec_url(s)]
         emulator_argv = [
             sys.executable, "-m", "emulators", "--host", s.emulator_host,
             "--port", str(s.emulator_port), "--state-dir", str(s.emulator_state_dir),
@@ -119,6 +155,7 @@ class Stack:
         ]  # fmt: skip
         ui = f"http://127.0.0.1:{s.temporal_ui_port}"
         return [
+            *self._codec(),
             Service("temporal", server_argv, temporal_port(s), lambda: http_ok(ui)),
             Service(
                 "emulators",
@@ -132,8 +169,31 @@ class Stack:
                 s.webhook_port,
                 lambda: http_ok(f"http://{s.webhook_host}:{s.webhook_port}/healthz"),
             ),
+            *self._local_model(),
             Service("worker", [sys.executable, "worker.py"], None, self._worker_ready),
         ]
+
+    def _local_model(self) -> list[Service]:
+        """The local model server, when the worker's model is `local`."""
+        s = self.settings
+        if s.resolved_model_provider != "local":
+            return []
+        try:
+            argv = server_argv(s)
+        except LocalModelMissingError as err:
+            raise StackError(str(err)) from err
+        return [Service("local-model", argv, s.local_model_port, lambda: server_ready(s))]
+
+    def _codec(self) -> list[Service]:
+        """The codec server, when payloads are encrypted (the Web UI decodes through it)."""
+        s = self.settings
+        if not s.encryption_keys:
+            return []
+        argv = [
+            sys.executable, "-m", "uvicorn", "--factory", "codec_server:create_app",
+            "--host", s.codec_host, "--port", str(s.codec_port), "--log-level", "warning",
+        ]  # fmt: skip
+        return [Service("codec", argv, s.codec_port, lambda: http_ok(f"{codec_url(s)}/healthz"))]
 
     async def _worker_ready(self) -> bool:
         """The worker is ready once it polls the task queue."""
@@ -156,6 +216,8 @@ class Stack:
     def check_ports(self) -> None:
         """Refuse to start when a port the stack needs is taken."""
         extra = [("Temporal Web UI", self.settings.temporal_ui_port)]
+        if self.settings.metrics_port:
+            extra.append(("worker metrics", self.settings.metrics_port))
         taken = [
             f"{name} port {port}"
             for name, port in [(svc.name, svc.port) for svc in self.services] + extra
@@ -221,6 +283,9 @@ class Stack:
                 f"Web UI          {s.temporal_ui_url}",
                 f"Emulators       {s.jira_base_url} (Jira, GitHub, git, Discord)",
                 f"Webhooks        http://{s.webhook_host}:{s.webhook_port}/webhooks/jira",
+                f"Metrics         {metrics_url(s)}",
+                f"Codec server    {codec_url(s) if s.encryption_keys else 'off (no encryption)'}",
+                f"Model           {describe_model(s)}",
                 f"Logs            {self.log_dir}",
             ]
         )

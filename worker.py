@@ -1,17 +1,21 @@
-"""Runs the Temporal worker: the ticket workflow and every activity, with clients from settings."""
+"""Runs the Temporal workers: workflows and service activities on one task queue, agents on another.
+
+The model (agent) activities have their own task queue and concurrency limit, so a slow
+model never starves Jira, GitHub, Discord or git calls. SIGTERM stops polling and gives
+running activities `graceful_shutdown_seconds` to finish before they are cancelled.
+"""
 
 import asyncio
 import logging
 import signal
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import AsyncExitStack
 from datetime import timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
-from integrations.discord import DiscordClient
-from integrations.github import GitHubClient
-from integrations.jira import JiraClient
+from pydantic import SecretStr
 from temporalio.client import Client
+from temporalio.runtime import Runtime
 from temporalio.worker import Worker
 
 from activities.agents import AgentActivities
@@ -21,7 +25,13 @@ from activities.jira import JiraActivities
 from activities.repo import RepoActivities, Workspaces
 from config import Settings, connect_temporal, get_settings, load_projects
 from graphs.models import make_chat_model
+from integrations.discord import DiscordClient
+from integrations.github import GitHubClient
+from integrations.jira import JiraClient
+from interceptors import ObservabilityInterceptor
 from logs import configure_logging
+from metrics import TicketGauge, metrics_runtime
+from tracing import flush_traces
 from workflows.registry import WORKFLOWS
 
 log = logging.getLogger("ticketsmith.worker")
@@ -33,7 +43,14 @@ def discord_webhooks(settings: Settings) -> dict[str, str | None]:
     return {key: project.discord_webhook_url for key, project in projects.items()}
 
 
-def build_activities(settings: Settings, stack: AsyncExitStack) -> Sequence[Any]:
+class ActivitySets(NamedTuple):
+    """Activities by task queue: service calls (Jira, GitHub, Discord, git) and agents (models)."""
+
+    services: Sequence[Callable[..., Any]]
+    agents: Sequence[Callable[..., Any]]
+
+
+def build_activities(settings: Settings, stack: AsyncExitStack) -> ActivitySets:
     """Every activity, bound to clients built from settings (the only place that builds them)."""
     jira = JiraClient(
         settings.jira_base_url,
@@ -63,7 +80,7 @@ def build_activities(settings: Settings, stack: AsyncExitStack) -> Sequence[Any]
     jira_activities = JiraActivities(jira)
     repo_activities = RepoActivities(workspaces)
     agent_activities = AgentActivities(model, workspaces)
-    return [
+    services: list[Callable[..., Any]] = [
         jira_activities.fetch_jira_ticket,
         jira_activities.post_jira_comment,
         jira_activities.transition_jira_issue,
@@ -72,43 +89,109 @@ def build_activities(settings: Settings, stack: AsyncExitStack) -> Sequence[Any]
         repo_activities.prepare_repository,
         repo_activities.commit_files,
         repo_activities.run_tests,
+    ]
+    agents: list[Callable[..., Any]] = [
         agent_activities.analyse_codebase,
         agent_activities.generate_questions,
         agent_activities.refine_requirements,
         agent_activities.generate_plan,
         agent_activities.implement_changes,
     ]
+    return ActivitySets(services, agents)
+
+
+def build_workers(
+    client: Client,
+    settings: Settings,
+    activities: ActivitySets,
+    workflows: Sequence[type] = WORKFLOWS,
+) -> list[Worker]:
+    """The workflow-and-services worker and, on its own task queue, the agent worker."""
+    common: dict[str, Any] = {
+        "interceptors": [ObservabilityInterceptor()],
+        "graceful_shutdown_timeout": timedelta(seconds=settings.graceful_shutdown_seconds),
+    }
+    separate = bool(activities.agents) and settings.agent_task_queue != settings.task_queue
+    main = Worker(
+        client,
+        task_queue=settings.task_queue,
+        workflows=workflows,
+        # Agents stay registered here too, for tickets started without an agent task queue.
+        activities=[*activities.services, *activities.agents],
+        max_concurrent_activities=settings.max_concurrent_http_activities,
+        **common,
+    )
+    if not separate:
+        return [main]
+    agents = Worker(
+        client,
+        task_queue=settings.agent_task_queue,
+        activities=list(activities.agents),
+        max_concurrent_activities=settings.max_concurrent_agent_activities,
+        **common,
+    )
+    return [main, agents]
+
+
+async def run_workers(workers: Sequence[Worker], stop: asyncio.Event) -> None:
+    """Run the workers until `stop` is set or one fails, then shut them all down together."""
+    runs = [asyncio.create_task(worker.run()) for worker in workers]
+    stopping = asyncio.create_task(stop.wait())
+    await asyncio.wait([*runs, stopping], return_when=asyncio.FIRST_COMPLETED)
+    stopping.cancel()
+    # Polling stops at once; running activities get the grace period, then are cancelled
+    # (they see the cancellation where they await or heartbeat) and retry on another worker.
+    await asyncio.gather(
+        *(worker.shutdown() for worker in workers if not worker.is_shutdown),
+        return_exceptions=True,
+    )
+    await asyncio.gather(*runs)
+
+
+def secret_values(settings: Settings) -> list[str]:
+    """Every secret in the settings, so the logs can redact it."""
+    return [
+        value.get_secret_value()
+        for value in settings.model_dump().values()
+        if isinstance(value, SecretStr)
+    ]
 
 
 async def run_worker(settings: Settings, client: Client, stop: asyncio.Event) -> None:
-    """Poll the task queue until `stop` is set, then shut down gracefully."""
+    """Poll both task queues until `stop` is set, then shut down gracefully."""
     async with AsyncExitStack() as stack:
-        worker = Worker(
-            client,
-            task_queue=settings.task_queue,
-            workflows=WORKFLOWS,
-            activities=build_activities(settings, stack),
-            graceful_shutdown_timeout=timedelta(seconds=10),
-        )
+        workers = build_workers(client, settings, build_activities(settings, stack))
+        tasks = []
+        if settings.metrics_port and settings.ticket_gauge_seconds:
+            runtime = client.service_client.config.runtime or Runtime.default()
+            gauge = TicketGauge(client, runtime.metric_meter)
+            tasks.append(asyncio.create_task(gauge.run(settings.ticket_gauge_seconds, stop)))
         log.info(
-            "worker polling task queue %s with model %s",
-            settings.task_queue,
+            "worker polling task queues %s with model %s; metrics %s",
+            ", ".join(w.task_queue for w in workers),
             settings.resolved_model_provider,
+            f"on {settings.metrics_host}:{settings.metrics_port}"
+            if settings.metrics_port
+            else "off",
         )
-        async with worker:
-            await stop.wait()
+        await run_workers(workers, stop)
+        await asyncio.gather(*tasks)
 
 
 async def main() -> None:
     """Entry point: run until SIGINT or SIGTERM."""
-    configure_logging()
     settings = get_settings()
-    client = await connect_temporal(settings)
+    configure_logging(secrets=secret_values(settings))
+    runtime = metrics_runtime(settings.metrics_host, settings.metrics_port)
+    client = await connect_temporal(settings, runtime)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
-    await run_worker(settings, client, stop)
+    try:
+        await run_worker(settings, client, stop)
+    finally:
+        flush_traces()
 
 
 if __name__ == "__main__":

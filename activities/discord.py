@@ -2,10 +2,10 @@
 
 from collections.abc import Callable
 
-from integrations.discord import DiscordClient
 from temporalio import activity
 
 from activities.messages import DiscordNoticeInput, DiscordNoticeResult
+from integrations.discord import DiscordClient
 
 
 class DiscordActivities:

@@ -1,9 +1,9 @@
 """GitHub activities: open the ticket's pull request exactly once."""
 
-from integrations.github import GitHubClient
 from temporalio import activity
 
 from activities.messages import OpenPullRequestInput, OpenPullRequestResult
+from integrations.github import GitHubClient
 
 
 class GitHubActivities:

@@ -1,6 +1,5 @@
 """Jira activities: read the ticket, post idempotent comments, move the issue."""
 
-from integrations.jira import JiraClient
 from temporalio import activity
 
 from activities.messages import (
@@ -11,6 +10,7 @@ from activities.messages import (
     TransitionResult,
 )
 from graphs.schemas import TicketContext
+from integrations.jira import JiraClient
 
 
 def marker_line(marker: str) -> str:

@@ -7,6 +7,8 @@ import uvicorn
 
 from config import get_settings
 from emulators.app import DEFAULT_SEED, create_app
+from emulators.faults import FaultInjector
+from emulators.jira_webhooks import JiraWebhooks
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -22,9 +24,27 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--reset", action="store_true", help="wipe the state directory and reseed first"
     )
+    parser.add_argument(
+        "--faults",
+        type=Path,
+        default=settings.emulator_faults_file,
+        help="faults to inject from the start (JSON); default: the seed file's",
+    )
+    parser.add_argument(
+        "--webhook-url",
+        default=settings.emulator_webhook_url,
+        help="where to send Jira webhooks, signed with TICKETSMITH_WEBHOOK_SECRET",
+    )
     parser.add_argument("--log-level", default="warning")
     args = parser.parse_args(argv)
-    app = create_app(args.state_dir, seed_file=args.seed, reset=args.reset)
+    secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else None
+    app = create_app(
+        args.state_dir,
+        seed_file=args.seed,
+        reset=args.reset,
+        faults=FaultInjector.from_file(args.faults) if args.faults else None,
+        webhooks=JiraWebhooks(args.webhook_url, secret),
+    )
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
 
 

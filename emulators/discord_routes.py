@@ -8,6 +8,12 @@ from emulators.state import EmulatorError, EmulatorState, now
 
 MAX_CONTENT = 2000
 MAX_EMBEDS = 10
+# Discord's limits on embed text; all the text of a message's embeds adds up to 6000 at most.
+EMBED_LIMITS = {"title": 256, "description": 4096}
+FIELD_LIMITS = {"name": 256, "value": 1024}
+MAX_FIELDS = 25
+MAX_FOOTER = 2048
+MAX_EMBED_TEXT = 6000
 
 
 def discord_error(status_code: int, message: str, code: int, **extra: Any) -> EmulatorError:
@@ -16,8 +22,39 @@ def discord_error(status_code: int, message: str, code: int, **extra: Any) -> Em
 
 
 def _too_long(field: str, limit: int) -> EmulatorError:
+    """Discord's 400 for a value over its limit; a dotted field nests as Discord's errors do."""
     error = {"code": "BASE_TYPE_MAX_LENGTH", "message": f"Must be {limit} or fewer in length."}
-    return discord_error(400, "Invalid Form Body", 50035, errors={field: {"_errors": [error]}})
+    errors: dict[str, Any] = {"_errors": [error]}
+    for part in reversed(field.split(".")):
+        errors = {part: errors}
+    return discord_error(400, "Invalid Form Body", 50035, errors=errors)
+
+
+def _check_embeds(embeds: Any) -> None:
+    """Discord's 400 for embeds over its limits, naming the field as Discord does."""
+    if not isinstance(embeds, list) or not all(isinstance(e, dict) for e in embeds):
+        raise discord_error(400, "Invalid Form Body", 50035, errors={"embeds": {"_errors": []}})
+    if len(embeds) > MAX_EMBEDS:
+        raise _too_long("embeds", MAX_EMBEDS)
+    total = 0
+    for n, embed in enumerate(embeds):
+        texts = [(f"embeds.{n}.{k}", str(embed.get(k) or ""), v) for k, v in EMBED_LIMITS.items()]
+        fields = embed.get("fields") or []
+        if len(fields) > MAX_FIELDS:
+            raise _too_long(f"embeds.{n}.fields", MAX_FIELDS)
+        for i, field in enumerate(fields):
+            texts += [
+                (f"embeds.{n}.fields.{i}.{k}", str(field.get(k) or ""), v)
+                for k, v in FIELD_LIMITS.items()
+            ]
+        footer = str((embed.get("footer") or {}).get("text") or "")
+        texts.append((f"embeds.{n}.footer.text", footer, MAX_FOOTER))
+        for name, text, limit in texts:
+            if len(text) > limit:
+                raise _too_long(name, limit)
+            total += len(text)
+    if total > MAX_EMBED_TEXT:
+        raise _too_long("embeds", MAX_EMBED_TEXT)
 
 
 def create_discord_router(state: EmulatorState) -> APIRouter:
@@ -64,8 +101,7 @@ def create_discord_router(state: EmulatorState) -> APIRouter:
             raise discord_error(400, "Cannot send an empty message", 50006)
         if len(str(content)) > MAX_CONTENT:
             raise _too_long("content", MAX_CONTENT)
-        if len(embeds) > MAX_EMBEDS:
-            raise _too_long("embeds", MAX_EMBEDS)
+        _check_embeds(embeds)
         message = {
             "id": str(state.next_id("discord-message", 1_300_000_000_000_000_000)),
             "type": 0,

@@ -1,4 +1,5 @@
-"""Jira REST at the root: Cloud v3 (ADF) and Server v2 (text) issues, comments, transitions."""
+"""Jira REST at the root: Cloud v3 (ADF) and Server v2 (wiki markup) issues, comments,
+transitions and labels, with `comment_created` and `jira:issue_updated` webhooks."""
 
 import base64
 import binascii
@@ -6,31 +7,22 @@ from typing import Any
 
 from fastapi import APIRouter, Depends, Query, Request, Response
 
-from emulators.state import EmulatorError, EmulatorState, now
-from integrations.adf import adf_to_markdown, markdown_to_adf
+from emulators.jira_json import (
+    STATUSES,
+    JiraViews,
+    is_blank,
+    jira_error,
+    jira_time,
+    parse_text,
+)
+from emulators.jira_webhooks import JiraWebhooks
+from emulators.state import EmulatorState
 
 API = "/rest/api/{version}"
 BOT_ACCOUNT_ID = "ticketsmith-bot"
 NOT_FOUND = "Issue does not exist or you do not have permission to see it."
-# status name -> (status id, status category key)
-STATUSES = {
-    "To Do": ("10000", "new"),
-    "In Progress": ("3", "indeterminate"),
-    "In Review": ("10001", "indeterminate"),
-    "Done": ("10002", "done"),
-}
 TRANSITIONS = {"11": "To Do", "21": "In Progress", "31": "In Review", "41": "Done"}
-
-
-def jira_error(status_code: int, *messages: str, **errors: str) -> EmulatorError:
-    """An error with Jira's body shape."""
-    return EmulatorError(status_code, {"errorMessages": list(messages), "errors": errors})
-
-
-def jira_time() -> str:
-    """A timestamp in Jira's format, 2025-01-06T09:00:00.000+0000."""
-    t = now()
-    return t.strftime("%Y-%m-%dT%H:%M:%S.") + f"{t.microsecond // 1000:03d}+0000"
+EDITABLE = {"labels", "summary"}
 
 
 def check_version(version: int) -> None:
@@ -39,9 +31,11 @@ def check_version(version: int) -> None:
         raise jira_error(404, "No API at this version")
 
 
-def create_jira_router(state: EmulatorState) -> APIRouter:
-    """The Jira routes over the shared state."""
+def create_jira_router(state: EmulatorState, webhooks: JiraWebhooks | None = None) -> APIRouter:
+    """The Jira routes over the shared state; changes are sent to `webhooks` when given."""
     api = APIRouter(prefix=API, tags=["jira"], dependencies=[Depends(check_version)])
+    views = JiraViews(state)
+    hooks = webhooks or JiraWebhooks(None)
 
     def actor(request: Request) -> dict[str, Any]:
         """Who makes a change: X-Emulator-User, the Basic-auth email, else the bot."""
@@ -73,81 +67,43 @@ def create_jira_router(state: EmulatorState) -> APIRouter:
             raise jira_error(404, NOT_FOUND)
         return issue
 
-    def user_json(account_id: str, base: str) -> dict[str, Any]:
-        user = state.user(account_id) or {"accountId": account_id, "displayName": account_id}
-        return {
-            "self": f"{base}/rest/api/3/user?accountId={account_id}",
-            "accountId": account_id,
-            "displayName": user["displayName"],
-            "emailAddress": user.get("emailAddress"),
-            "accountType": user.get("accountType", "atlassian"),
-            "active": True,
-            "timeZone": "UTC",
-        }
+    def changed(issue: dict[str, Any], who: str, items: list[dict[str, Any]], base: str) -> None:
+        """Save an edit and tell the webhook receiver about it."""
+        issue["updated"] = jira_time()
+        state.save()
+        hooks.emit(views.issue_updated(issue, who, items, base))
 
-    def comment_json(issue: dict[str, Any], c: dict[str, Any], version: int, base: str) -> Any:
-        author = user_json(c["author"], base)
-        return {
-            "self": f"{base}/rest/api/{version}/issue/{issue['id']}/comment/{c['id']}",
-            "id": c["id"],
-            "author": author,
-            "updateAuthor": author,
-            "body": c["body"] if version == 3 else adf_to_markdown(c["body"]),
-            "created": c["created"],
-            "updated": c["updated"],
-            "jsdPublic": True,
-        }
-
-    def issue_json(issue: dict[str, Any], version: int, base: str, wanted: str | None) -> Any:
-        status_id, category = STATUSES[issue["status"]]
-        project = next(p for p in state.data["projects"] if p["key"] == issue["project"])
-        description = issue["description"]
-        comments = [comment_json(issue, c, version, base) for c in issue["comments"]]
-        fields = {
-            "summary": issue["summary"],
-            "description": description if version == 3 else adf_to_markdown(description) or None,
-            "labels": issue["labels"],
-            "status": {
-                "self": f"{base}/rest/api/{version}/status/{status_id}",
-                "id": status_id,
-                "name": issue["status"],
-                "statusCategory": {"key": category},
-            },
-            "reporter": user_json(issue["reporter"], base),
-            "issuetype": {"name": issue["issuetype"]},
-            "project": {"id": project["id"], "key": project["key"], "name": project["name"]},
-            "created": issue["created"],
-            "updated": issue["updated"],
-            "comment": {
-                "comments": comments,
-                "self": f"{base}/rest/api/{version}/issue/{issue['id']}/comment",
-                "maxResults": len(comments),
-                "total": len(comments),
-                "startAt": 0,
-            },
-        }
-        names = {n.strip() for n in (wanted or "").split(",") if n.strip()}
-        if names and not names & {"*all", "*navigable"}:
-            fields = {k: v for k, v in fields.items() if k in names}
-        return {
-            "id": issue["id"],
-            "key": issue["key"],
-            "self": f"{base}/rest/api/{version}/issue/{issue['id']}",
-            "fields": fields,
-        }
-
-    def comment_body(value: Any, version: int) -> dict[str, Any]:
-        """A comment body as stored (ADF), validated the way Jira does."""
-        if version == 2 and isinstance(value, str):
-            return markdown_to_adf(value)
-        if version == 3 and isinstance(value, dict) and value.get("type") == "doc":
-            return value
-        expected = "a string" if version == 2 else "an Atlassian Document (see the ADF format)"
-        raise jira_error(400, comment=f"Operation value must be {expected}")
+    @api.get("/field")
+    def list_fields() -> Any:
+        return views.field_list()
 
     @api.get("/issue/{key}")
     def get_issue(key: str, version: int, request: Request, fields: str | None = None) -> Any:
-        return issue_json(find_issue(key), version, _base(request), fields)
+        return views.issue(find_issue(key), version, _base(request), fields)
+
+    @api.put("/issue/{key}", status_code=204)
+    async def edit_issue(key: str, request: Request) -> Response:
+        who = actor(request)
+        issue = find_issue(key)
+        payload = await _json(request)
+        fields, update = payload.get("fields") or {}, payload.get("update") or {}
+        if unknown := sorted((set(fields) | set(update)) - EDITABLE):
+            message = "Field '{}' cannot be set. It is not on the appropriate screen, or unknown."
+            raise jira_error(400, **{name: message.format(name) for name in unknown})
+        items = []
+        labels = _edit_labels(issue["labels"], fields.get("labels"), update.get("labels") or [])
+        if labels != issue["labels"]:
+            items.append(_change("labels", " ".join(issue["labels"]), " ".join(labels)))
+            issue["labels"] = labels
+        summary = fields.get("summary", issue["summary"])
+        if not isinstance(summary, str) or not summary.strip():
+            raise jira_error(400, summary="You must specify a summary of the issue.")
+        if summary != issue["summary"]:
+            items.append(_change("summary", issue["summary"], summary))
+            issue["summary"] = summary
+        if items:
+            changed(issue, who["accountId"], items, _base(request))
+        return Response(status_code=204)
 
     @api.get("/issue/{key}/comment")
     def list_comments(
@@ -165,15 +121,15 @@ def create_jira_router(state: EmulatorState) -> APIRouter:
             "startAt": start_at,
             "maxResults": max_results,
             "total": len(comments),
-            "comments": [comment_json(issue, c, version, _base(request)) for c in page],
+            "comments": [views.comment(issue, c, version, _base(request)) for c in page],
         }
 
     @api.post("/issue/{key}/comment", status_code=201)
     async def add_comment(key: str, version: int, request: Request) -> Any:
         author = actor(request)
         issue = find_issue(key)
-        body = comment_body((await _json(request)).get("body"), version)
-        if not adf_to_markdown(body).strip():
+        body = parse_text((await _json(request)).get("body"), version, "comment")
+        if is_blank(body):
             raise jira_error(400, comment="Comment body can not be empty!")
         created = jira_time()
         comment_id = str(state.next_id("jira-comment", 10000))
@@ -182,7 +138,8 @@ def create_jira_router(state: EmulatorState) -> APIRouter:
         issue["comments"].append(comment)
         issue["updated"] = created
         state.save()
-        return comment_json(issue, comment, version, _base(request))
+        hooks.emit(views.comment_created(issue, comment, _base(request)))
+        return views.comment(issue, comment, version, _base(request))
 
     @api.get("/issue/{key}/transitions")
     def list_transitions(key: str) -> Any:
@@ -198,18 +155,65 @@ def create_jira_router(state: EmulatorState) -> APIRouter:
 
     @api.post("/issue/{key}/transitions", status_code=204)
     async def do_transition(key: str, request: Request) -> Response:
-        actor(request)
+        who = actor(request)
         issue = find_issue(key)
         transition_id = str(((await _json(request)).get("transition") or {}).get("id", ""))
         target = TRANSITIONS.get(transition_id)
         if target is None or target == issue["status"]:
             raise jira_error(400, f"Transition id '{transition_id}' is not valid for this issue.")
+        item = _change("status", issue["status"], target)
+        item |= {"from": STATUSES[issue["status"]][0], "to": STATUSES[target][0]}
         issue["status"] = target
-        issue["updated"] = jira_time()
-        state.save()
+        changed(issue, who["accountId"], [item], _base(request))
         return Response(status_code=204)
 
     return api
+
+
+def _edit_labels(current: list[str], replace: Any, operations: Any) -> list[str]:
+    """Labels after `fields.labels` (replace) and `update.labels` (add/remove/set operations)."""
+    labels = list(current)
+    if replace is not None:
+        labels = _label_list(replace)
+    if not isinstance(operations, list):
+        raise jira_error(400, labels="Operations on labels must be a list")
+    for operation in operations:
+        if not isinstance(operation, dict) or len(operation) != 1:
+            raise jira_error(400, labels="Each operation needs one of add, remove or set")
+        ((verb, value),) = operation.items()
+        if verb == "set":
+            labels = _label_list(value)
+        elif verb == "add":
+            labels += [v for v in _label_list([value]) if v not in labels]
+        elif verb == "remove":
+            labels = [label for label in labels if label != value]
+        else:
+            raise jira_error(400, labels=f"Operation '{verb}' is not supported on labels")
+    return labels
+
+
+def _label_list(value: Any) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise jira_error(400, labels="Labels must be a list of strings")
+    for label in value:
+        if not label:
+            raise jira_error(400, labels="A label can not be empty.")
+        if any(c.isspace() for c in label):
+            raise jira_error(400, labels=f"The label '{label}' contains spaces which is invalid.")
+    return list(dict.fromkeys(value))
+
+
+def _change(field: str, before: str, after: str) -> dict[str, Any]:
+    """One changelog item of a webhook."""
+    return {
+        "field": field,
+        "fieldtype": "jira",
+        "fieldId": field,
+        "from": None,
+        "fromString": before,
+        "to": None,
+        "toString": after,
+    }
 
 
 def _transition_json(transition_id: str, name: str) -> dict[str, Any]:

@@ -1,14 +1,11 @@
-"""The emulators' persistent state, their request log and the faults injected on request."""
+"""The emulators' persistent state and their request log."""
 
 import json
 import os
-import re
 import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Self
-
-from pydantic import BaseModel, Field
 
 from integrations.adf import markdown_to_adf
 
@@ -73,6 +70,7 @@ def seed_data(seed: dict[str, Any]) -> dict[str, Any]:
     issues = {}
     for number, issue in enumerate(seed.get("issues", []), 10001):
         description = issue.get("description")
+        custom = {k: markdown_to_adf(v) for k, v in (issue.get("custom_fields") or {}).items()}
         issues[issue["key"]] = {
             "id": str(number),
             "created": created,
@@ -80,11 +78,13 @@ def seed_data(seed: dict[str, Any]) -> dict[str, Any]:
             "issuetype": "Task",
             **issue,
             "description": markdown_to_adf(description) if description else None,
+            "custom_fields": custom,
             "comments": [],
         }
     return {
         "users": seed.get("users", []),
         "projects": seed.get("projects", []),
+        "fields": seed.get("fields", []),
         "issues": issues,
         "repositories": seed.get("repositories", []),
         "pulls": [],
@@ -100,15 +100,25 @@ class RequestLog:
         self.entries: list[dict[str, Any]] = []
 
     def record(
-        self, method: str, path: str, query: dict[str, str], status_code: int, body: Any
+        self,
+        method: str,
+        path: str,
+        query: dict[str, str],
+        status_code: int,
+        body: Any,
+        started: datetime | None = None,
+        fault: dict[str, Any] | None = None,
     ) -> None:
-        """Append one request; the body only for methods that carry one."""
+        """Append one request, stamped with its arrival; the body only for methods with one."""
+        # `fault`: what an injected fault did; "before" the API never saw the request,
+        # "after" the API handled it and its answer was replaced (a lost response).
         entry = {
             "method": method,
             "path": path,
             "query": query,
             "status_code": status_code,
-            "timestamp": now().isoformat(),
+            "timestamp": (started or now()).isoformat(),
+            "fault": fault,
         }
         if method in ("POST", "PUT", "PATCH"):
             entry["body"] = body
@@ -117,37 +127,3 @@ class RequestLog:
     def clear(self) -> None:
         """Forget every recorded request."""
         self.entries.clear()
-
-
-class Fault(BaseModel):
-    """An injected failure or delay for requests whose path matches a regular expression."""
-
-    path: str = Field(description="regular expression matched against the whole path")
-    method: str | None = None
-    status_code: int | None = Field(default=None, description="None: only delay, then answer")
-    body: dict[str, Any] | None = None
-    headers: dict[str, str] = {}
-    delay_seconds: float = 0.0
-    times: int | None = Field(default=1, description="requests to affect; None: until cleared")
-
-    def matches(self, method: str, path: str) -> bool:
-        """Whether this fault applies to a request."""
-        if self.times is not None and self.times <= 0:
-            return False
-        if self.method and self.method.upper() != method:
-            return False
-        return re.fullmatch(self.path, path) is not None
-
-
-class FaultInjector:
-    """The faults in force; each match uses up one of its `times`."""
-
-    def __init__(self) -> None:
-        self.faults: list[Fault] = []
-
-    def take(self, method: str, path: str) -> Fault | None:
-        """The first fault matching a request, counted as used."""
-        fault = next((f for f in self.faults if f.matches(method, path)), None)
-        if fault and fault.times is not None:
-            fault.times -= 1
-        return fault

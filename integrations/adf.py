@@ -2,8 +2,9 @@
 
 import re
 from datetime import UTC, datetime
-from itertools import groupby
 from typing import Any
+
+from integrations.marks import mark, render_inline
 
 Node = dict[str, Any]
 
@@ -22,7 +23,6 @@ _INLINE = re.compile(
     r"|(?<!\w)_(?P<em_>[^_\s](?:[^_]*[^_\s])?)_(?!\w)"
 )
 _WRAP = {"strong": "**", "em": "*", "strike": "~~"}
-_MARK_ORDER = ("link", "strong", "em", "strike")
 _INLINE_NODES = {"text", "hardBreak", "mention", "emoji", "inlineCard", "date", "status"}
 # Inline nodes without text of their own: the attributes that stand for them, best first.
 _LEAF_ATTRS = {
@@ -249,50 +249,38 @@ def _is_inline(node: Node) -> bool:
     return node.get("type") in _INLINE_NODES
 
 
-def _render_inline(nodes: list[Node], order: tuple[str, ...] = _MARK_ORDER) -> str:
-    if not order:
-        return "".join(_render_leaf(n) for n in nodes)
-    kind, rest = order[0], order[1:]
-    keys = [_mark(n, kind) for n in nodes]
-    if kind != "link":
-        # A code span inside bold/italic text cannot carry those marks in ADF: keep the run whole.
-        for i in range(1, len(nodes) - 1):
-            if (
-                keys[i] is None
-                and _mark(nodes[i], "code")
-                and keys[i - 1] == _mark(nodes[i + 1], kind)
-            ):
-                keys[i] = keys[i - 1]
-    out = []
-    for mark, run in groupby(zip(keys, nodes, strict=True), key=lambda pair: pair[0]):
-        inner = _render_inline([n for _, n in run], rest)
-        if mark is None:
-            out.append(inner)
-        elif kind == "link":
-            out.append(f"[{inner}]({(mark.get('attrs') or {}).get('href', '')})")
-        else:
-            out.append(f"{_WRAP[kind]}{inner}{_WRAP[kind]}")
-    return "".join(out)
+def _render_inline(nodes: list[Node]) -> str:
+    return render_inline(nodes, _render_leaf, _markdown_wrap)
 
 
-def _mark(node: Node, kind: str) -> Node | None:
-    return next((m for m in node.get("marks") or [] if m.get("type") == kind), None)
+def _markdown_wrap(kind: str, mark_node: Node, inner: str) -> str:
+    if kind == "link":
+        return f"[{inner}]({(mark_node.get('attrs') or {}).get('href', '')})"
+    return f"{_WRAP[kind]}{inner}{_WRAP[kind]}"
+
+
+def leaf_text(node: Node) -> str | None:
+    """The text standing for a mention, emoji, card, status or date; None for other nodes."""
+    kind, attrs = node.get("type"), node.get("attrs") or {}
+    if kind in _LEAF_ATTRS:
+        return next((str(attrs[a]) for a in _LEAF_ATTRS[kind] if attrs.get(a)), "")
+    if kind == "date" and str(attrs.get("timestamp", "")).isdigit():
+        return datetime.fromtimestamp(int(attrs["timestamp"]) / 1000, UTC).date().isoformat()
+    return None
 
 
 def _render_leaf(node: Node) -> str:
-    kind, attrs = node.get("type"), node.get("attrs") or {}
+    kind = node.get("type")
     if kind == "text":
         text = node.get("text", "")
-        if not _mark(node, "code"):
+        if not mark(node, "code"):
             return text
         ticks = "``" if "`" in text else "`"
         return f"{ticks}{text}{ticks}"
     if kind == "hardBreak":
         return "\n"
-    if kind in _LEAF_ATTRS:
-        return next((str(attrs[a]) for a in _LEAF_ATTRS[kind] if attrs.get(a)), "")
-    if kind == "date" and str(attrs.get("timestamp", "")).isdigit():
-        return datetime.fromtimestamp(int(attrs["timestamp"]) / 1000, UTC).date().isoformat()
+    if (text := leaf_text(node)) is not None:
+        return text
     if node.get("content"):
         return _render_block(node)
     return node.get("text", "")

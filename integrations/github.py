@@ -111,3 +111,9 @@ class GitHubClient(ServiceClient):
         path = f"/repos/{repository}/issues/{number}/comments"
         raw = await self._request("POST", path, json={"body": body})
         return IssueComment(id=raw["id"], url=raw["html_url"], body=raw["body"])
+
+    async def add_labels(self, repository: str, number: int, labels: list[str]) -> list[str]:
+        """Add labels to a pull request (or issue); returns every label it now has."""
+        path = f"/repos/{repository}/issues/{number}/labels"
+        raw = await self._request("POST", path, json={"labels": labels})
+        return [label["name"] for label in raw]

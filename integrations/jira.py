@@ -1,4 +1,4 @@
-"""Jira client: issues, comments (markdown in, ADF on the wire for v3) and transitions."""
+"""Jira client: Cloud REST v3 (ADF) or Server/Data Center v2 (wiki markup), markdown in and out."""
 
 from datetime import datetime
 from typing import Any
@@ -9,6 +9,7 @@ from temporalio.exceptions import ApplicationError
 
 from integrations.adf import adf_to_markdown, markdown_to_adf
 from integrations.http import ServiceClient, build_http_client, raise_for_status
+from integrations.wiki import markdown_to_wiki, wiki_to_markdown
 
 SERVICE = "Jira"
 ISSUE_FIELDS = "summary,description,labels,status,reporter,comment"
@@ -34,6 +35,7 @@ class JiraIssue(BaseModel):
     status: str
     reporter: str
     comments: list[JiraComment]
+    acceptance_criteria: str = ""
 
 
 class JiraTransition(BaseModel):
@@ -45,10 +47,12 @@ class JiraTransition(BaseModel):
 
 
 class JiraClient(ServiceClient):
-    """Jira Cloud (REST v3, ADF) or Server/Data Center (REST v2, plain text)."""
+    """Jira Cloud (REST v3, ADF) or Server/Data Center (REST v2, wiki markup)."""
 
     page_size = 100
 
+    # With an email it signs in with Basic auth (email + API token); without one the token is
+    # sent as a bearer token (a Data Center personal access token, or an OAuth token).
     def __init__(
         self,
         base_url: str,
@@ -56,6 +60,7 @@ class JiraClient(ServiceClient):
         token: str,
         api_version: int = 3,
         transport: httpx.AsyncBaseTransport | None = None,
+        acceptance_criteria_field: str | None = None,
     ) -> None:
         if api_version not in (2, 3):
             raise ValueError(f"Jira REST API version must be 2 or 3, not {api_version}")
@@ -66,6 +71,8 @@ class JiraClient(ServiceClient):
         super().__init__(build_http_client(base_url, headers, auth, transport))
         self._api = f"/rest/api/{api_version}"
         self._version = api_version
+        self._criteria_field = acceptance_criteria_field or None
+        self._criteria_id: str | None = None
 
     async def _request(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
         response = await self._http.request(method, f"{self._api}{path}", **kwargs)
@@ -73,9 +80,12 @@ class JiraClient(ServiceClient):
         return response
 
     def _to_markdown(self, body: Any) -> str:
-        if self._version == 2:
-            return body or ""
-        return adf_to_markdown(body)
+        """Markdown for a rich-text value: ADF, or wiki markup on v2 (single-line fields too)."""
+        if isinstance(body, dict):
+            return adf_to_markdown(body)
+        if not isinstance(body, str):
+            return ""
+        return wiki_to_markdown(body) if self._version == 2 else body
 
     def _comment(self, raw: dict[str, Any]) -> JiraComment:
         author = raw.get("author") or {}
@@ -88,8 +98,10 @@ class JiraClient(ServiceClient):
         )
 
     async def get_issue(self, key: str) -> JiraIssue:
-        """The issue with its description and every comment."""
-        data = (await self._request("GET", f"/issue/{key}", params={"fields": ISSUE_FIELDS})).json()
+        """The issue with its description, acceptance criteria (when configured) and comments."""
+        criteria = await self._criteria_field_id()
+        wanted = f"{ISSUE_FIELDS},{criteria}" if criteria else ISSUE_FIELDS
+        data = (await self._request("GET", f"/issue/{key}", params={"fields": wanted})).json()
         fields = data["fields"]
         page = fields.get("comment") or {}
         comments = [self._comment(c) for c in page.get("comments", [])]
@@ -103,11 +115,30 @@ class JiraClient(ServiceClient):
             status=(fields.get("status") or {}).get("name", ""),
             reporter=(fields.get("reporter") or {}).get("displayName", ""),
             comments=comments,
+            acceptance_criteria=self._to_markdown(fields.get(criteria or "")),
         )
+
+    async def _criteria_field_id(self) -> str | None:
+        """The acceptance-criteria field's id; a name is looked up once among Jira's fields."""
+        name = self._criteria_field
+        if name is None or name.startswith("customfield_"):
+            return name
+        if self._criteria_id is None:
+            fields = (await self._request("GET", "/field")).json()
+            ids = [f["id"] for f in fields if str(f.get("name", "")).casefold() == name.casefold()]
+            if not ids:
+                raise ApplicationError(
+                    f"Jira has no field named '{name}'; set the acceptance-criteria field to "
+                    "one of its field names or a customfield_ id",
+                    type="JiraFieldNotFound",
+                    non_retryable=True,
+                )
+            self._criteria_id = ids[0]
+        return self._criteria_id
 
     async def add_comment(self, key: str, markdown: str) -> JiraComment:
         """Post a comment written in markdown."""
-        body = markdown if self._version == 2 else markdown_to_adf(markdown)
+        body = markdown_to_wiki(markdown) if self._version == 2 else markdown_to_adf(markdown)
         response = await self._request("POST", f"/issue/{key}/comment", json={"body": body})
         return self._comment(response.json())
 

@@ -1,5 +1,6 @@
 """Session-wide Temporal test servers (no downloads: binaries come from pip packages)."""
 
+import os
 import shutil
 import sys
 from collections.abc import AsyncIterator
@@ -11,6 +12,10 @@ from temporalio.api.operatorservice.v1 import AddSearchAttributesRequest
 from temporalio.client import Client
 from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.testing import WorkflowEnvironment
+
+# The suite runs on the offline model whatever is installed or set in the shell; a test that
+# needs a real model names it in its own settings (tests/e2e/test_local_model.py).
+os.environ["TICKETSMITH_MODEL_PROVIDER"] = "offline"
 
 SEARCH_ATTRIBUTES = ("TicketKey", "Phase", "Status", "Project")
 

@@ -1,21 +1,34 @@
-"""The HTTP app that turns Jira and GitHub webhooks into workflow signals."""
+"""The HTTP app that turns Jira and GitHub webhooks into workflow signals and ticket starts."""
 
 import json
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
-from temporalio.client import Client
+from temporalio.client import Client, WorkflowExecutionStatus
+from temporalio.common import SearchAttributeKey
 from temporalio.service import RPCError, RPCStatusCode
 
 from config import Settings, connect_temporal, get_settings
-from integrations.adf import adf_to_markdown
+from launch import LaunchError, start_ticket, ticket_input, workflow_id
 from webhooks.commands import parse_comment
+from webhooks.dedup import DeliveryLog
+from webhooks.jira_events import MalformedEvent, read_comment, read_labels_added
 from webhooks.security import signature_valid
+from workflows.messages import Status
 
-JIRA_COMMENT_EVENTS = {"comment_created"}
+log = logging.getLogger("ticketsmith.webhooks")
+STATUS = SearchAttributeKey.for_keyword("Status")
+# The status a ticket must be in for each kind of comment to mean something.
+NEEDS = {
+    "answer": (Status.AWAITING_ANSWERS, "answers"),
+    "approve": (Status.AWAITING_APPROVAL, "an approval"),
+    "reject": (Status.AWAITING_APPROVAL, "a rejection"),
+}
+SIGNATURE = "signature missing or wrong: sign the raw body with the shared secret (HMAC-SHA256)"
 
 
 def create_app(settings: Settings | None = None, client: Client | None = None) -> FastAPI:
@@ -24,11 +37,14 @@ def create_app(settings: Settings | None = None, client: Client | None = None) -
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if secret is None:
+            log.warning("no webhook secret configured: webhook signatures are not checked")
         app.state.temporal = client or await connect_temporal(settings)
         yield
 
     app = FastAPI(title="ticketsmith webhooks", lifespan=lifespan)
     secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else None
+    deliveries = DeliveryLog()
 
     @app.get("/healthz")
     async def healthz() -> dict[str, str]:
@@ -38,59 +54,114 @@ def create_app(settings: Settings | None = None, client: Client | None = None) -
     async def jira_webhook(request: Request) -> JSONResponse:
         body = await request.body()
         if not signature_valid(secret, body, request.headers.get("X-Hub-Signature")):
-            return error(401, "signature missing or wrong: sign the raw body with the secret")
-        payload = parse_json(body)
+            return error(401, SIGNATURE)
+        payload, problem = parse_json(body)
         if not isinstance(payload, dict):
-            return error(400, "body is not a JSON object: send Jira's webhook payload as JSON")
+            return error(400, problem or "body is not a JSON object: send Jira's webhook payload")
         event = payload.get("webhookEvent")
-        if event not in JIRA_COMMENT_EVENTS:
-            return JSONResponse({"status": "ignored", "event": event})
-        issue_key = (payload.get("issue") or {}).get("key")
-        comment = payload.get("comment") or {}
-        if not issue_key or not isinstance(comment, dict) or "body" not in comment:
-            return error(400, "comment_created payload needs issue.key and comment.body")
-        author = comment.get("author") or {}
-        if author.get("accountId") == settings.jira_bot_account_id:
-            return JSONResponse({"status": "ignored", "reason": "own comment"})
-        text = comment_text(comment["body"])
-        delivery = request.headers.get("X-Atlassian-Webhook-Identifier") or str(
-            comment.get("id") or ""
+        handler = {"comment_created": on_comment, "jira:issue_updated": on_issue_updated}.get(
+            event if isinstance(event, str) else ""
         )
-        message = parse_comment(text, author.get("displayName", "unknown"), delivery or None)
+        if handler is None:
+            return ignored(f"event {event!r} is not one ticketsmith acts on", event=event)
+        delivery = request.headers.get("X-Atlassian-Webhook-Identifier")
+        if delivery and not deliveries.claim(delivery):
+            return ignored(f"delivery {delivery} was already handled")
+        try:
+            return await handler(request.app.state.temporal, payload, delivery)
+        except MalformedEvent as err:
+            return error(400, str(err))
+        except Exception:
+            if delivery:
+                deliveries.release(delivery)  # let Jira's retry try again
+            raise
+
+    async def on_comment(
+        temporal: Client, payload: dict[str, Any], delivery: str | None
+    ) -> JSONResponse:
+        comment = read_comment(payload)
+        if settings.jira_bot_account_id in comment.author_ids:
+            return ignored("own comment")
+        # The comment id identifies the input even across webhooks that each deliver it once.
+        key = f"jira-comment-{comment.comment_id}" if comment.comment_id else delivery
+        message = parse_comment(comment.text, comment.author_name, key)
         if message is None:
-            return JSONResponse({"status": "ignored", "reason": "own comment"})
+            return ignored("own comment")
         signal_name, signal_input = message
-        handle = request.app.state.temporal.get_workflow_handle(f"ticket-{issue_key}")
+        handle = temporal.get_workflow_handle(workflow_id(comment.issue_key))
+        try:
+            described = await handle.describe()
+        except RPCError as err:
+            if err.status == RPCStatusCode.NOT_FOUND:
+                return no_workflow(comment.issue_key, settings.jira_start_label)
+            raise
+        if described.status != WorkflowExecutionStatus.RUNNING:
+            state = described.status.name.lower() if described.status else "closed"
+            return ignored(f"{handle.id} is {state}; nothing waits for comments")
+        wanted, what = NEEDS[signal_name]
+        current = described.typed_search_attributes.get(STATUS) or Status.RUNNING.value
+        if current != wanted.value:
+            return ignored(f"{comment.issue_key} is not waiting for {what}: it is {current}")
         try:
             await handle.signal(signal_name, signal_input)
         except RPCError as err:
             if err.status == RPCStatusCode.NOT_FOUND:
-                return error(404, f"no running ticketsmith work for {issue_key}")
+                return ignored(f"{handle.id} finished before the comment arrived")
             raise
         return JSONResponse({"status": "accepted", "signal": signal_name}, status_code=202)
+
+    async def on_issue_updated(
+        temporal: Client, payload: dict[str, Any], delivery: str | None
+    ) -> JSONResponse:
+        change = read_labels_added(payload)
+        label = settings.jira_start_label
+        if not label or label.casefold() not in {x.casefold() for x in change.labels}:
+            return ignored(f"the label {label!r} was not added", event="jira:issue_updated")
+        try:
+            inp = ticket_input(change.issue_key, settings)
+            outcome = await start_ticket(temporal, settings, inp, change.summary)
+        except LaunchError as err:
+            return ignored(str(err))
+        body = {"status": "accepted", "workflow_id": outcome.workflow_id}
+        return JSONResponse(body | {"started": not outcome.attached}, status_code=202)
 
     @app.post("/webhooks/github")
     async def github_webhook(request: Request) -> JSONResponse:
         body = await request.body()
         if not signature_valid(secret, body, request.headers.get("X-Hub-Signature-256")):
-            return error(401, "signature missing or wrong: sign the raw body with the secret")
-        event = request.headers.get("X-GitHub-Event", "unknown")
-        return JSONResponse({"status": "ignored", "event": event})
+            return error(401, SIGNATURE)
+        payload, problem = parse_json(body)
+        if not isinstance(payload, dict):
+            return error(400, problem or "body is not a JSON object: send GitHub's payload")
+        return ignored(
+            "ticketsmith acts on no GitHub event",
+            event=request.headers.get("X-GitHub-Event", "unknown"),
+        )
 
     return app
 
 
-def parse_json(body: bytes) -> Any:
-    """The body as JSON, or None when it is not JSON."""
+def parse_json(body: bytes) -> tuple[Any, str | None]:
+    """The body as JSON, or None and why it is not JSON."""
     try:
-        return json.loads(body)
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        return None
+        return json.loads(body.decode("utf-8")), None
+    except UnicodeDecodeError:
+        return None, "body is not UTF-8 text"
+    except json.JSONDecodeError as err:
+        return None, f"body is not valid JSON: {err}"
 
 
-def comment_text(body: Any) -> str:
-    """Comment text from Jira Cloud (ADF) or Server (wiki markup string)."""
-    return body if isinstance(body, str) else adf_to_markdown(body)
+def ignored(reason: str, **extra: Any) -> JSONResponse:
+    """200: understood, and deliberately nothing to do."""
+    return JSONResponse({"status": "ignored", "reason": reason, **extra})
+
+
+def no_workflow(key: str, label: str) -> JSONResponse:
+    """404 for a comment on a ticket ticketsmith is not working on."""
+    how = f"`starter.py {key}`" + (f" or by adding the label '{label}' to it" if label else "")
+    return error(
+        404, f"no ticketsmith workflow for {key} ({workflow_id(key)}): start it with {how}"
+    )
 
 
 def error(status: int, message: str) -> JSONResponse:

@@ -8,7 +8,7 @@ HUMAN_WAIT = "ticketsmith_human_wait_seconds"
 
 
 def record_human_wait(meter: MetricMeter, waiting_for: str, waited: timedelta) -> None:
-    """Record how long a ticket waited for people (`answers` or `approval`)."""
+    """Record one wait on people; `waiting_for` is the status waited in (`awaiting_answers`)."""
     meter.create_histogram_timedelta(
         HUMAN_WAIT, "Time a ticket spent waiting for answers or an approval", "s"
     ).with_additional_attributes({"waiting_for": waiting_for}).record(waited)

@@ -33,6 +33,7 @@ async def test_request_log_records_and_clears(tmp_path: Path) -> None:
             ("GET", "/rest/api/3/issue/NOPE-1", 404),
         ]
         assert log[0]["query"] == {"fields": "summary"}
+        assert log[0]["fault"] is None
         assert "body" not in log[0]
         assert log[1]["body"] == COMMENT
         assert log[1]["timestamp"]
@@ -89,7 +90,7 @@ async def test_custom_seed_file(tmp_path: Path) -> None:
     )
     async with emulator_client(create_app(tmp_path / "state", seed_file=seed)) as http:
         issue = (await http.get("/rest/api/2/issue/OPS-7")).json()
-    assert issue["fields"]["description"] == "Use **new** keys"
+    assert issue["fields"]["description"] == "Use *new* keys"  # wiki markup on v2
     assert issue["fields"]["status"]["name"] == "In Progress"
 
 

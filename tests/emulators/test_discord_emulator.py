@@ -62,3 +62,18 @@ async def test_webhook_tokens(http: httpx.AsyncClient) -> None:
     assert other.status_code == 204
     not_snowflake = await http.post("/api/webhooks/abc/token", json={"content": "hi"})
     assert not_snowflake.status_code == 400
+
+
+async def test_embeds_over_discords_limits_are_400(http: httpx.AsyncClient) -> None:
+    long_title = await http.post(HOOK, json={"embeds": [{"title": "t" * 257}]})
+    assert long_title.status_code == 400
+    assert long_title.json()["errors"]["embeds"]["0"]["title"]["_errors"]
+    field = {"name": "n", "value": "v" * 1025}
+    long_field = await http.post(HOOK, json={"embeds": [{"title": "x", "fields": [field]}]})
+    assert long_field.json()["errors"]["embeds"]["0"]["fields"]["0"]["value"]["_errors"]
+    too_much = [{"description": "d" * 4000}, {"description": "d" * 2001}]
+    over_total = await http.post(HOOK, json={"embeds": too_much})
+    assert over_total.status_code == 400
+    assert over_total.json()["errors"]["embeds"]["_errors"]
+    eleven = await http.post(HOOK, json={"embeds": [{"title": "x"}] * 11})
+    assert eleven.status_code == 400

@@ -138,14 +138,60 @@ async def test_invalid_transition_is_400(http: httpx.AsyncClient) -> None:
     }
 
 
-async def test_v2_uses_plain_text_bodies(http: httpx.AsyncClient) -> None:
-    issue = (await http.get("/rest/api/2/issue/DEMO-2")).json()
-    assert issue["fields"]["description"].startswith("`python -m calc add 0.1 0.2` prints")
+async def test_v2_uses_wiki_markup_bodies(http: httpx.AsyncClient) -> None:
+    issue = (await http.get("/rest/api/2/issue/DEMO-1")).json()
+    description = issue["fields"]["description"]
+    assert "h2. What we need" in description
+    assert "* A function {{power(base, exponent)}} in {{calc/operations.py}}" in description
+    assert (
+        issue["fields"]["reporter"] | {"name": "alice-1", "key": "alice-1"}
+        == (issue["fields"]["reporter"])
+    )
     posted = await http.post(
-        "/rest/api/2/issue/DEMO-2/comment", json={"body": "Looks good"}, headers=BOT
+        "/rest/api/2/issue/DEMO-2/comment", json={"body": "Looks *good*"}, headers=BOT
     )
     assert posted.status_code == 201
-    assert posted.json()["body"] == "Looks good"
+    assert posted.json()["body"] == "Looks *good*"
     as_v3 = (await http.get("/rest/api/3/issue/DEMO-2/comment")).json()["comments"]
-    assert as_v3[0]["body"] == adf("Looks good")
+    assert as_v3[0]["body"]["content"][0]["content"][1] == {
+        "type": "text",
+        "text": "good",
+        "marks": [{"type": "strong"}],
+    }
+    as_adf = await http.post(
+        "/rest/api/2/issue/DEMO-2/comment", json={"body": adf("x")}, headers=BOT
+    )
+    assert as_adf.json()["errors"] == {"comment": "Operation value must be a string"}
     assert (await http.get("/rest/api/4/issue/DEMO-2")).status_code == 404
+
+
+async def test_custom_fields_and_field_list(http: httpx.AsyncClient) -> None:
+    fields = (await http.get("/rest/api/3/field")).json()
+    assert {"id": "customfield_10035", "key": "customfield_10035", "name": "Acceptance criteria",
+            "custom": True} in fields  # fmt: skip
+    assert {"id": "summary", "key": "summary", "name": "Summary", "custom": False} in fields
+    v3 = await http.get("/rest/api/3/issue/DEMO-2", params={"fields": "customfield_10035"})
+    assert v3.json()["fields"]["customfield_10035"]["type"] == "doc"
+    v2 = (await http.get("/rest/api/2/issue/DEMO-2")).json()["fields"]["customfield_10035"]
+    assert v2.startswith("* {{python -m calc add 0.1 0.2}} prints {{0.3}}.\n* Whole numbers")
+
+
+async def test_edit_labels(http: httpx.AsyncClient) -> None:
+    url = "/rest/api/3/issue/DEMO-1"
+    added = await http.put(url, json={"update": {"labels": [{"add": "ticketsmith"}]}}, headers=BOT)
+    assert added.status_code == 204
+    labels = (await http.get(url)).json()["fields"]["labels"]
+    assert labels == ["calculator", "good-first-issue", "ticketsmith"]
+    await http.put(
+        url, json={"update": {"labels": [{"remove": "calculator"}, {"add": "x"}]}}, headers=BOT
+    )
+    await http.put(url, json={"fields": {"labels": ["only", "only"]}}, headers=BOT)
+    assert (await http.get(url)).json()["fields"]["labels"] == ["only"]
+    spaced = await http.put(url, json={"fields": {"labels": ["two words"]}}, headers=BOT)
+    assert spaced.status_code == 400
+    assert "contains spaces" in spaced.json()["errors"]["labels"]
+    unknown = await http.put(url, json={"fields": {"priority": {"name": "High"}}}, headers=BOT)
+    assert unknown.status_code == 400
+    assert "cannot be set" in unknown.json()["errors"]["priority"]
+    anonymous = await http.put(url, json={"fields": {"labels": []}})
+    assert anonymous.status_code == 401

@@ -1,6 +1,7 @@
-"""GitHubClient against the in-process GitHub emulator and its bare repositories."""
+"""GitHubClient against the GitHub emulator and its bare repositories, in-process and over HTTP."""
 
 from collections.abc import AsyncIterator
+from datetime import timedelta
 from pathlib import Path
 
 import httpx
@@ -10,6 +11,7 @@ from temporalio.exceptions import ApplicationError
 
 from integrations.github import GitHubClient
 from tests.emulators.helpers import BASE_URL, add_branch, emulator_client, new_emulator
+from tests.integrations.conftest import Emulator
 
 API = f"{BASE_URL}/api/v3"
 
@@ -24,8 +26,9 @@ def app(tmp_path: Path) -> FastAPI:
 
 
 @pytest.fixture
-async def github(app: FastAPI) -> AsyncIterator[GitHubClient]:
-    async with GitHubClient(API, "token", transport=httpx.ASGITransport(app=app)) as client:
+async def github(emulator: Emulator) -> AsyncIterator[GitHubClient]:
+    api = f"{emulator.base_url}/api/v3"
+    async with GitHubClient(api, "token", transport=emulator.transport) as client:
         yield client
 
 
@@ -35,12 +38,14 @@ async def posts(app: FastAPI) -> list[dict]:
     return [r for r in log if r["method"] == "POST"]
 
 
-async def test_repository(github: GitHubClient) -> None:
+async def test_repository(github: GitHubClient, emulator: Emulator) -> None:
     repo = await github.get_repository("demo/calc")
-    assert (repo.default_branch, repo.clone_url) == ("main", f"{BASE_URL}/demo/calc.git")
+    assert (repo.default_branch, repo.clone_url) == ("main", f"{emulator.base_url}/demo/calc.git")
 
 
-async def test_create_pull_request_is_idempotent(github: GitHubClient, app: FastAPI) -> None:
+async def test_create_pull_request_is_idempotent(
+    github: GitHubClient, app: FastAPI, emulator: Emulator
+) -> None:
     assert await github.find_open_pull_request("demo/calc", "ticketsmith/DEMO-1") is None
     args = ("demo/calc", "DEMO-1: add power", "Closes DEMO-1", "ticketsmith/DEMO-1", "main")
     first = await github.create_pull_request(*args, draft=True)
@@ -49,7 +54,7 @@ async def test_create_pull_request_is_idempotent(github: GitHubClient, app: Fast
     assert (first.number, first.state, first.draft, first.head, first.base) == (
         1, "open", True, "ticketsmith/DEMO-1", "main",
     )  # fmt: skip
-    assert first.url == f"{BASE_URL}/demo/calc/pull/1"
+    assert first.url == f"{emulator.base_url}/demo/calc/pull/1"
     assert len(await posts(app)) == 1
     assert await github.get_pull_request("demo/calc", 1) == first
     assert await github.find_open_pull_request("demo/calc", "demo:ticketsmith/DEMO-1") == first
@@ -95,6 +100,27 @@ async def test_comment_on_pull_request(github: GitHubClient) -> None:
     comment = await github.comment_on_pull_request("demo/calc", pr.number, "Tests: 5 passed")
     assert comment.body == "Tests: 5 passed"
     assert comment.url.startswith(f"{pr.url}#issuecomment-")
+
+
+async def test_add_labels(github: GitHubClient, app: FastAPI) -> None:
+    pr = await github.create_pull_request("demo/calc", "T", "B", "ticketsmith/DEMO-1", "main")
+    assert await github.add_labels("demo/calc", pr.number, ["ticketsmith"]) == ["ticketsmith"]
+    labels = await github.add_labels("demo/calc", pr.number, ["needs-review", "ticketsmith"])
+    assert labels == ["ticketsmith", "needs-review"]
+    with pytest.raises(ApplicationError) as missing:
+        await github.add_labels("demo/calc", 99, ["x"])
+    assert (missing.value.type, missing.value.non_retryable) == ("GitHubNotFound", True)
+    label_posts = [p for p in await posts(app) if p["path"].endswith("/labels")]
+    assert label_posts[0]["body"] == {"labels": ["ticketsmith"]}
+
+
+async def test_rate_limit_waits_for_retry_after(github: GitHubClient, emulator: Emulator) -> None:
+    await emulator.inject(path="/api/v3/repos/demo/calc", status_code=429, retry_after=7)
+    with pytest.raises(ApplicationError) as limited:
+        await github.get_repository("demo/calc")
+    assert (limited.value.type, limited.value.non_retryable) == ("GitHubRateLimited", False)
+    assert limited.value.next_retry_delay == timedelta(seconds=7)
+    assert "API rate limit exceeded" in limited.value.message
 
 
 async def test_headers() -> None:

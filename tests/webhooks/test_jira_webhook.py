@@ -1,102 +1,230 @@
-"""The webhook app through HTTP, signalling a real ticket workflow on the test server."""
+"""The webhook app through HTTP with signed, real-shaped payloads, signalling and starting real
+ticket workflows on the test server."""
 
-import json
+import uuid
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import httpx
 import pytest
+from fastapi import FastAPI
 from pydantic import SecretStr
+from temporalio.client import Client, WorkflowExecutionStatus
+from temporalio.service import RPCError, RPCStatusCode
 from temporalio.testing import WorkflowEnvironment
+from temporalio.worker import Worker
 
 from config import Settings
+from integrations.adf import markdown_to_adf
+from tests.webhooks.payloads import (
+    SECRET,
+    comment_event,
+    jira_request,
+    labels_event,
+    unique_key,
+)
 from tests.workflows.fakes import FakeActivities
 from tests.workflows.test_ticket_workflow import awaiting, running_ticket, ticket_input, wait_until
 from webhooks.app import create_app
-from webhooks.security import expected_signature
 from workflows.messages import Status
-
-SECRET = "s3cret"
-
-
-def comment_event(key: str, text: str, author: str = "alice-1") -> dict[str, object]:
-    """A Jira Cloud comment_created payload (comment body in ADF)."""
-    paragraph = {"type": "paragraph", "content": [{"type": "text", "text": text}]}
-    return {
-        "timestamp": 1700000000000,
-        "webhookEvent": "comment_created",
-        "issue": {"id": "10001", "key": key, "fields": {"summary": "Add power"}},
-        "comment": {
-            "id": "10100",
-            "author": {"accountId": author, "displayName": "Alice Reporter"},
-            "body": {"type": "doc", "version": 1, "content": [paragraph]},
-        },
-    }
-
-
-def signed(payload: object, delivery: str = "d-1") -> dict[str, object]:
-    """Request arguments with the body signed as Jira does for secret-based webhooks."""
-    body = json.dumps(payload).encode()
-    headers = {
-        "Content-Type": "application/json",
-        "X-Hub-Signature": expected_signature(SECRET, body),
-        "X-Atlassian-Webhook-Identifier": delivery,
-    }
-    return {"content": body, "headers": headers}
+from workflows.registry import WORKFLOWS
+from workflows.ticket import TicketWorkflow
 
 
 @pytest.fixture
-async def http(time_skipping_env: WorkflowEnvironment) -> AsyncIterator[httpx.AsyncClient]:
-    """The app over ASGI, with its Temporal client pointing at the test server."""
-    settings = Settings(webhook_secret=SecretStr(SECRET))
+def settings(tmp_path: Path) -> Settings:
+    projects = tmp_path / "projects.toml"
+    projects.write_text('[projects.WEB]\nrepository = "demo/calc"\n')
+    queue = f"hooks-{uuid.uuid4()}"
+    return Settings(
+        webhook_secret=SecretStr(SECRET),
+        projects_file=projects,
+        task_queue=queue,
+        agent_task_queue=queue,
+        jira_start_label="ticketsmith",
+    )
+
+
+@pytest.fixture
+async def app(settings: Settings, time_skipping_env: WorkflowEnvironment) -> AsyncIterator[FastAPI]:
     app = create_app(settings, client=time_skipping_env.client)
     async with app.router.lifespan_context(app):
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://hooks") as client:
-            yield client
+        yield app
 
 
-async def test_unsigned_body_is_refused(http: httpx.AsyncClient) -> None:
-    response = await http.post("/webhooks/jira", json=comment_event("DEMO-1", "hi"))
-    assert response.status_code == 401
-    assert "signature" in response.json()["error"]
+@pytest.fixture
+async def http(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
+    """The app over ASGI, with its Temporal client pointing at the test server."""
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://hooks") as client:
+        yield client
 
 
-async def test_malformed_body_is_a_clear_400(http: httpx.AsyncClient) -> None:
-    body = b"{not json"
-    headers = {"X-Hub-Signature": expected_signature(SECRET, body)}
-    response = await http.post("/webhooks/jira", content=body, headers=headers)
+async def workflow_exists(client: Client, key: str) -> bool:
+    try:
+        await client.get_workflow_handle(f"ticket-{key}").describe()
+    except RPCError as err:
+        if err.status == RPCStatusCode.NOT_FOUND:
+            return False
+        raise
+    return True
+
+
+async def test_forged_or_missing_signatures_are_401_and_start_nothing(
+    http: httpx.AsyncClient, time_skipping_env: WorkflowEnvironment
+) -> None:
+    key = unique_key()
+    event = labels_event(key, [], ["ticketsmith"])
+    missing = jira_request(event, secret=None)
+    forged = jira_request(event, secret="not-the-secret")
+    tampered = jira_request(event)
+    tampered["content"] = tampered["content"].replace(b"ticketsmith", b"ticketsmitH")
+    for attempt in (missing, forged, tampered):
+        response = await http.post("/webhooks/jira", **attempt)
+        assert response.status_code == 401
+        assert "signature" in response.json()["error"]
+    assert not await workflow_exists(time_skipping_env.client, key)
+
+
+@pytest.mark.parametrize(
+    ("body", "reason"),
+    [
+        (b"{not json", "not valid JSON"),
+        (b"\xff\xfe", "not UTF-8"),
+        (b"[1, 2]", "not a JSON object"),
+        (b'{"webhookEvent": "comment_created", "comment": {"body": "x"}}', "issue.key"),
+        (b'{"webhookEvent": "comment_created", "issue": {"key": "WEB-1"}}', "comment.body"),
+        (b'{"webhookEvent": "jira:issue_updated", "issue": {}}', "issue.key"),
+    ],
+)
+async def test_malformed_bodies_are_400_with_the_reason(
+    http: httpx.AsyncClient, body: bytes, reason: str
+) -> None:
+    response = await http.post("/webhooks/jira", **jira_request(body, delivery=None))
     assert response.status_code == 400
-    assert "JSON" in response.json()["error"]
+    assert reason in response.json()["error"]
 
 
 async def test_other_events_are_ignored(http: httpx.AsyncClient) -> None:
-    response = await http.post("/webhooks/jira", **signed({"webhookEvent": "jira:issue_updated"}))
-    assert response.json() == {"status": "ignored", "event": "jira:issue_updated"}
+    deleted = await http.post("/webhooks/jira", **jira_request({"webhookEvent": "issue_deleted"}))
+    assert deleted.status_code == 200
+    assert deleted.json()["status"] == "ignored" and deleted.json()["event"] == "issue_deleted"
+    other_label = labels_event(unique_key(), ["a"], ["a", "b"])
+    relabelled = await http.post("/webhooks/jira", **jira_request(other_label, delivery="d-2"))
+    assert relabelled.json()["status"] == "ignored"
+    assert "'ticketsmith' was not added" in relabelled.json()["reason"]
 
 
-async def test_unknown_ticket_is_404(http: httpx.AsyncClient) -> None:
-    response = await http.post("/webhooks/jira", **signed(comment_event("NOPE-9", "hi")))
+async def test_comment_on_a_ticket_without_workflow_is_404(http: httpx.AsyncClient) -> None:
+    key = unique_key()
+    response = await http.post("/webhooks/jira", **jira_request(comment_event(key, "hi")))
     assert response.status_code == 404
-    assert "NOPE-9" in response.json()["error"]
+    message = response.json()["error"]
+    assert f"no ticketsmith workflow for {key}" in message and "starter.py" in message
 
 
-async def test_comments_answer_and_approve(
+async def test_comments_answer_and_approve_only_when_awaited(
     http: httpx.AsyncClient, time_skipping_env: WorkflowEnvironment
 ) -> None:
+    key = unique_key()
     fakes = FakeActivities()
-    inp = ticket_input("WEB-1")
-    async with running_ticket(time_skipping_env, fakes, inp, workflow_id="ticket-WEB-1") as h:
+    inp = ticket_input(key)
+
+    async def post(event: dict, delivery: str) -> httpx.Response:
+        return await http.post("/webhooks/jira", **jira_request(event, delivery=delivery))
+
+    async with running_ticket(time_skipping_env, fakes, inp, workflow_id=f"ticket-{key}") as h:
         await wait_until(h, awaiting(Status.AWAITING_ANSWERS))
-        answer = signed(comment_event("WEB-1", "Floats for negatives"), delivery="a-1")
-        assert (await http.post("/webhooks/jira", **answer)).status_code == 202
-        assert (await http.post("/webhooks/jira", **answer)).status_code == 202  # redelivery
+        early = await post(comment_event(key, "/approve"), "a-0")
+        assert early.json() == {
+            "status": "ignored",
+            "reason": f"{key} is not waiting for an approval: it is awaiting_answers",
+        }
+        answer = comment_event(key, "Floats for *negative* exponents", comment_id="777")
+        assert (await post(answer, "a-1")).status_code == 202
+        duplicate = await post(answer, "a-1")
+        assert duplicate.json() == {
+            "status": "ignored",
+            "reason": "delivery a-1 was already handled",
+        }
+        assert (await post(answer, "a-1-other-webhook")).status_code in (200, 202)
         await wait_until(h, awaiting(Status.AWAITING_APPROVAL))
-        own = comment_event("WEB-1", "/approve", author="ticketsmith-bot")
-        assert (await http.post("/webhooks/jira", **signed(own, "b-1"))).json()["status"] == (
-            "ignored"
+        late = await post(comment_event(key, "one more thought"), "a-2")
+        assert late.json()["reason"] == (
+            f"{key} is not waiting for answers: it is awaiting_approval"
         )
-        approve = signed(comment_event("WEB-1", "/approve"), delivery="c-1")
-        response = await http.post("/webhooks/jira", **approve)
-        assert response.json() == {"status": "accepted", "signal": "approve"}
+        own = comment_event(key, "/approve", author="ticketsmith-bot", name="ticketsmith")
+        assert (await post(own, "b-1")).json() == {"status": "ignored", "reason": "own comment"}
+        assert (await h.query(TicketWorkflow.status)).status == Status.AWAITING_APPROVAL
+        approve = await post(comment_event(key, "/approve", author="bob-2", name="Bob"), "c-1")
+        assert approve.status_code == 202
+        assert approve.json() == {"status": "accepted", "signal": "approve"}
         await wait_until(h, awaiting(Status.COMPLETED))
-    assert fakes.calls["refine_requirements"][0].answers == ["Floats for negatives"]
+        after = await post(comment_event(key, "thanks!"), "c-2")
+        assert after.json()["status"] == "ignored"
+        decisions = (await h.query(TicketWorkflow.status)).decisions
+    assert fakes.calls["refine_requirements"][0].answers == ["Floats for **negative** exponents"]
+    assert [d.kind for d in decisions] == ["answer", "approve"]
+
+
+async def test_reject_with_a_reason_replans(
+    http: httpx.AsyncClient, time_skipping_env: WorkflowEnvironment
+) -> None:
+    key = unique_key()
+    fakes = FakeActivities()
+    async with running_ticket(
+        time_skipping_env, fakes, ticket_input(key), workflow_id=f"ticket-{key}"
+    ) as h:
+        await wait_until(h, awaiting(Status.AWAITING_ANSWERS))
+        await http.post("/webhooks/jira", **jira_request(comment_event(key, "ok"), "r-0"))
+        await wait_until(h, awaiting(Status.AWAITING_APPROVAL))
+        reject = comment_event(key, markdown_to_adf("/reject Also cover the CLI"))  # ADF body
+        response = await http.post("/webhooks/jira", **jira_request(reject, "r-1"))
+        assert response.json() == {"status": "accepted", "signal": "reject"}
+        current = await wait_until(h, lambda s: s.plan_version == 2)
+        await h.terminate("test over")  # a waiting ticket would hold the test server's clock
+    assert current.status == Status.AWAITING_APPROVAL
+    assert fakes.calls["generate_plan"][1].feedback == ["Also cover the CLI"]
+
+
+async def test_a_server_comment_by_the_bot_is_ignored(http: httpx.AsyncClient) -> None:
+    event = comment_event(unique_key(), "/approve")
+    event["comment"]["author"] = {"name": "ticketsmith-bot", "key": "ticketsmith-bot"}
+    response = await http.post("/webhooks/jira", **jira_request(event))
+    assert response.json() == {"status": "ignored", "reason": "own comment"}
+
+
+async def test_adding_the_label_starts_the_ticket_once(
+    http: httpx.AsyncClient, settings: Settings, time_skipping_env: WorkflowEnvironment
+) -> None:
+    key = unique_key()
+    client = time_skipping_env.client
+    event = labels_event(key, ["calculator"], ["calculator", "TicketSmith"])
+    fakes = FakeActivities()
+    async with Worker(
+        client, task_queue=settings.task_queue, workflows=WORKFLOWS, activities=fakes.all()
+    ):
+        first = await http.post("/webhooks/jira", **jira_request(event, delivery="l-1"))
+        assert first.status_code == 202
+        assert first.json() == {
+            "status": "accepted",
+            "workflow_id": f"ticket-{key}",
+            "started": True,
+        }
+        again = await http.post("/webhooks/jira", **jira_request(event, delivery="l-1"))
+        assert again.json()["reason"] == "delivery l-1 was already handled"
+        other = await http.post("/webhooks/jira", **jira_request(event, delivery="l-2"))
+        assert other.json()["started"] is False  # a second webhook attaches to the running one
+        handle = client.get_workflow_handle(f"ticket-{key}")
+        await wait_until(handle, awaiting(Status.AWAITING_ANSWERS))
+        described = await handle.describe()
+        await handle.terminate("test over")
+    assert described.status == WorkflowExecutionStatus.RUNNING
+    assert [c.key for c in fakes.calls["fetch_jira_ticket"]] == [key]
+
+
+async def test_label_on_an_unconfigured_project_is_ignored(http: httpx.AsyncClient) -> None:
+    event = labels_event(unique_key("NOPE"), [], ["ticketsmith"])
+    response = await http.post("/webhooks/jira", **jira_request(event))
+    assert response.status_code == 200
+    assert "not configured" in response.json()["reason"]

@@ -1,0 +1,119 @@
+"""Jira webhooks sent by the emulator: signed, in the background, retried like Jira retries."""
+
+import asyncio
+import hashlib
+import hmac
+import json
+import uuid
+from typing import Any
+
+import httpx
+import structlog
+
+log = structlog.get_logger(__name__)
+
+RETRYABLE = {408, 409, 425, 429, 500, 502, 503, 504}
+
+
+def sign(secret: str, body: bytes) -> str:
+    """The X-Hub-Signature header of a Jira secret-based webhook: HMAC-SHA256 of the raw body."""
+    return "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
+
+
+class JiraWebhooks:
+    """Sends each event to one URL in the background and keeps a log of the deliveries."""
+
+    # A delivery keeps its X-Atlassian-Webhook-Identifier through retries and redeliveries, so
+    # receivers can deduplicate by it. Without a URL nothing is sent.
+
+    def __init__(
+        self,
+        url: str | None,
+        secret: str | None = None,
+        transport: httpx.AsyncBaseTransport | None = None,
+        attempts: int = 4,
+        backoff_seconds: float = 0.5,
+    ) -> None:
+        self.url = url or None
+        self.secret = secret or None
+        self.attempts = attempts
+        self.backoff_seconds = backoff_seconds
+        self.deliveries: list[dict[str, Any]] = []
+        self._transport = transport
+        self._http: httpx.AsyncClient | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def emit(self, payload: dict[str, Any]) -> dict[str, Any] | None:
+        """Queue an event for delivery; returns its log entry (None when no URL is set)."""
+        if self.url is None:
+            return None
+        delivery: dict[str, Any] = {
+            "id": str(uuid.uuid4()),
+            "event": payload.get("webhookEvent"),
+            "issue": (payload.get("issue") or {}).get("key"),
+            "payload": payload,
+            "attempts": [],
+            "state": "pending",
+        }
+        self.deliveries.append(delivery)
+        self._schedule(delivery)
+        return delivery
+
+    def redeliver(self, delivery_id: str) -> dict[str, Any] | None:
+        """Send a delivery again with the same identifier and body, as Jira may."""
+        delivery = next((d for d in self.deliveries if d["id"] == delivery_id), None)
+        if delivery is not None:
+            delivery["state"] = "pending"
+            self._schedule(delivery)
+        return delivery
+
+    def _schedule(self, delivery: dict[str, Any]) -> None:
+        task = asyncio.get_running_loop().create_task(self._deliver(delivery))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _deliver(self, delivery: dict[str, Any]) -> None:
+        url = self.url
+        if url is None:
+            return
+        if self._http is None:
+            self._http = httpx.AsyncClient(transport=self._transport, timeout=10)
+        body = json.dumps(delivery["payload"]).encode()
+        for attempt in range(self.attempts):
+            headers = {
+                "Content-Type": "application/json; charset=utf-8",
+                "User-Agent": "Atlassian Webhook HTTP Client",
+                "X-Atlassian-Webhook-Identifier": delivery["id"],
+            }
+            if attempt:
+                headers["X-Atlassian-Webhook-Retry"] = str(attempt)
+            if self.secret:
+                headers["X-Hub-Signature"] = sign(self.secret, body)
+            try:
+                response = await self._http.post(url, content=body, headers=headers)
+            except httpx.HTTPError as err:
+                delivery["attempts"].append({"error": f"{type(err).__name__}: {err}"})
+            else:
+                delivery["attempts"].append(
+                    {"status_code": response.status_code, "response": response.text[:500]}
+                )
+                if response.status_code not in RETRYABLE:
+                    delivery["state"] = "delivered" if response.is_success else "rejected"
+                    return
+            await asyncio.sleep(self.backoff_seconds * 2**attempt)
+        delivery["state"] = "failed"
+        log.warning("jira webhook not delivered", id=delivery["id"], event=delivery["event"])
+
+    async def drain(self, timeout: float = 30) -> None:
+        """Wait until every queued delivery has finished (tests, shutdown)."""
+        async with asyncio.timeout(timeout):
+            while self._tasks:
+                await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+    async def aclose(self) -> None:
+        """Stop sending and close the connection pool."""
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*list(self._tasks), return_exceptions=True)
+        if self._http is not None:
+            await self._http.aclose()

@@ -1,0 +1,123 @@
+"""Logs every API request and applies the injected faults: latency, errors, lost responses."""
+
+import asyncio
+import json
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import parse_qsl
+
+from fastapi.responses import JSONResponse
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from emulators.faults import FaultInjector, Hit
+from emulators.state import RequestLog, now
+
+# (path, status code, message, headers) -> an error response in the API's own shape
+ErrorResponse = Callable[[str, int, str, dict[str, str] | None], JSONResponse]
+_MESSAGES = {
+    429: "Rate limit exceeded.",
+    500: "Internal server error (injected fault).",
+    502: "Bad gateway (injected fault).",
+    503: "Service unavailable (injected fault).",
+}
+
+
+class RecordingMiddleware:
+    """Logs every request outside /_emulator; faults act before routing or after handling."""
+
+    def __init__(
+        self, app: ASGIApp, log: RequestLog, faults: FaultInjector, error: ErrorResponse
+    ) -> None:
+        self.app = app
+        self.log = log
+        self.faults = faults
+        self.error = error
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["path"].startswith("/_emulator/"):
+            await self.app(scope, receive, send)
+            return
+        started = now()
+        method, path = scope["method"], scope["path"]
+        query = dict(parse_qsl(scope["query_string"].decode()))
+        body, receive = await _buffer_json_body(scope, receive)
+        status_code = 500
+        hit = self.faults.take(method, path)
+
+        async def recording_send(message: Message) -> None:
+            nonlocal status_code
+            if message["type"] == "http.response.start":
+                status_code = message["status"]
+            await send(message)
+
+        async def swallow(message: Message) -> None:
+            """The API's answer to a request whose response is lost."""
+
+        try:
+            if hit and hit.delay_seconds:
+                await asyncio.sleep(hit.delay_seconds)
+            if hit and hit.status_code and hit.when == "after":
+                await self.app(scope, receive, swallow)
+            if hit and hit.status_code:
+                await self._injected(hit, path)(scope, receive, recording_send)
+            else:
+                await self.app(scope, receive, recording_send)
+        finally:
+            fault = _describe(hit)
+            self.log.record(method, path, query, status_code, body, started, fault)
+
+    def _injected(self, hit: Hit, path: str) -> JSONResponse:
+        """The error answer of a fault, in the body shape of the API the path belongs to."""
+        status = hit.status_code or 500
+        headers = dict(hit.headers)
+        if hit.retry_after is not None:
+            headers.setdefault("Retry-After", f"{hit.retry_after:g}")
+        if hit.body is not None:
+            return JSONResponse(hit.body, status, headers=headers)
+        message = _MESSAGES.get(status, f"Injected fault {status}")
+        if status == 429 and path.startswith("/api/webhooks/"):
+            body = {"message": "You are being rate limited.", "global": False}
+            body["retry_after"] = hit.retry_after if hit.retry_after is not None else 1.0
+            return JSONResponse(body, status, headers=headers)
+        if status == 429 and path.startswith("/api/v3/"):
+            message = "API rate limit exceeded for installation."
+        return self.error(path, status, message, headers)
+
+
+def _describe(hit: Hit | None) -> dict[str, Any] | None:
+    """What a fault did to a request, for the log."""
+    if hit is None:
+        return None
+    out: dict[str, Any] = {"delay_seconds": round(hit.delay_seconds, 3)}
+    if hit.status_code:
+        out |= {"status_code": hit.status_code, "when": hit.when}
+    return out
+
+
+async def _buffer_json_body(scope: Scope, receive: Receive) -> tuple[Any, Receive]:
+    """Read a JSON body ahead (for the log) and hand the app a receive that replays it."""
+    headers = dict(scope["headers"])
+    if scope["method"] not in ("POST", "PUT", "PATCH") or b"json" not in headers.get(
+        b"content-type", b""
+    ):
+        return None, receive
+    chunks = []
+    while True:
+        message = await receive()
+        chunks.append(message.get("body", b""))
+        if message["type"] != "http.request" or not message.get("more_body"):
+            break
+    raw = b"".join(chunks)
+    replayed = False
+
+    async def replay() -> Message:
+        nonlocal replayed
+        if replayed:
+            return await receive()
+        replayed = True
+        return {"type": "http.request", "body": raw, "more_body": False}
+
+    try:
+        return json.loads(raw), replay
+    except ValueError:
+        return raw.decode(errors="replace"), replay

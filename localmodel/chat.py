@@ -1,0 +1,110 @@
+"""The chat model for the local server: ChatOpenAI that fits its context and logs every call."""
+
+import logging
+import re
+import time
+from typing import Any
+
+from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackManagerForLLMRun
+from langchain_core.messages import BaseMessage
+from langchain_core.outputs import ChatResult
+from langchain_openai import ChatOpenAI
+from pydantic import SecretStr
+
+from config import get_settings
+from localmodel.context import Fitted, fit_messages
+from localmodel.server import LOCAL_MODEL_ALIAS, base_url
+
+log = logging.getLogger("ticketsmith.model")
+_TASK = re.compile(r"^task:\s*([a-z_]+)", re.MULTILINE)
+CALL_TIMEOUT_S = 900.0  # one slot: parallel calls queue at the server and wait their turn
+
+
+def task_of(messages: list[BaseMessage]) -> str:
+    """The task a prompt carries on its system message's first line, or `other`."""
+    first = messages[0].text if messages else ""
+    match = _TASK.match(first.strip())
+    return match.group(1) if match else "other"
+
+
+def log_call(task: str, fitted: Fitted, result: ChatResult, seconds: float, context: int) -> None:
+    """One line per call: tokens in and out (as the server counted them) and time."""
+    message = result.generations[0].message if result.generations else None
+    usage = getattr(message, "usage_metadata", None) or {}
+    prompt = int(usage.get("input_tokens", fitted.prompt_tokens))
+    answer = int(usage.get("output_tokens", 0))
+    log.info(
+        "model call task=%s prompt_tokens=%d completion_tokens=%d seconds=%.1f "
+        "tokens_per_s=%.1f estimated_prompt_tokens=%d cut_tokens=%d",
+        task, prompt, answer, seconds, answer / seconds if seconds else 0.0,
+        fitted.prompt_tokens, fitted.cut_tokens,
+    )  # fmt: skip
+    if message is not None and message.response_metadata.get("finish_reason") == "length":
+        log.warning("answer of task %s cut at its limit of %d tokens", task, fitted.answer_tokens)
+    if fitted.cut_tokens:
+        log.warning(
+            "prompt of task %s windowed by about %d tokens to fit a %d-token context",
+            task, fitted.cut_tokens, context,
+        )  # fmt: skip
+
+
+class LocalChatModel(ChatOpenAI):
+    """ChatOpenAI for a small-context server: prompts fitted, answers bounded, calls logged."""
+
+    context_tokens: int = 4096
+    min_answer_tokens: int = 768
+
+    def _fit(self, messages: list[BaseMessage], kwargs: dict[str, Any]) -> Fitted:
+        fitted = fit_messages(messages, self.context_tokens, self.min_answer_tokens)
+        kwargs.setdefault("max_tokens", fitted.answer_tokens)
+        return fitted
+
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        fitted = self._fit(messages, kwargs)
+        started = time.monotonic()
+        result = super()._generate(fitted.messages, stop, run_manager, **kwargs)
+        log_call(task_of(messages), fitted, result, time.monotonic() - started, self.context_tokens)
+        return result
+
+    async def _agenerate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: AsyncCallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        fitted = self._fit(messages, kwargs)
+        started = time.monotonic()
+        result = await super()._agenerate(fitted.messages, stop, run_manager, **kwargs)
+        log_call(task_of(messages), fitted, result, time.monotonic() - started, self.context_tokens)
+        return result
+
+
+def local_chat_model(
+    base_url: str, *, context: int = 4096, temperature: float = 0.0, **kwargs: Any
+) -> LocalChatModel:
+    """The chat model for a local OpenAI-compatible server; it never retries (Temporal does)."""
+    return LocalChatModel(
+        model=LOCAL_MODEL_ALIAS,
+        base_url=base_url,
+        api_key=SecretStr("not-needed"),
+        temperature=temperature,
+        max_retries=0,
+        timeout=CALL_TIMEOUT_S,
+        context_tokens=context,
+        **kwargs,
+    )
+
+
+def settings_chat_model(temperature: float = 0.0) -> LocalChatModel:
+    """The chat model for the local server of the process's settings."""
+    settings = get_settings()
+    return local_chat_model(
+        base_url(settings), context=settings.local_model_context, temperature=temperature
+    )

@@ -1,0 +1,71 @@
+"""Running the local model server: its command line, its readiness, and the chat model for it."""
+
+import os
+
+import httpx
+
+from config import Settings
+from localmodel.layout import MODEL_NAME, Layout
+
+LOCAL_MODEL_ALIAS = "local"
+
+
+class LocalModelMissingError(Exception):
+    """The local model is not installed; the message says how to install it."""
+
+
+def layout_for(settings: Settings) -> Layout:
+    """Where the settings say the local model lives."""
+    return Layout(settings.models_dir, settings.local_model_path)
+
+
+def base_url(settings: Settings) -> str:
+    """The OpenAI-compatible endpoint of the local server."""
+    return f"http://{settings.local_model_host}:{settings.local_model_port}/v1"
+
+
+def server_argv(settings: Settings) -> list[str]:
+    """The `llama-server` command line: one slot with the whole context, all cores."""
+    layout = layout_for(settings)
+    binary = layout.server_binary
+    if binary is None or not layout.model_ready():
+        raise LocalModelMissingError(
+            f"the local model is not installed in {layout.models_dir}; run `make local-model` "
+            "(or choose another provider with TICKETSMITH_MODEL_PROVIDER)"
+        )
+    return [
+        str(binary), "-m", str(layout.model_file),
+        "--host", settings.local_model_host, "--port", str(settings.local_model_port),
+        "-c", str(settings.local_model_context), "-np", "1", "-t", str(os.cpu_count() or 2),
+        "--jinja", "--alias", LOCAL_MODEL_ALIAS, "--no-webui",
+    ]  # fmt: skip
+
+
+def server_library_path(settings: Settings) -> dict[str, str]:
+    """The environment the server needs: its shared libraries sit beside it."""
+    binary = layout_for(settings).server_binary
+    if binary is None:
+        return {}
+    current = os.environ.get("LD_LIBRARY_PATH", "")
+    return {"LD_LIBRARY_PATH": os.pathsep.join(p for p in (str(binary.parent), current) if p)}
+
+
+async def server_ready(settings: Settings) -> bool:
+    """Whether the server has loaded the model and answers (`/health` is 503 while loading)."""
+    url = f"http://{settings.local_model_host}:{settings.local_model_port}/health"
+    try:
+        async with httpx.AsyncClient(timeout=2) as client:
+            return (await client.get(url)).status_code == 200
+    except httpx.HTTPError:
+        return False
+
+
+def describe_model(settings: Settings) -> str:
+    """Which model the stack's worker uses, for people."""
+    provider = settings.resolved_model_provider
+    if provider == "local":
+        name = MODEL_NAME if settings.local_model_path is None else settings.local_model_path.name
+        return f"local: {name} at {base_url(settings)}"
+    if provider == "openai":
+        return f"openai: {settings.openai_model} at {settings.openai_base_url or 'api.openai.com'}"
+    return f"{provider} (no language model: it writes no code)"

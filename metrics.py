@@ -1,0 +1,102 @@
+"""Worker metrics: the Temporal runtime's Prometheus endpoint and ticketsmith's own instruments.
+
+Names are listed in the README ("Metrics"); the workflow-side ones live in `workflows/metrics.py`.
+"""
+
+import asyncio
+import itertools
+import logging
+from datetime import timedelta
+
+from temporalio.client import Client
+from temporalio.common import MetricMeter
+from temporalio.runtime import PrometheusConfig, Runtime, TelemetryConfig
+
+from workflows.messages import Phase, Status
+from workflows.metrics import HUMAN_WAIT
+
+TICKETS = "ticketsmith_tickets"
+MODEL_TOKENS = "ticketsmith_model_tokens"  # exported with the `_total` suffix
+ACTIVITY_FAILURES = "ticketsmith_activity_failures"  # exported with the `_total` suffix
+ACTIVITY_DURATION = "ticketsmith_activity_duration_seconds"
+
+MINUTE, HOUR, DAY = 60.0, 3600.0, 86400.0
+BUCKETS: dict[str, list[float]] = {
+    ACTIVITY_DURATION: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, MINUTE, 5 * MINUTE, 20 * MINUTE],
+    HUMAN_WAIT: [MINUTE, 10 * MINUTE, HOUR, 4 * HOUR, DAY, 3 * DAY, 7 * DAY],
+}
+
+log = logging.getLogger("ticketsmith.metrics")
+
+
+def metrics_runtime(host: str, port: int) -> Runtime | None:
+    """A Temporal runtime serving Prometheus metrics on host:port; None when port is 0."""
+    if not port:
+        return None
+    prometheus = PrometheusConfig(
+        bind_address=f"{host}:{port}",
+        counters_total_suffix=True,
+        durations_as_seconds=True,
+        histogram_bucket_overrides=BUCKETS,
+    )
+    return Runtime(telemetry=TelemetryConfig(metrics=prometheus))
+
+
+class ActivityInstruments:
+    """Per-activity instruments, created from the activity's metric meter."""
+
+    def __init__(self, meter: MetricMeter) -> None:
+        self._meter = meter
+
+    def finished(self, took: timedelta) -> None:
+        """Record one attempt's duration, whatever its outcome."""
+        self._meter.create_histogram_timedelta(
+            ACTIVITY_DURATION, "Time per activity attempt", "s"
+        ).record(took)
+
+    def failed(self, error_type: str) -> None:
+        """Count one failed attempt by error type."""
+        self._meter.create_counter(
+            ACTIVITY_FAILURES, "Failed activity attempts by error type"
+        ).with_additional_attributes({"error_type": error_type}).add(1)
+
+    def tokens(self, used: int) -> None:
+        """Count model tokens an agent activity reported."""
+        self._meter.create_counter(MODEL_TOKENS, "Model tokens used", "tokens").add(max(used, 0))
+
+
+def ticket_query(phase: Phase, status: Status) -> str:
+    """The visibility query for tickets in one phase and status."""
+    return (
+        f"WorkflowType = 'TicketWorkflow' AND Phase = '{phase.value}' "
+        f"AND `Status` = '{status.value}'"
+    )
+
+
+class TicketGauge:
+    """Publishes how many tickets are in each phase and status, counted in Temporal visibility."""
+
+    def __init__(self, client: Client, meter: MetricMeter) -> None:
+        self._client = client
+        self._gauge = meter.create_gauge(TICKETS, "Tickets by phase and status")
+
+    async def refresh(self) -> None:
+        """Count every phase and status pair once."""
+        pairs = list(itertools.product(Phase, Status))
+        counts = await asyncio.gather(
+            *(self._client.count_workflows(ticket_query(p, s)) for p, s in pairs)
+        )
+        for (phase, status), count in zip(pairs, counts, strict=True):
+            self._gauge.set(count.count, {"phase": phase.value, "status": status.value})
+
+    async def run(self, interval: float, stop: asyncio.Event) -> None:
+        """Refresh every `interval` seconds until `stop` is set; errors are logged, not fatal."""
+        while not stop.is_set():
+            try:
+                await self.refresh()
+            except Exception as err:  # visibility may be briefly unavailable
+                log.warning("could not count tickets for the %s gauge: %s", TICKETS, err)
+            try:
+                await asyncio.wait_for(stop.wait(), timeout=interval)
+            except TimeoutError:
+                pass

@@ -1,0 +1,160 @@
+"""docker-compose.yml, its env example and the Dockerfile, checked without a Docker engine."""
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from config import ROOT, Settings
+from stack import SEARCH_ATTRIBUTES
+
+COMPOSE = ROOT / "docker-compose.yml"
+ENV_EXAMPLE = ROOT / "deploy" / "ticketsmith.env.example"
+ONE_SHOT = {"temporal-schema", "temporal-setup"}  # they run to completion, then exit
+
+
+@pytest.fixture(scope="module")
+def compose() -> dict[str, Any]:
+    """The compose file, parsed (YAML anchors and merge keys resolved)."""
+    loaded = yaml.safe_load(COMPOSE.read_text())
+    assert isinstance(loaded, dict)
+    return loaded
+
+
+@pytest.fixture(scope="module")
+def services(compose: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The services by name."""
+    return compose["services"]
+
+
+def setting_names() -> set[str]:
+    """Every environment variable name Settings reads."""
+    names = set()
+    for name, info in Settings.model_fields.items():
+        names.add(f"TICKETSMITH_{name.upper()}")
+        alias = info.validation_alias
+        names.update(getattr(alias, "choices", []) or ([alias] if isinstance(alias, str) else []))
+    return names
+
+
+def env_file_names(path: Path) -> set[str]:
+    """Variable names set in an env file (comments skipped)."""
+    lines = (line.strip() for line in path.read_text().splitlines())
+    return {line.split("=", 1)[0] for line in lines if line and not line.startswith("#")}
+
+
+def test_our_environment_names_are_settings(services: dict[str, dict[str, Any]]) -> None:
+    known = setting_names()
+    used = set(env_file_names(ENV_EXAMPLE))
+    commented = re.findall(r"^# (TICKETSMITH_\w+)=", ENV_EXAMPLE.read_text(), re.MULTILINE)
+    used.update(commented)
+    for service in services.values():
+        used.update(service.get("environment") or {})
+    ours = {name for name in used if name.startswith("TICKETSMITH_")}
+    assert len(ours) > 20
+    assert ours - known == set(), "not settings in config.py"
+
+
+def test_ticketsmith_services_read_the_env_file(services: dict[str, dict[str, Any]]) -> None:
+    for name in ("worker", "webhooks", "codec", "emulators"):
+        files = services[name]["env_file"]
+        assert {"path": "deploy/ticketsmith.env", "required": False} in files, name
+
+
+def host_ports(service: dict[str, Any]) -> list[int]:
+    """The host side of each published port."""
+    ports = []
+    for entry in service.get("ports", []):
+        parts = str(entry).split(":")
+        assert len(parts) == 2, f"publish ports as HOST:CONTAINER, not {entry}"
+        ports.append(int(parts[0]))
+    return ports
+
+
+def test_host_ports_do_not_clash(services: dict[str, dict[str, Any]]) -> None:
+    published = [port for service in services.values() for port in host_ports(service)]
+    assert len(published) == len(set(published))
+    assert 7233 in published and 8080 in published
+
+
+def test_our_search_attributes_are_created(services: dict[str, dict[str, Any]]) -> None:
+    setup = services["temporal-setup"]
+    created = setup["environment"]["SEARCH_ATTRIBUTES"].split()
+    assert sorted(created) == sorted(SEARCH_ATTRIBUTES)
+    script = ROOT / setup["entrypoint"][-1].replace("/deploy/", "deploy/")
+    assert "search-attribute create" in script.read_text()
+    assert "--type Keyword" in script.read_text()
+
+
+def test_the_worker_keeps_no_state(services: dict[str, dict[str, Any]]) -> None:
+    worker = services["worker"]
+    for volume in worker.get("volumes", []):
+        assert str(volume).endswith(":ro"), f"worker volume {volume} is writable state"
+        assert str(volume).startswith("./"), f"worker volume {volume} is a named volume"
+    assert "ports" not in worker, "published worker ports stop --scale worker=N"
+    grace = float(worker["stop_grace_period"].rstrip("s"))
+    assert grace > Settings.model_fields["graceful_shutdown_seconds"].default
+
+
+def test_health_checks_and_start_order(services: dict[str, dict[str, Any]]) -> None:
+    for name, service in services.items():
+        if name not in ONE_SHOT:
+            assert service.get("healthcheck", {}).get("test"), f"{name} has no health check"
+    assert services["temporal"]["depends_on"]["temporal-schema"]["condition"] == (
+        "service_completed_successfully"
+    )
+    for name in ("worker", "webhooks"):
+        condition = services[name]["depends_on"]["temporal-setup"]["condition"]
+        assert condition == "service_completed_successfully"
+
+
+def test_images_are_pinned(services: dict[str, dict[str, Any]]) -> None:
+    for name, service in services.items():
+        image = service["image"]
+        assert re.fullmatch(r"[\w./-]+:\d[\w.-]*|[\w./-]+:v\d[\w.-]*", image), f"{name}: {image}"
+        assert "auto-setup" not in image
+    ui = services["temporal-ui"]["environment"]
+    assert ui["TEMPORAL_CODEC_ENDPOINT"].endswith(":8081")
+    assert "8081:8081" in services["codec"]["ports"]
+
+
+def test_scripts_and_config_files_exist(services: dict[str, dict[str, Any]]) -> None:
+    for service in services.values():
+        for volume in service.get("volumes", []):
+            source = str(volume).split(":", 1)[0]
+            if source.startswith("./"):
+                assert (ROOT / source).exists(), source
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    assert re.search(r"^FROM python:3\.11-[\w.-]+$", dockerfile, re.MULTILINE)
+    assert 'CMD ["python", "worker.py"]' in dockerfile
+
+
+def compose_command() -> list[str] | None:
+    """`docker compose` or `docker-compose`, when one that works is installed."""
+    candidates = [["docker", "compose"], ["docker-compose"]]
+    for command in candidates:
+        if shutil.which(command[0]) is None:
+            continue
+        probe = subprocess.run([*command, "version"], capture_output=True, timeout=30)
+        if probe.returncode == 0:
+            return command
+    return None
+
+
+def test_docker_compose_accepts_it() -> None:
+    command = compose_command()
+    if command is None:
+        pytest.skip("neither the docker compose plugin nor docker-compose is installed")
+    profiles = ["--profile", "trial", "--profile", "metrics"]
+    done = subprocess.run(
+        [*command, "-f", str(COMPOSE), *profiles, "config", "-q"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stderr

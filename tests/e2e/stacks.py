@@ -1,0 +1,65 @@
+"""Embedded stacks with extra settings (webhook secret, faults file) for end-to-end modules."""
+
+import asyncio
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any, TypeVar
+
+import httpx
+
+from config import Settings
+from stack import Stack
+from tests.e2e.conftest import free_port
+
+T = TypeVar("T")
+
+
+def stack_settings(data: Path, **overrides: Any) -> Settings:
+    """Settings for a stack on free ports whose DEMO project implements and notifies Discord."""
+    emulator_port = free_port()
+    projects = data / "projects.toml"
+    projects.write_text(
+        "[projects.DEMO]\n"
+        'repository = "demo/calc"\n'
+        "implement_after_approval = true\n"
+        f'discord_webhook_url = "http://127.0.0.1:{emulator_port}/api/webhooks/1000/demo-token"\n'
+    )
+    return Settings(
+        data_dir=data,
+        projects_file=projects,
+        temporal_address=f"127.0.0.1:{free_port()}",
+        temporal_ui_port=free_port(),
+        webhook_port=free_port(),
+        emulator_port=emulator_port,
+        metrics_port=free_port(),
+        task_queue="e2e",
+        **overrides,
+    )
+
+
+@asynccontextmanager
+async def running(settings: Settings) -> AsyncIterator[Stack]:
+    """The stack started with fresh emulators, stopped at the end."""
+    stack = Stack(settings, reset_emulators=True)
+    try:
+        await stack.start()
+        yield stack
+    finally:
+        stack.stop()
+
+
+async def poll(check: Callable[[], Awaitable[T | None]], what: str, timeout_s: float = 120) -> T:
+    """Call `check` until it returns something other than None, failing after a deadline."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if (found := await check()) is not None:
+            return found
+        await asyncio.sleep(0.2)
+    raise AssertionError(f"{what} did not happen within {timeout_s:.0f}s")
+
+
+def admin(settings: Settings) -> httpx.AsyncClient:
+    """A client for the emulators' admin and API routes."""
+    return httpx.AsyncClient(base_url=settings.jira_base_url, timeout=30)

@@ -1,0 +1,164 @@
+"""DEMO-1 on the local model: the whole lifecycle, and a pull request that tells the truth.
+
+Opt-in (`make test-local-model`, or `pytest -m local_model`): it takes about ten minutes on
+two cores and needs `make local-model` first.
+"""
+
+import asyncio
+import logging
+import re
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import httpx
+import pytest
+from temporalio.service import RPCError
+
+import demo
+from config import Settings, connect_temporal
+from demo import DEMO_KEY
+from localmodel.server import layout_for
+from stack import Stack
+from workflows.messages import Status, TicketResult, TicketStatus
+
+pytestmark = [pytest.mark.local_model, pytest.mark.e2e]
+WAIT_S = 3600.0
+VERDICT = re.compile(r"The test command (passed|failed \(exit code (\d+)\))")
+log = logging.getLogger("tests.local_model")
+
+
+async def drive(settings: Settings) -> TicketResult:
+    """Start DEMO-1 and answer every round of questions and approve every plan until it ends."""
+    client = await connect_temporal(settings)
+    demo.starter(settings, DEMO_KEY, "--restart")
+    handle = client.get_workflow_handle(f"ticket-{DEMO_KEY}", result_type=TicketResult)
+    started = time.monotonic()
+
+    def elapsed() -> float:
+        return time.monotonic() - started
+
+    answered: list[list[str]] = []
+    approved: set[int] = set()
+    phase = None
+    while elapsed() < WAIT_S:
+        try:
+            current = await handle.query("status", result_type=TicketStatus)
+        except RPCError as err:  # a worker busy with a long model call may answer late
+            log.info("%6.0f s  status query failed (%s); asking again", elapsed(), err)
+            await asyncio.sleep(2)
+            continue
+        if current.phase != phase:
+            phase = current.phase
+            log.info("%6.0f s  phase %s", elapsed(), phase.value)
+        questions = [q.text for q in current.questions]
+        if current.status == Status.AWAITING_ANSWERS and questions not in answered:
+            answered.append(questions)
+            log.info("%6.0f s  answering %d questions", elapsed(), len(questions))
+            demo.starter(settings, "answer", DEMO_KEY, demo.DEMO_ANSWER, "--as", "alice")
+        elif current.status == Status.AWAITING_APPROVAL and current.plan_version not in approved:
+            approved.add(current.plan_version)
+            log.info("%6.0f s  approving plan v%d", elapsed(), current.plan_version)
+            demo.starter(settings, "approve", DEMO_KEY, "--as", "bob")
+        elif current.status in (Status.COMPLETED, Status.FAILED, Status.CANCELLED):
+            result: TicketResult = await handle.result()
+            log.info("%6.0f s  %s, %d model tokens", elapsed(),
+                     current.status.value, current.tokens)  # fmt: skip
+            return result
+        await asyncio.sleep(1)
+    raise AssertionError(f"{DEMO_KEY} did not finish in {WAIT_S:.0f} s")
+
+
+def free_port() -> int:
+    """A port nothing listens on right now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+async def stack(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> AsyncIterator[Stack]:
+    """The embedded stack with the local model server, on free ports and private data."""
+    if "local_model" not in (request.config.getoption("markexpr") or ""):
+        pytest.skip(
+            "opt-in: DEMO-1 on the local model takes about ten minutes; "
+            "run it with `make test-local-model` (pytest -m local_model)"
+        )
+    data = tmp_path_factory.mktemp("local-model-stack")
+    emulator_port = free_port()
+    projects = data / "projects.toml"
+    projects.write_text(
+        "[projects.DEMO]\n"
+        'repository = "demo/calc"\n'
+        "implement_after_approval = true\n"
+        f'discord_webhook_url = "http://127.0.0.1:{emulator_port}/api/webhooks/1/tok"\n'
+    )
+    settings = Settings(
+        model_provider="local",
+        local_model_port=free_port(),
+        data_dir=data,
+        projects_file=projects,
+        temporal_address=f"127.0.0.1:{free_port()}",
+        temporal_ui_port=free_port(),
+        webhook_port=free_port(),
+        emulator_port=emulator_port,
+        metrics_port=free_port(),
+        task_queue="e2e-local-model",
+        agent_task_queue="e2e-local-model",
+    )
+    if not layout_for(settings).installed():
+        pytest.skip(
+            f"the local model is not installed in {settings.models_dir}: run `make local-model`"
+        )
+    running = Stack(settings, reset_emulators=True)
+    try:
+        await running.start()
+        yield running
+    finally:
+        running.stop()
+
+
+async def test_demo_ticket_on_the_local_model_reports_the_real_test_result(
+    stack: Stack, tmp_path: Path
+) -> None:
+    settings = stack.settings
+    result = await drive(settings)
+    assert result.status == Status.COMPLETED, result.message
+    assert result.pr_url and result.branch
+
+    async with httpx.AsyncClient(base_url=settings.jira_base_url, timeout=10) as http:
+        pulls = (
+            await http.get(
+                "/api/v3/repos/demo/calc/pulls",
+                params={"state": "all"},
+                headers={"Authorization": "Bearer t"},
+            )
+        ).json()
+    assert [p["html_url"] for p in pulls] == [result.pr_url]
+    body, draft = pulls[0]["body"], pulls[0]["draft"]
+    assert "offline" not in body.split("## Plan")[0]  # a real model wrote this
+    verdict = VERDICT.search(body)
+    assert verdict is not None, body
+
+    clone = tmp_path / "clone"
+    subprocess.run(
+        ["git", "clone", "--branch", result.branch, f"{settings.git_base_url}/demo/calc.git",
+         str(clone)],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    rerun = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"],
+        cwd=clone,
+        capture_output=True,
+        text=True,
+    )
+    passed = verdict.group(1) == "passed"
+    assert passed == (rerun.returncode == 0), rerun.stdout[-2000:]
+    if not passed:
+        assert draft, "a pull request whose tests fail must be a draft"
+        assert verdict.group(2) == str(rerun.returncode)

@@ -1,0 +1,111 @@
+"""The local provider: ChatOpenAI against the local server, fitted to its context, logged."""
+
+import json
+import logging
+from typing import Any
+
+import httpx
+import pytest
+from langchain_core.messages import HumanMessage, SystemMessage
+from langchain_openai import ChatOpenAI
+
+from config import get_settings
+from graphs.models import make_chat_model
+from localmodel.chat import LocalChatModel, local_chat_model, task_of
+
+
+def completion(content: str) -> dict[str, Any]:
+    """A Chat Completions response the way llama-server sends it."""
+    return {
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "created": 0,
+        "model": "local",
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": content},
+                "finish_reason": "stop",
+            }
+        ],
+        "usage": {"prompt_tokens": 900, "completion_tokens": 40, "total_tokens": 940},
+    }
+
+
+def stub(bodies: list[dict[str, Any]]) -> LocalChatModel:
+    """The local chat model wired to an in-process server that records request bodies."""
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        bodies.append(json.loads(request.content))
+        return httpx.Response(200, json=completion("done"))
+
+    transport = httpx.MockTransport(handler)
+    return local_chat_model(
+        "http://local.test/v1",
+        context=4096,
+        http_async_client=httpx.AsyncClient(transport=transport),
+    )
+
+
+def test_the_factory_builds_the_local_model_from_the_settings(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("TICKETSMITH_LOCAL_MODEL_PORT", "8999")
+    get_settings.cache_clear()
+    try:
+        model = make_chat_model("local")
+    finally:
+        get_settings.cache_clear()
+    assert isinstance(model, LocalChatModel) and isinstance(model, ChatOpenAI)
+    assert model.openai_api_base == "http://127.0.0.1:8999/v1"
+    assert model.max_retries == 0 and model.context_tokens == 4096
+
+
+async def test_every_call_gets_the_room_left_for_its_answer_and_is_logged(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    bodies: list[dict[str, Any]] = []
+    model = stub(bodies)
+    prompt = [SystemMessage(content="task: plan\nPlan."), HumanMessage(content="The ticket.")]
+    with caplog.at_level(logging.INFO, logger="ticketsmith.model"):
+        answer = await model.ainvoke(prompt)
+    assert answer.text == "done"
+    assert 3000 < bodies[0]["max_completion_tokens"] < 4096
+    assert "model call task=plan prompt_tokens=900 completion_tokens=40" in caplog.text
+
+
+async def test_a_prompt_too_long_for_the_context_is_windowed_before_it_is_sent(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    bodies: list[dict[str, Any]] = []
+    model = stub(bodies)
+    long = "".join(f"line {n} of a long file\n" for n in range(3000))
+    prompt = [SystemMessage(content="task: implement_file\nWrite it."), HumanMessage(content=long)]
+    with caplog.at_level(logging.INFO, logger="ticketsmith.model"):
+        await model.ainvoke(prompt)
+    sent = bodies[0]["messages"][1]["content"]
+    assert len(sent) < len(long) and "lines cut to fit" in sent
+    assert bodies[0]["max_completion_tokens"] >= model.min_answer_tokens
+    assert "windowed by about" in caplog.text
+
+
+def test_the_task_is_read_from_the_system_prompt() -> None:
+    assert task_of([SystemMessage(content="task: questions\nAsk.")]) == "questions"
+    assert task_of([HumanMessage(content="hello")]) == "other"
+    assert task_of([]) == "other"
+
+
+def test_the_report_sums_calls_by_task_and_phase() -> None:
+    from localmodel.report import render, summarise
+
+    lines = [
+        '{"event": "model call task=plan prompt_tokens=1000 completion_tokens=300 seconds=15.0"}',
+        "model call task=implement_file prompt_tokens=2000 completion_tokens=500 seconds=25.0",
+        "model call task=implement_file prompt_tokens=1500 completion_tokens=400 seconds=20.0",
+        "something else",
+    ]
+    phases = summarise(lines)
+    assert phases["implementation"]["implement_file"].calls == 2
+    assert phases["planning"]["plan"].completion == 300
+    table = render(phases)
+    assert table.splitlines()[-1].split()[:4] == ["all", "3", "4500", "1200"]

@@ -1,0 +1,110 @@
+"""Real-shaped Jira and GitHub webhook payloads, signed as the services sign them."""
+
+import hashlib
+import hmac
+import itertools
+import json
+import random
+from typing import Any
+
+SECRET = "s3cret"
+_comment_ids = itertools.count(20000)
+
+
+def unique_key(project: str = "WEB") -> str:
+    """A ticket key no other test uses (the Temporal test server lives for the session)."""
+    return f"{project}-{random.randrange(10**6, 10**7)}"
+
+
+def _issue(key: str, labels: list[str] | None = None) -> dict[str, Any]:
+    return {
+        "id": "10001",
+        "self": f"http://jira.test/rest/api/2/issue/{key}",
+        "key": key,
+        "fields": {
+            "summary": "Add a power operation",
+            "labels": labels or [],
+            "status": {"name": "To Do", "id": "10000"},
+            "project": {"id": "10000", "key": key.split("-")[0], "name": "Demo"},
+        },
+    }
+
+
+def comment_event(
+    key: str,
+    body: str | dict[str, Any],
+    author: str = "alice-1",
+    name: str = "Alice Reporter",
+    comment_id: str | None = None,
+) -> dict[str, Any]:
+    """A `comment_created` payload; a string body is wiki markup, as Jira sends it."""
+    created = "2025-01-06T09:30:00.000+0000"
+    comment_id = comment_id or str(next(_comment_ids))
+    user = {"self": "http://jira.test/rest/api/2/user", "accountId": author, "displayName": name}
+    return {
+        "timestamp": 1736155800000,
+        "webhookEvent": "comment_created",
+        "comment": {
+            "self": f"http://jira.test/rest/api/2/issue/10001/comment/{comment_id}",
+            "id": comment_id,
+            "author": user,
+            "updateAuthor": user,
+            "body": body,
+            "created": created,
+            "updated": created,
+            "jsdPublic": True,
+        },
+        "issue": _issue(key),
+    }
+
+
+def labels_event(key: str, before: list[str], after: list[str]) -> dict[str, Any]:
+    """A `jira:issue_updated` payload whose changelog changes the labels."""
+    item = {
+        "field": "labels",
+        "fieldtype": "jira",
+        "fieldId": "labels",
+        "from": None,
+        "fromString": " ".join(before),
+        "to": None,
+        "toString": " ".join(after),
+    }
+    return {
+        "timestamp": 1736155800000,
+        "webhookEvent": "jira:issue_updated",
+        "issue_event_type_name": "issue_updated",
+        "user": {"accountId": "alice-1", "displayName": "Alice Reporter"},
+        "issue": _issue(key, after),
+        "changelog": {"id": "10500", "items": [item]},
+    }
+
+
+def sign(body: bytes, secret: str = SECRET) -> str:
+    """The `sha256=<hex>` HMAC of a raw body."""
+    return "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
+
+
+def jira_request(
+    payload: Any, delivery: str | None = "d-1", secret: str | None = SECRET
+) -> dict[str, Any]:
+    """Arguments for httpx: the raw body, signed (when a secret is given) like Jira signs it."""
+    body = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
+    headers = {"Content-Type": "application/json"}
+    if secret is not None:
+        headers["X-Hub-Signature"] = sign(body, secret)
+    if delivery is not None:
+        headers["X-Atlassian-Webhook-Identifier"] = delivery
+    return {"content": body, "headers": headers}
+
+
+def github_request(event: str, payload: Any, secret: str | None = SECRET) -> dict[str, Any]:
+    """Arguments for httpx: a GitHub delivery signed with X-Hub-Signature-256."""
+    body = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
+    headers = {
+        "Content-Type": "application/json",
+        "X-GitHub-Event": event,
+        "X-GitHub-Delivery": "72d3162e-cc78-11e3-81ab-4c9367dc0958",
+    }
+    if secret is not None:
+        headers["X-Hub-Signature-256"] = sign(body, secret)
+    return {"content": body, "headers": headers}

@@ -1,0 +1,62 @@
+"""GitHub webhooks: every event type is 200 ignored once its signature checks out."""
+
+from collections.abc import AsyncIterator
+
+import httpx
+import pytest
+from pydantic import SecretStr
+from temporalio.testing import WorkflowEnvironment
+
+from config import Settings
+from tests.webhooks.payloads import SECRET, github_request
+from webhooks.app import create_app
+from webhooks.dedup import DeliveryLog
+
+EVENTS = ["ping", "push", "pull_request", "pull_request_review", "issue_comment", "check_run"]
+
+
+@pytest.fixture
+async def http(time_skipping_env: WorkflowEnvironment) -> AsyncIterator[httpx.AsyncClient]:
+    app = create_app(Settings(webhook_secret=SecretStr(SECRET)), client=time_skipping_env.client)
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://hooks") as client:
+            yield client
+
+
+@pytest.mark.parametrize("event", EVENTS)
+async def test_every_event_is_ignored_after_the_signature_check(
+    http: httpx.AsyncClient, event: str
+) -> None:
+    payload = {"action": "opened", "number": 1, "repository": {"full_name": "demo/calc"}}
+    response = await http.post("/webhooks/github", **github_request(event, payload))
+    assert response.status_code == 200
+    assert response.json()["status"] == "ignored"
+    assert response.json()["event"] == event
+
+
+async def test_wrong_or_missing_signature_is_401(http: httpx.AsyncClient) -> None:
+    for secret in (None, "other"):
+        response = await http.post("/webhooks/github", **github_request("push", {}, secret))
+        assert response.status_code == 401
+
+
+async def test_malformed_body_is_400(http: httpx.AsyncClient) -> None:
+    response = await http.post("/webhooks/github", **github_request("push", b"{oops"))
+    assert response.status_code == 400
+    assert "not valid JSON" in response.json()["error"]
+
+
+async def test_healthz(http: httpx.AsyncClient) -> None:
+    assert (await http.get("/healthz")).json() == {"status": "ok"}
+
+
+def test_delivery_log_is_bounded_and_forgets_failures() -> None:
+    log = DeliveryLog(size=3)
+    assert [log.claim(d) for d in ("a", "b", "a")] == [True, True, False]
+    for d in ("c", "d", "e"):
+        log.claim(d)
+    assert len(log) == 3
+    assert log.claim("a") is True  # the oldest were forgotten
+    log.release("a")
+    assert log.claim("a") is True
