@@ -36,7 +36,7 @@ local-model: $(STAMP)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(VENV)/bin/mypy config.py worker.py starter.py stack.py workflows activities graphs integrations webhooks emulators localmodel
+	$(VENV)/bin/mypy config.py worker.py starter.py stack.py embedded workflows activities graphs integrations webhooks emulators localmodel
 	$(VENV)/bin/mypy codec.py codec_server.py metrics.py interceptors.py tracing.py logs.py
 
 clean:

@@ -7,17 +7,18 @@ import time
 
 import httpx
 from temporalio.client import Client
+from temporalio.service import RPCError
 
 from config import ROOT, Settings, connect_temporal
 from stack import Stack, StackError, child_env
-from workflows.messages import Status, TicketResult, TicketStatus
+from workflows.messages import PhaseUsage, Status, TicketResult, TicketStatus
 
 DEMO_KEY = "DEMO-1"
 DEMO_ANSWER = (
     "A negative exponent returns a float (2 ** -1 == 0.5); 0 to a negative power raises "
     "ValueError with a clear message. The CLI subcommand is `pow`."
 )
-WAIT_S = 300.0
+WAIT_S = 1800.0  # a deadline, not a sleep: a small local model takes minutes a phase
 
 
 def starter(settings: Settings, *args: str) -> str:
@@ -34,18 +35,44 @@ def starter(settings: Settings, *args: str) -> str:
     return done.stdout.strip()
 
 
-async def wait_for_status(client: Client, wanted: set[Status]) -> TicketStatus:
-    """Poll the status query until the ticket reaches one of the wanted states."""
+async def wait_for_status(
+    client: Client, wanted: set[Status], answered: list[str] | None = None
+) -> TicketStatus:
+    """Poll the status query until the ticket reaches one of the wanted states.
+
+    With `answered`, questions that were already answered do not count as waiting for answers.
+    """
     handle = client.get_workflow_handle(f"ticket-{DEMO_KEY}")
     deadline = time.monotonic() + WAIT_S
     while time.monotonic() < deadline:
-        current = await handle.query("status", result_type=TicketStatus)
-        if current.status in wanted:
+        try:
+            current = await handle.query("status", result_type=TicketStatus)
+        except RPCError:  # a worker busy with a long local-model call may answer late
+            await asyncio.sleep(1)
+            continue
+        stale = answered is not None and [q.text for q in current.questions] == answered
+        if current.status in wanted and not (current.status == Status.AWAITING_ANSWERS and stale):
             return current
         if current.status in (Status.FAILED, Status.CANCELLED):
             raise StackError(f"{DEMO_KEY} ended as {current.status.value}: {current.message}")
         await asyncio.sleep(0.25)
     raise StackError(f"{DEMO_KEY} did not reach {sorted(wanted)} in {WAIT_S:.0f}s")
+
+
+def usage_table(usage: list[PhaseUsage]) -> str:
+    """Time and model tokens per phase, with the time spent waiting on people apart."""
+    rows = [f"{'phase':<16}{'working':>10}{'waiting':>10}{'tokens':>10}"]
+    total_work = total_wait = total_tokens = 0.0
+    for phase in usage:
+        took = ((phase.ended_at or phase.started_at) - phase.started_at).total_seconds()
+        work = took - phase.waiting_seconds
+        total_work, total_wait = total_work + work, total_wait + phase.waiting_seconds
+        total_tokens += phase.tokens
+        rows.append(
+            f"{phase.phase.value:<16}{work:>9.1f}s{phase.waiting_seconds:>9.1f}s{phase.tokens:>10,}"
+        )
+    rows.append(f"{'total':<16}{total_work:>9.1f}s{total_wait:>9.1f}s{int(total_tokens):>10,}")
+    return "\n".join(rows)
 
 
 def section(title: str) -> None:
@@ -58,15 +85,18 @@ async def drive(settings: Settings) -> TicketResult:
     client = await connect_temporal(settings)
     section("start")
     print(starter(settings, DEMO_KEY, "--restart"))
-    current = await wait_for_status(client, {Status.AWAITING_ANSWERS, Status.AWAITING_APPROVAL})
-    if current.status == Status.AWAITING_ANSWERS:
-        section("questions")
+    either = {Status.AWAITING_ANSWERS, Status.AWAITING_APPROVAL}
+    current = await wait_for_status(client, either)
+    rounds = 0
+    while current.status == Status.AWAITING_ANSWERS:  # a real model may ask follow-up rounds
+        rounds += 1
+        section("questions" if rounds == 1 else f"follow-up questions (round {rounds})")
         for number, question in enumerate(current.questions, start=1):
             print(f"{number}. {question.text}\n   why: {question.why}")
         section("answer")
         print(f"$ starter.py answer {DEMO_KEY} '{DEMO_ANSWER}'")
         print(starter(settings, "answer", DEMO_KEY, DEMO_ANSWER, "--as", "alice"))
-        current = await wait_for_status(client, {Status.AWAITING_APPROVAL})
+        current = await wait_for_status(client, either, [q.text for q in current.questions])
     section(f"plan v{current.plan_version}")
     print(current.plan_markdown)
     section("approve")
@@ -91,6 +121,8 @@ async def run_demo(settings: Settings) -> int:
             served = (await http.get(result.pr_url or "")).status_code
         print(f"(the emulator serves it: HTTP {served})")
         print(f"Branch: {result.branch}")
+        section("time and model tokens per phase")
+        print(usage_table(result.usage))
         print(
             f"Web UI: {settings.temporal_ui_url}/namespaces/{settings.temporal_namespace}"
             f"/workflows/ticket-{DEMO_KEY}"

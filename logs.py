@@ -10,6 +10,7 @@ import sys
 from collections.abc import Iterable
 
 import structlog
+from pydantic import BaseModel, SecretStr
 from structlog.typing import EventDict, Processor, WrappedLogger
 from temporalio import activity, workflow
 from temporalio.common import SearchAttributeKey
@@ -94,6 +95,19 @@ def configure_logging(level: int = logging.INFO, secrets: Iterable[str] = ()) ->
     root.handlers[:] = [handler]
     root.setLevel(level)
     logging.getLogger("httpx").setLevel(logging.WARNING)
+    for name in ("uvicorn", "uvicorn.error", "uvicorn.access"):
+        # uvicorn sets up its own plain handlers; its lines go through the same renderer.
+        logging.getLogger(name).handlers.clear()
+        logging.getLogger(name).propagate = True
     # The fields above carry the Temporal context; keep messages short.
     activity.logger.activity_info_on_message = False
     workflow.logger.workflow_info_on_message = False
+
+
+def secret_values(settings: BaseModel) -> list[str]:
+    """Every secret in the settings, so the logs can redact it."""
+    return [
+        value.get_secret_value()
+        for value in settings.model_dump().values()
+        if isinstance(value, SecretStr)
+    ]

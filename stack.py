@@ -8,115 +8,27 @@ import asyncio
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 
-import httpx
-
 from config import ROOT, Settings, get_settings
+from embedded.services import (
+    READY_TIMEOUT_S,
+    SEARCH_ATTRIBUTES,
+    Service,
+    StackError,
+    child_env,
+    codec_url,
+    http_ok,
+    metrics_url,
+    port_free,
+    temporal_port,
+)
 from localmodel.server import LocalModelMissingError, describe_model, server_argv, server_ready
 
-READY_TIMEOUT_S = 60.0
-SEARCH_ATTRIBUTES = ("TicketKey", "Phase", "Status", "Project")
-
-
-class StackError(Exception):
-    """The stack cannot start; the message says why and what to do."""
-
-
-@dataclass
-class Service:
-    """One process of the stack and how to know it is ready."""
-
-    name: str
-    argv: list[str]
-    port: int | None
-    ready: Callable[[], Awaitable[bool]]
-    process: subprocess.Popen[bytes] | None = field(default=None, repr=False)
-
-
-def port_free(port: int, host: str = "127.0.0.1") -> bool:
-    """Whether nothing listens on the port yet."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            sock.bind((host, port))
-        except OSError:
-            return False
-    return True
-
-
-def temporal_port(settings: Settings) -> int:
-    """The port of the Temporal frontend in `temporal_address`."""
-    return int(settings.temporal_address.rsplit(":", 1)[1])
-
-
-def child_env(settings: Settings) -> dict[str, str]:
-    """The environment every process of the stack gets: same settings as this one."""
-    env = dict(os.environ)
-    env.update(
-        {
-            "TICKETSMITH_TEMPORAL_ADDRESS": settings.temporal_address,
-            "TICKETSMITH_TEMPORAL_UI_PORT": str(settings.temporal_ui_port),
-            "TICKETSMITH_TASK_QUEUE": settings.task_queue,
-            "TICKETSMITH_DATA_DIR": str(settings.data_dir),
-            "TICKETSMITH_PROJECTS_FILE": str(settings.projects_file),
-            "TICKETSMITH_WEBHOOK_PORT": str(settings.webhook_port),
-            "TICKETSMITH_EMULATOR_PORT": str(settings.emulator_port),
-            "TICKETSMITH_JIRA_BASE_URL": settings.jira_base_url,
-            "TICKETSMITH_GITHUB_API_URL": settings.github_api_url,
-            "TICKETSMITH_GIT_BASE_URL": settings.git_base_url,
-            "TICKETSMITH_AGENT_TASK_QUEUE": settings.agent_task_queue,
-            "TICKETSMITH_METRICS_PORT": str(settings.metrics_port),
-            "TICKETSMITH_TICKET_GAUGE_SECONDS": str(settings.ticket_gauge_seconds),
-            "TICKETSMITH_CODEC_PORT": str(settings.codec_port),
-            "TICKETSMITH_MODEL_PROVIDER": settings.resolved_model_provider,
-            "TICKETSMITH_MODELS_DIR": str(settings.models_dir),
-            "TICKETSMITH_LOCAL_MODEL_PORT": str(settings.local_model_port),
-            "PYTHONUNBUFFERED": "1",
-        }
-    )
-    for name in ("jira_token", "github_token", "encryption_keys"):
-        secret = getattr(settings, name)
-        if secret is not None:
-            env[f"TICKETSMITH_{name.upper()}"] = secret.get_secret_value()
-    if settings.otel_endpoint:
-        env["TICKETSMITH_OTEL_ENDPOINT"] = settings.otel_endpoint
-    if settings.webhook_secret is not None:
-        env["TICKETSMITH_WEBHOOK_SECRET"] = settings.webhook_secret.get_secret_value()
-    # The Jira emulator sends its webhooks to the stack's webhook app unless told otherwise.
-    webhook_app = f"http://{settings.webhook_host}:{settings.webhook_port}/webhooks/jira"
-    env["TICKETSMITH_EMULATOR_WEBHOOK_URL"] = settings.emulator_webhook_url or webhook_app
-    if settings.emulator_faults_file is not None:
-        env["TICKETSMITH_EMULATOR_FAULTS_FILE"] = str(settings.emulator_faults_file)
-    env["TICKETSMITH_JIRA_START_LABEL"] = settings.jira_start_label
-    return env
-
-
-def codec_url(settings: Settings) -> str:
-    """Where the codec server listens."""
-    return f"http://{settings.codec_host}:{settings.codec_port}"
-
-
-def metrics_url(settings: Settings) -> str:
-    """The worker's Prometheus endpoint, or why there is none."""
-    if not settings.metrics_port:
-        return "off"
-    return f"http://{settings.metrics_host}:{settings.metrics_port}/metrics"
-
-
-async def http_ok(url: str) -> bool:
-    """Whether a GET on the URL answers 2xx."""
-    try:
-        async with httpx.AsyncClient(timeout=2) as client:
-            return (await client.get(url)).is_success
-    except httpx.HTTPError:
-        return False
+__all__ = ["SEARCH_ATTRIBUTES", "Stack", "StackError", "child_env"]
 
 
 class Stack:
@@ -150,7 +62,7 @@ class Stack:
         if reset_emulators:
             emulator_argv.append("--reset")
         webhook_argv = [
-            sys.executable, "-m", "uvicorn", "webhooks.app:app",
+            sys.executable, "-m", "uvicorn", "--factory", "webhooks.app:serve",
             "--host", s.webhook_host, "--port", str(s.webhook_port), "--log-level", "warning",
         ]  # fmt: skip
         ui = f"http://127.0.0.1:{s.temporal_ui_port}"

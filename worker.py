@@ -13,7 +13,6 @@ from contextlib import AsyncExitStack
 from datetime import timedelta
 from typing import Any, NamedTuple
 
-from pydantic import SecretStr
 from temporalio.client import Client
 from temporalio.runtime import Runtime
 from temporalio.worker import Worker
@@ -29,7 +28,7 @@ from integrations.discord import DiscordClient
 from integrations.github import GitHubClient
 from integrations.jira import JiraClient
 from interceptors import ObservabilityInterceptor
-from logs import configure_logging
+from logs import configure_logging, secret_values
 from metrics import TicketGauge, metrics_runtime
 from tracing import flush_traces
 from workflows.registry import WORKFLOWS
@@ -57,6 +56,7 @@ def build_activities(settings: Settings, stack: AsyncExitStack) -> ActivitySets:
         settings.jira_email,
         settings.jira_token.get_secret_value(),
         api_version=settings.jira_api_version,
+        acceptance_criteria_field=settings.jira_acceptance_criteria_field,
     )
     github = GitHubClient(settings.github_api_url, settings.github_token.get_secret_value())
     discord = DiscordClient()
@@ -110,6 +110,9 @@ def build_workers(
     common: dict[str, Any] = {
         "interceptors": [ObservabilityInterceptor()],
         "graceful_shutdown_timeout": timedelta(seconds=settings.graceful_shutdown_seconds),
+        # Heartbeats carry checkpoints: sent within 2 s, a lost worker repeats little work.
+        "max_heartbeat_throttle_interval": timedelta(seconds=2),
+        "default_heartbeat_throttle_interval": timedelta(seconds=2),
     }
     separate = bool(activities.agents) and settings.agent_task_queue != settings.task_queue
     main = Worker(
@@ -146,15 +149,6 @@ async def run_workers(workers: Sequence[Worker], stop: asyncio.Event) -> None:
         return_exceptions=True,
     )
     await asyncio.gather(*runs)
-
-
-def secret_values(settings: Settings) -> list[str]:
-    """Every secret in the settings, so the logs can redact it."""
-    return [
-        value.get_secret_value()
-        for value in settings.model_dump().values()
-        if isinstance(value, SecretStr)
-    ]
 
 
 async def run_worker(settings: Settings, client: Client, stop: asyncio.Event) -> None:

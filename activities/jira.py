@@ -33,6 +33,7 @@ class JiraActivities:
             summary=issue.summary,
             description=issue.description,
             labels=list(issue.labels),
+            acceptance_criteria=issue.acceptance_criteria or None,
         )
 
     @activity.defn

@@ -137,7 +137,9 @@ async def _ask_with_schema(
     model: BaseChatModel, messages: list[BaseMessage], schema: type[M]
 ) -> tuple[M | None, BaseMessage]:
     """One call in the model's JSON-schema mode: the parsed answer (or None) and the raw one."""
-    runnable = model.with_structured_output(schema, method="json_schema", include_raw=True)
+    runnable = model.with_structured_output(
+        schema, method="json_schema", include_raw=True, strict=True
+    )
     result = await runnable.ainvoke(messages)
     if not isinstance(result, dict):
         raise TypeError(f"structured output returned {type(result).__name__}, not a dict")

@@ -14,7 +14,8 @@ from temporalio.service import RPCError, RPCStatusCode
 
 from config import Settings, connect_temporal, get_settings
 from launch import LaunchError, start_ticket, ticket_input, workflow_id
-from webhooks.commands import parse_comment
+from logs import configure_logging, secret_values
+from webhooks.commands import CommandError, parse_comment
 from webhooks.dedup import DeliveryLog
 from webhooks.jira_events import MalformedEvent, read_comment, read_labels_added
 from webhooks.security import signature_valid
@@ -22,8 +23,9 @@ from workflows.messages import Status
 
 log = logging.getLogger("ticketsmith.webhooks")
 STATUS = SearchAttributeKey.for_keyword("Status")
-# The status a ticket must be in for each kind of comment to mean something.
-NEEDS = {
+# The status a ticket must be in for each kind of comment to mean something (None: any).
+NEEDS: dict[str, tuple[Status | None, str]] = {
+    "add_budget": (None, "more tokens"),
     "answer": (Status.AWAITING_ANSWERS, "answers"),
     "approve": (Status.AWAITING_APPROVAL, "an approval"),
     "reject": (Status.AWAITING_APPROVAL, "a rejection"),
@@ -84,7 +86,11 @@ def create_app(settings: Settings | None = None, client: Client | None = None) -
             return ignored("own comment")
         # The comment id identifies the input even across webhooks that each deliver it once.
         key = f"jira-comment-{comment.comment_id}" if comment.comment_id else delivery
-        message = parse_comment(comment.text, comment.author_name, key)
+        try:
+            message = parse_comment(comment.text, comment.author_name, key)
+        except CommandError as err:
+            log.warning("unusable command on %s: %s", comment.issue_key, err)
+            return error(422, f"{comment.issue_key}: {err}")
         if message is None:
             return ignored("own comment")
         signal_name, signal_input = message
@@ -100,7 +106,7 @@ def create_app(settings: Settings | None = None, client: Client | None = None) -
             return ignored(f"{handle.id} is {state}; nothing waits for comments")
         wanted, what = NEEDS[signal_name]
         current = described.typed_search_attributes.get(STATUS) or Status.RUNNING.value
-        if current != wanted.value:
+        if wanted is not None and current != wanted.value:
             return ignored(f"{comment.issue_key} is not waiting for {what}: it is {current}")
         try:
             await handle.signal(signal_name, signal_input)
@@ -169,4 +175,8 @@ def error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
-app = create_app()
+def serve() -> FastAPI:
+    """The app as uvicorn runs it (`--factory`): JSON logs with every secret redacted."""
+    settings = get_settings()
+    configure_logging(secrets=secret_values(settings))
+    return create_app(settings)

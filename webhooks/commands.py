@@ -1,20 +1,47 @@
-"""Turn a Jira comment into the human input it carries: answers, approval or rejection."""
+"""Turn a Jira comment into the human input it carries: answers, approval, rejection or budget."""
 
 import re
 
-from workflows.messages import AnswerInput, ApprovalInput, RejectionInput
+from workflows.messages import AnswerInput, ApprovalInput, BudgetInput, RejectionInput
 
 APPROVE = re.compile(r"^\s*/approve\b", re.IGNORECASE)
 REJECT = re.compile(r"^\s*/reject\b\s*(?P<reason>.*)", re.IGNORECASE | re.DOTALL)
+BUDGET = re.compile(r"^\s*/budget\b\s*(?P<amount>\S*)", re.IGNORECASE)
+AMOUNT = re.compile(r"\+?(?P<number>\d[\d_,]*)(?P<thousands>k?)", re.IGNORECASE)
 OWN_COMMENT = "ticketsmith ref:"
 
-HumanMessage = tuple[str, AnswerInput | ApprovalInput | RejectionInput]
+HumanMessage = tuple[str, AnswerInput | ApprovalInput | RejectionInput | BudgetInput]
+
+
+class CommandError(ValueError):
+    """A comment that starts like a command but cannot be read as one."""
+
+
+def budget_tokens(amount: str) -> int:
+    """Tokens in `+50000`, `50,000` or `50k`; CommandError for anything else."""
+    found = AMOUNT.fullmatch(amount)
+    tokens = int(found["number"].replace(",", "").replace("_", "")) if found else 0
+    if found and found["thousands"]:
+        tokens *= 1000
+    if tokens <= 0:
+        raise CommandError(
+            f"`/budget {amount}` names no positive number of tokens; "
+            "write it as `/budget +50000` (or `/budget +50k`)"
+        )
+    return tokens
 
 
 def parse_comment(text: str, author: str, delivery_id: str | None) -> HumanMessage | None:
-    """The signal name and payload a comment stands for; None for our own comments."""
+    """The signal name and payload a comment stands for; None for our own comments.
+
+    Raises CommandError for a `/budget` comment without a usable amount.
+    """
     if OWN_COMMENT in text:
         return None
+    budget = BUDGET.match(text)
+    if budget:
+        tokens = budget_tokens(budget.group("amount"))
+        return "add_budget", BudgetInput(tokens=tokens, author=author, delivery_id=delivery_id)
     if APPROVE.match(text):
         return "approve", ApprovalInput(author=author, delivery_id=delivery_id)
     rejection = REJECT.match(text)

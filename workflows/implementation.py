@@ -39,10 +39,9 @@ class ImplementationWorkflow:
     async def run(self, inp: ImplementationInput) -> ImplementationResult:
         """Implement, test, commit and push, open the pull request, comment, move, notify."""
         outbox = Outbox(inp.key, inp.project.jira_project)
+        parent = workflow.info().parent
         repo = RepoRef(
-            workflow_id=workflow.info().parent.workflow_id
-            if workflow.info().parent
-            else workflow.info().workflow_id,
+            workflow_id=parent.workflow_id if parent else workflow.info().workflow_id,
             repository=inp.project.repository,
             clone_url=inp.project.clone_url,
             branch=inp.branch,

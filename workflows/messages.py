@@ -104,6 +104,16 @@ class ImplementationResult(BaseModel):
     tokens: int = 0
 
 
+class PhaseUsage(BaseModel):
+    """Time and model tokens one phase took; `waiting_seconds` is time spent waiting on people."""
+
+    phase: Phase
+    started_at: datetime
+    ended_at: datetime | None = None
+    tokens: int = 0
+    waiting_seconds: float = 0.0
+
+
 class TicketResult(BaseModel):
     """How a ticket ended."""
 
@@ -113,6 +123,7 @@ class TicketResult(BaseModel):
     branch: str | None = None
     pr_url: str | None = None
     message: str = ""
+    usage: list[PhaseUsage] = Field(default_factory=list)
 
 
 class AnswerInput(BaseModel):
@@ -178,3 +189,4 @@ class TicketStatus(BaseModel):
     tokens: int = 0
     token_budget: int | None = None
     message: str = ""
+    usage: list[PhaseUsage] = Field(default_factory=list)

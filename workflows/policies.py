@@ -4,11 +4,13 @@ from datetime import timedelta
 
 from temporalio.common import RetryPolicy
 
+# Thirty attempts ride out about half an hour of a Jira, GitHub or Discord outage; refusals
+# (4xx) are non-retryable errors and fail at once.
 HTTP_RETRY = RetryPolicy(
     initial_interval=timedelta(seconds=1),
     backoff_coefficient=2.0,
     maximum_interval=timedelta(minutes=1),
-    maximum_attempts=10,
+    maximum_attempts=30,
 )
 GIT_RETRY = RetryPolicy(
     initial_interval=timedelta(seconds=2),

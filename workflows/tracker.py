@@ -1,10 +1,19 @@
 """Where a ticket is, for people: the status query, search attributes, Web UI details, events."""
 
+from datetime import datetime
+
 from temporalio import workflow
 from temporalio.common import SearchAttributeKey
 
 with workflow.unsafe.imports_passed_through():
-    from workflows.messages import Phase, Status, TicketInput, TicketResult, TicketStatus
+    from workflows.messages import (
+        Phase,
+        PhaseUsage,
+        Status,
+        TicketInput,
+        TicketResult,
+        TicketStatus,
+    )
 
 TICKET_KEY = SearchAttributeKey.for_keyword("TicketKey")
 PROJECT = SearchAttributeKey.for_keyword("Project")
@@ -24,9 +33,12 @@ class Tracker:
         )
         self._project = inp.project.jira_project
         self._indexed: tuple[Phase, Status] | None = None
+        self._tokens_before = 0
+        self._waiting_since: datetime | None = None
 
     def set(self, phase: Phase, status: Status, message: str) -> None:
         """Move to a phase and status; search attributes change only when those do."""
+        self._account(phase, status)
         self.status.phase, self.status.status, self.status.message = phase, status, message
         if self._indexed != (phase, status):
             self._indexed = (phase, status)
@@ -40,6 +52,23 @@ class Tracker:
                 ]
             )
         workflow.set_current_details(self.details())
+
+    def _account(self, phase: Phase, status: Status) -> None:
+        """Keep each phase's time, tokens and time waiting on people."""
+        now, usage = workflow.now(), self.status.usage
+        if usage:
+            usage[-1].tokens = self.status.tokens - self._tokens_before
+        if self._waiting_since is not None and not status.value.startswith("awaiting"):
+            usage[-1].waiting_seconds += (now - self._waiting_since).total_seconds()
+            self._waiting_since = None
+        if not usage or usage[-1].phase != phase:
+            if usage:
+                usage[-1].ended_at = now
+                self._tokens_before = self.status.tokens
+            if phase != Phase.DONE:
+                usage.append(PhaseUsage(phase=phase, started_at=now))
+        if self._waiting_since is None and status.value.startswith("awaiting"):
+            self._waiting_since = now
 
     def details(self) -> str:
         """A short markdown status for the Web UI."""
@@ -79,4 +108,5 @@ class Tracker:
             branch=s.branch,
             pr_url=s.pr_url,
             message=message,
+            usage=s.usage,
         )

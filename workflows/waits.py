@@ -2,12 +2,13 @@
 
 import asyncio
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from temporalio import workflow
 
 with workflow.unsafe.imports_passed_through():
     from workflows.messages import Status, WaitPolicy
+    from workflows.metrics import record_human_wait
     from workflows.outbox import Outbox
 
 
@@ -40,7 +41,8 @@ class Waiter:
     async def wait(self, ready: Callable[[], bool], status: Status, what: str) -> bool:
         """True once `ready()` holds; False when the wait expired (after posting why)."""
         self._count += 1
-        deadline = workflow.now() + self._policy.expire_after
+        started = workflow.now()
+        deadline = started + self._policy.expire_after
         reminders = 0
         while True:
             left = deadline - workflow.now()
@@ -51,9 +53,11 @@ class Waiter:
                 await workflow.wait_condition(
                     ready, timeout=timeout, timeout_summary=f"{status.value}: {what}"
                 )
+                self._record(status, started)
                 return True
             except TimeoutError:
                 if workflow.now() >= deadline:
+                    self._record(status, started)
                     await asyncio.gather(
                         self._outbox.comment(
                             f"expired-{self._count}", expiry_text(self._key, what)
@@ -67,3 +71,7 @@ class Waiter:
                     self._outbox.comment(f"reminder-{self._count}-{reminders}", text),
                     self._outbox.notify(text),
                 )
+
+    def _record(self, status: Status, started: datetime) -> None:
+        """The wait's length, for the human-wait histogram."""
+        record_human_wait(workflow.metric_meter(), status.value, workflow.now() - started)

@@ -52,4 +52,5 @@ class RequirementsAnswer(BaseModel):
     followup_questions: Annotated[
         list[Question], capped(MAX_FOLLOWUP_QUESTIONS), Field(max_length=MAX_FOLLOWUP_QUESTIONS)
     ] = Field(default_factory=list)
-    clear: bool = True
+    # Strict JSON-schema mode forbids defaults; a lenient parse still fills one in.
+    clear: bool = Field(True, json_schema_extra=lambda schema: schema.pop("default", None))

@@ -11,7 +11,7 @@ import httpx
 
 from config import Settings
 from stack import Stack
-from tests.e2e.conftest import free_port
+from tests.support.processes import free_port
 
 T = TypeVar("T")
 
@@ -26,17 +26,19 @@ def stack_settings(data: Path, **overrides: Any) -> Settings:
         "implement_after_approval = true\n"
         f'discord_webhook_url = "http://127.0.0.1:{emulator_port}/api/webhooks/1000/demo-token"\n'
     )
-    return Settings(
-        data_dir=data,
-        projects_file=projects,
-        temporal_address=f"127.0.0.1:{free_port()}",
-        temporal_ui_port=free_port(),
-        webhook_port=free_port(),
-        emulator_port=emulator_port,
-        metrics_port=free_port(),
-        task_queue="e2e",
-        **overrides,
-    )
+    defaults: dict[str, Any] = {
+        "data_dir": data,
+        "projects_file": projects,
+        "temporal_address": f"127.0.0.1:{free_port()}",
+        "temporal_ui_port": free_port(),
+        "webhook_port": free_port(),
+        "emulator_port": emulator_port,
+        "metrics_port": free_port(),
+        "codec_port": free_port(),
+        "local_model_port": free_port(),
+        "task_queue": "e2e",
+    }
+    return Settings(**(defaults | overrides))
 
 
 @asynccontextmanager

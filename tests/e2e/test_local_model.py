@@ -7,7 +7,6 @@ two cores and needs `make local-model` first.
 import asyncio
 import logging
 import re
-import socket
 import subprocess
 import sys
 import time
@@ -23,6 +22,7 @@ from config import Settings, connect_temporal
 from demo import DEMO_KEY
 from localmodel.server import layout_for
 from stack import Stack
+from tests.e2e.stacks import running, stack_settings
 from workflows.messages import Status, TicketResult, TicketStatus
 
 pytestmark = [pytest.mark.local_model, pytest.mark.e2e]
@@ -72,13 +72,6 @@ async def drive(settings: Settings) -> TicketResult:
     raise AssertionError(f"{DEMO_KEY} did not finish in {WAIT_S:.0f} s")
 
 
-def free_port() -> int:
-    """A port nothing listens on right now."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 async def stack(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
@@ -89,25 +82,9 @@ async def stack(
             "opt-in: DEMO-1 on the local model takes about ten minutes; "
             "run it with `make test-local-model` (pytest -m local_model)"
         )
-    data = tmp_path_factory.mktemp("local-model-stack")
-    emulator_port = free_port()
-    projects = data / "projects.toml"
-    projects.write_text(
-        "[projects.DEMO]\n"
-        'repository = "demo/calc"\n'
-        "implement_after_approval = true\n"
-        f'discord_webhook_url = "http://127.0.0.1:{emulator_port}/api/webhooks/1/tok"\n'
-    )
-    settings = Settings(
+    settings = stack_settings(
+        tmp_path_factory.mktemp("local-model-stack"),
         model_provider="local",
-        local_model_port=free_port(),
-        data_dir=data,
-        projects_file=projects,
-        temporal_address=f"127.0.0.1:{free_port()}",
-        temporal_ui_port=free_port(),
-        webhook_port=free_port(),
-        emulator_port=emulator_port,
-        metrics_port=free_port(),
         task_queue="e2e-local-model",
         agent_task_queue="e2e-local-model",
     )
@@ -115,12 +92,8 @@ async def stack(
         pytest.skip(
             f"the local model is not installed in {settings.models_dir}: run `make local-model`"
         )
-    running = Stack(settings, reset_emulators=True)
-    try:
-        await running.start()
-        yield running
-    finally:
-        running.stop()
+    async with running(settings) as started:
+        yield started
 
 
 async def test_demo_ticket_on_the_local_model_reports_the_real_test_result(

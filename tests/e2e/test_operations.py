@@ -26,7 +26,7 @@ from codec import new_key
 from config import Settings, connect_temporal
 from demo import DEMO_ANSWER, DEMO_KEY, drive
 from stack import SEARCH_ATTRIBUTES, Stack
-from tests.e2e.conftest import free_port
+from tests.e2e.stacks import stack_settings
 from tests.e2e.webui import render_workflow_page
 from workflows.messages import Phase, Status, TicketResult
 
@@ -69,20 +69,8 @@ async def poll(check: Callable[[], Awaitable[T | None]], timeout_s: float, what:
 @pytest.fixture(scope="module")
 async def run(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Run]:
     """DEMO-1 through all phases, encrypted, with one Jira 503 on the first comment."""
-    data = tmp_path_factory.mktemp("ops")
-    projects = data / "projects.toml"
-    projects.write_text(
-        '[projects.DEMO]\nrepository = "demo/calc"\nimplement_after_approval = true\n'
-    )
-    settings = Settings(
-        data_dir=data,
-        projects_file=projects,
-        temporal_address=f"127.0.0.1:{free_port()}",
-        temporal_ui_port=free_port(),
-        webhook_port=free_port(),
-        emulator_port=free_port(),
-        metrics_port=free_port(),
-        codec_port=free_port(),
+    settings = stack_settings(
+        tmp_path_factory.mktemp("ops"),
         task_queue="ops",
         agent_task_queue="ops-agents",
         ticket_gauge_seconds=0.5,
@@ -217,7 +205,6 @@ async def test_metrics_endpoint_after_a_ticket(run: Run) -> None:
     assert scrape_value(body, "ticketsmith_tickets", phase="refinement", status="running") == 0
 
 
-@pytest.mark.xfail(reason="recorded once the ticket workflow reports its waits", strict=False)
 async def test_metrics_count_time_waiting_on_people(run: Run) -> None:
     async with httpx.AsyncClient(timeout=5) as http:
         body = (await http.get(f"http://127.0.0.1:{run.settings.metrics_port}/metrics")).text

@@ -8,7 +8,10 @@ from datetime import timedelta
 import httpx
 import pytest
 from temporalio.exceptions import ApplicationError
+from temporalio.testing import ActivityEnvironment
 
+from activities.jira import JiraActivities
+from activities.messages import FetchTicketInput
 from integrations.jira import JiraClient
 from tests.emulators.helpers import BASE_URL
 from tests.integrations.conftest import Emulator
@@ -171,3 +174,16 @@ async def test_auth_headers() -> None:
 def test_only_versions_2_and_3() -> None:
     with pytest.raises(ValueError, match="2 or 3"):
         JiraClient(BASE_URL, "", "t", api_version=4)
+
+
+async def test_fetch_activity_carries_acceptance_criteria(emulator: Emulator, version: int) -> None:
+    async with client(emulator, version, acceptance_criteria_field=CRITERIA) as jira:
+        ticket = await ActivityEnvironment().run(
+            JiraActivities(jira).fetch_jira_ticket, FetchTicketInput(key="DEMO-2")
+        )
+        plain = await ActivityEnvironment().run(
+            JiraActivities(jira).fetch_jira_ticket, FetchTicketInput(key="DEMO-1")
+        )
+    assert ticket.acceptance_criteria
+    assert ticket.acceptance_criteria.startswith("- `python -m calc add 0.1 0.2` prints `0.3`.")
+    assert plain.acceptance_criteria is None  # an empty field is no criteria at all

@@ -3,6 +3,9 @@
 import dataclasses
 import json
 import logging
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
 
 import pytest
@@ -10,6 +13,7 @@ import structlog
 from temporalio import activity
 from temporalio.testing import ActivityEnvironment
 
+from config import ROOT
 from logs import REDACTED, configure_logging
 
 TOKEN = "jira-token-6f1d9c"
@@ -70,3 +74,23 @@ def test_lines_outside_temporal_have_no_ticket(json_logs: pytest.CaptureFixture[
     started, boom = lines(json_logs)
     assert started["detail"] == f"Bearer {REDACTED}" and "ticket_key" not in started
     assert TOKEN not in boom["exception"] and "RuntimeError" in boom["exception"]
+
+
+def test_the_webhook_app_logs_json_without_secrets() -> None:
+    script = (
+        "import logging\n"
+        "from webhooks.app import serve\n"
+        "serve()\n"
+        f"logging.getLogger('uvicorn.error').warning('token {TOKEN} seen')\n"
+        "logging.getLogger('ticketsmith.webhooks').warning('ignored a comment')\n"
+    )
+    env = dict(os.environ, TICKETSMITH_JIRA_TOKEN=TOKEN)
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    logged = [json.loads(line) for line in done.stderr.splitlines() if line]
+    assert [(line["logger"], line["event"]) for line in logged] == [
+        ("uvicorn.error", f"token {REDACTED} seen"),
+        ("ticketsmith.webhooks", "ignored a comment"),
+    ]

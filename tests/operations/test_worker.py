@@ -99,6 +99,7 @@ async def test_agents_get_their_own_queue_and_limit(dev_server: WorkflowEnvironm
     assert (main.task_queue, agents.task_queue) == (queue, f"{queue}-agents")
     assert main.config()["max_concurrent_activities"] == 7
     assert agents.config()["max_concurrent_activities"] == 1
+    assert agents.config()["max_heartbeat_throttle_interval"] == timedelta(seconds=2)
     agent_names = {a.__name__ for a in activities.agents}
     assert {"generate_plan", "implement_changes"} <= agent_names
     assert {a.__name__ for a in agents.config()["activities"]} == agent_names

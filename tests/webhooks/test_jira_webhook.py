@@ -228,3 +228,29 @@ async def test_label_on_an_unconfigured_project_is_ignored(http: httpx.AsyncClie
     response = await http.post("/webhooks/jira", **jira_request(event))
     assert response.status_code == 200
     assert "not configured" in response.json()["reason"]
+
+
+async def test_budget_comment_raises_the_budget_in_any_state(
+    http: httpx.AsyncClient, time_skipping_env: WorkflowEnvironment
+) -> None:
+    key = unique_key()
+    inp = ticket_input(key).model_copy(update={"token_budget": 1000})
+    async with running_ticket(
+        time_skipping_env, FakeActivities(), inp, workflow_id=f"ticket-{key}"
+    ) as h:
+        await wait_until(h, awaiting(Status.AWAITING_ANSWERS))
+        grant = comment_event(key, "/budget +50k", author="carol-3", name="Carol")
+        response = await http.post("/webhooks/jira", **jira_request(grant, "g-1"))
+        assert response.json() == {"status": "accepted", "signal": "add_budget"}
+        current = await wait_until(h, lambda s: s.token_budget != 1000)
+        unusable = comment_event(key, "/budget lots please")
+        refused = await http.post("/webhooks/jira", **jira_request(unusable, "g-2"))
+        after = await h.query(TicketWorkflow.status)
+        await h.terminate("test over")  # a waiting ticket would hold the test server's clock
+    assert current.token_budget == 51_000
+    assert [(d.kind, d.author, d.text) for d in current.decisions] == [
+        ("budget", "Carol", "+50000 tokens")
+    ]
+    assert refused.status_code == 422
+    assert "`/budget lots` names no positive number of tokens" in refused.json()["error"]
+    assert after.token_budget == 51_000 and after.answers == []  # not taken as an answer

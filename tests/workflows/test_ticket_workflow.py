@@ -16,6 +16,7 @@ from tests.workflows.fakes import FakeActivities
 from workflows.messages import (
     AnswerInput,
     ApprovalInput,
+    Phase,
     RejectionInput,
     Status,
     TicketInput,
@@ -111,6 +112,13 @@ async def test_happy_path_opens_pull_request(time_skipping_env: WorkflowEnvironm
     assert fakes.calls["transition_jira_issue"][0].status == "In Review"
     assert [d.kind for d in final.decisions] == ["answer", "approve"]
     assert final.tokens == 10 + 5 + 3 + 7 + 20
+    assert [(u.phase, u.tokens) for u in result.usage] == [
+        (Phase.REFINEMENT, 10 + 5 + 3),
+        (Phase.PLANNING, 7),
+        (Phase.IMPLEMENTATION, 20),
+    ]
+    assert all(u.ended_at and u.ended_at >= u.started_at for u in result.usage)
+    assert [u.waiting_seconds > 0 for u in result.usage] == [True, True, False]
     described = await handle.describe()
     attrs = {k.name: v for k, v in described.typed_search_attributes}  # type: ignore[attr-defined]
     assert attrs["Status"] == "completed"

@@ -1,0 +1,1 @@
+"""The embedded stack: every service of ticketsmith as a local process."""

@@ -1,0 +1,67 @@
+"""`make demo` as a person runs it: `stack.py demo` in a process of its own."""
+
+import re
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from config import ROOT
+from tests.support.processes import clean_env, free_port
+
+pytestmark = pytest.mark.e2e
+PHASE_ROW = re.compile(r"^(refinement|planning|implementation)\s+[\d.]+s\s+[\d.]+s\s+[\d,]+$")
+
+
+def demo_env(data: Path, **ports: int) -> dict[str, str]:
+    """The environment of a demo on its own ports and data directory, offline."""
+    projects = data / "projects.toml"
+    projects.write_text(
+        '[projects.DEMO]\nrepository = "demo/calc"\nimplement_after_approval = true\n'
+    )
+    names = ("temporal_ui", "webhook", "emulator", "metrics", "codec", "local_model")
+    env = {
+        f"TICKETSMITH_{name.upper()}_PORT": str(ports.get(name) or free_port()) for name in names
+    }
+    return clean_env(
+        **env,
+        TICKETSMITH_TEMPORAL_ADDRESS=f"127.0.0.1:{free_port()}",
+        TICKETSMITH_DATA_DIR=str(data),
+        TICKETSMITH_PROJECTS_FILE=str(projects),
+        TICKETSMITH_MODEL_PROVIDER="offline",
+    )
+
+
+def run_demo(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "stack.py", "demo"], cwd=ROOT, env=env, capture_output=True, text=True,
+        timeout=600,
+    )  # fmt: skip
+
+
+def test_the_demo_prints_the_pull_request_and_time_and_tokens_per_phase(tmp_path: Path) -> None:
+    done = run_demo(demo_env(tmp_path))
+    assert done.returncode == 0, done.stderr[-3000:]
+    out = done.stdout
+    for heading in ("start", "questions", "answer", "plan v1", "approve", "result"):
+        assert f"=== {heading} ===" in out
+    assert re.search(r"Pull request: http://127\.0\.0\.1:\d+/demo/calc/pull/\d+", out)
+    assert "(the emulator serves it: HTTP 200)" in out
+    table = out.split("=== time and model tokens per phase ===", 1)[1].strip().splitlines()
+    assert table[0].split() == ["phase", "working", "waiting", "tokens"]
+    assert [row.split()[0] for row in table[1:4]] == ["refinement", "planning", "implementation"]
+    assert all(PHASE_ROW.match(row) for row in table[1:4]), table
+    assert table[4].startswith("total")
+
+
+def test_a_taken_port_is_one_clear_line_and_exit_code_1(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = run_demo(demo_env(tmp_path, webhook=port))
+    assert done.returncode == 1
+    assert done.stderr.startswith(f"error: webhooks port {port} already in use")
+    assert "Traceback" not in done.stderr
