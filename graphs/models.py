@@ -5,14 +5,13 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_openai import ChatOpenAI
 from pydantic import Field, PrivateAttr, SecretStr
 
-from graphs.offline import OfflineChatModel, usage
+from graphs.offline import InProcessChatModel, OfflineChatModel, usage
 from graphs.structured import trim
 
 PROVIDERS = ("openai", "offline", "local")
@@ -56,7 +55,7 @@ class ScriptExhaustedError(RuntimeError):
     """The scripted model was asked more often than its script has answers."""
 
 
-class ScriptedChatModel(BaseChatModel):
+class ScriptedChatModel(InProcessChatModel):
     """Answers from a script, in order, and records every prompt it received.
 
     An answer is a string or an AIMessage (to script tool calls), or a function of the
@@ -104,21 +103,3 @@ class ScriptedChatModel(BaseChatModel):
             text = str(result)
             message = AIMessage(content=text, usage_metadata=usage(messages, text))
         return ChatResult(generations=[ChatGeneration(message=message)])
-
-    def _generate(
-        self,
-        messages: list[BaseMessage],
-        stop: list[str] | None = None,
-        run_manager: CallbackManagerForLLMRun | None = None,
-        **kwargs: Any,
-    ) -> ChatResult:
-        return self._answer(messages)
-
-    async def _agenerate(
-        self,
-        messages: list[BaseMessage],
-        stop: list[str] | None = None,
-        run_manager: AsyncCallbackManagerForLLMRun | None = None,
-        **kwargs: Any,
-    ) -> ChatResult:
-        return self._answer(messages)

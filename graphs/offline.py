@@ -24,19 +24,11 @@ def usage(messages: list[BaseMessage], answer: str) -> UsageMetadata:
     return UsageMetadata(input_tokens=prompt, output_tokens=output, total_tokens=prompt + output)
 
 
-class OfflineChatModel(BaseChatModel):
-    """Answers every graph task without a language model, and labels the answers as offline."""
-
-    @property
-    def _llm_type(self) -> str:
-        return "offline"
+class InProcessChatModel(BaseChatModel):
+    """A chat model that answers in this process, the same way sync or async."""
 
     def _answer(self, messages: list[BaseMessage]) -> ChatResult:
-        task, inputs = read_task(messages)
-        human = next((m.text for m in reversed(messages) if isinstance(m, HumanMessage)), "")
-        text = answer_task(task, inputs, human)
-        message = AIMessage(content=text, usage_metadata=usage(messages, text))
-        return ChatResult(generations=[ChatGeneration(message=message)])
+        raise NotImplementedError
 
     def _generate(
         self,
@@ -57,9 +49,24 @@ class OfflineChatModel(BaseChatModel):
         return self._answer(messages)
 
 
+class OfflineChatModel(InProcessChatModel):
+    """Answers every graph task without a language model, and labels the answers as offline."""
+
+    @property
+    def _llm_type(self) -> str:
+        return "offline"
+
+    def _answer(self, messages: list[BaseMessage]) -> ChatResult:
+        task, inputs = read_task(messages)
+        human = next((m.text for m in reversed(messages) if isinstance(m, HumanMessage)), "")
+        text = answer_task(task, inputs, human)
+        message = AIMessage(content=text, usage_metadata=usage(messages, text))
+        return ChatResult(generations=[ChatGeneration(message=message)])
+
+
 def is_offline(model: BaseChatModel) -> bool:
     """Whether answers from this model were produced offline."""
     return isinstance(model, OfflineChatModel)
 
 
-__all__ = ["OFFLINE_NOTICE", "OfflineChatModel", "is_offline", "usage"]
+__all__ = ["OFFLINE_NOTICE", "InProcessChatModel", "OfflineChatModel", "is_offline", "usage"]

@@ -4,7 +4,7 @@ import re
 from datetime import UTC, datetime
 from typing import Any
 
-from integrations.marks import mark, render_inline
+from integrations.marks import code_block, mark, render_inline
 
 Node = dict[str, Any]
 
@@ -70,7 +70,7 @@ def _blocks(lines: list[str]) -> list[Node]:
             end = i + 1
             while end < len(lines) and not lines[end].strip().startswith(fence[1]):
                 end += 1
-            blocks.append(_code_block("\n".join(lines[i + 1 : end]), fence[2]))
+            blocks.append(code_block("\n".join(lines[i + 1 : end]), fence[2]))
             i = end + 1
         elif heading := _HEADING.match(line):
             level = len(heading[1])
@@ -99,13 +99,6 @@ def _blocks(lines: list[str]) -> list[Node]:
             blocks.append({"type": "paragraph", "content": _inline_lines(lines[i:end])})
             i = end
     return blocks
-
-
-def _code_block(code: str, language: str) -> Node:
-    node: Node = {"type": "codeBlock", "content": [{"type": "text", "text": code}] if code else []}
-    if language:
-        node["attrs"] = {"language": language}
-    return node
 
 
 def _list_end(lines: list[str], start: int) -> int:

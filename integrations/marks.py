@@ -12,6 +12,14 @@ Leaf = Callable[[Node], str]
 MARK_ORDER = ("link", "strong", "em", "strike")
 
 
+def code_block(code: str, language: str) -> Node:
+    """An ADF code block, with its language when one is given."""
+    node: Node = {"type": "codeBlock", "content": [{"type": "text", "text": code}] if code else []}
+    if language:
+        node["attrs"] = {"language": language}
+    return node
+
+
 def mark(node: Node, kind: str) -> Node | None:
     """The node's mark of a kind, if it has one."""
     return next((m for m in node.get("marks") or [] if m.get("type") == kind), None)

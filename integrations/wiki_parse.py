@@ -2,7 +2,7 @@
 
 import re
 
-from integrations.marks import Node
+from integrations.marks import Node, code_block
 
 _CODE = re.compile(r"^\s*\{(code|noformat)(?::([^}]*))?\}(.*)$")
 _QUOTE = re.compile(r"^\s*\{quote\}(.*)$")
@@ -60,7 +60,7 @@ def _blocks(lines: list[str]) -> list[Node]:
         elif code := _CODE.match(line):
             body, i = _until(lines, i, code[3], f"{{{code[1]}}}")
             language = (code[2] or "").split("|")[0]
-            blocks.append(_code_block("\n".join(body), "" if "=" in language else language))
+            blocks.append(code_block("\n".join(body), "" if "=" in language else language))
         elif quote := _QUOTE.match(line):
             body, i = _until(lines, i, quote[1], "{quote}")
             blocks.append({"type": "blockquote", "content": _blocks(body)})
@@ -92,13 +92,6 @@ def _blocks(lines: list[str]) -> list[Node]:
             blocks.append(_paragraph(lines[i:end]))
             i = end
     return blocks
-
-
-def _code_block(code: str, language: str) -> Node:
-    node: Node = {"type": "codeBlock", "content": [{"type": "text", "text": code}] if code else []}
-    if language:
-        node["attrs"] = {"language": language}
-    return node
 
 
 def _paragraph(lines: list[str]) -> Node:

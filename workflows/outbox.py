@@ -1,5 +1,7 @@
 """What a ticket says and writes: Jira comments, transitions, Discord notices, commits."""
 
+from typing import Any
+
 from temporalio import workflow
 
 with workflow.unsafe.imports_passed_through():
@@ -28,34 +30,37 @@ class Outbox:
     async def comment(self, step: str, body: str) -> None:
         """Post a Jira comment once per run and step (the marker makes retries land once)."""
         info = workflow.info()
-        await workflow.execute_activity_method(
+        marker = f"{info.workflow_id}/{info.run_id}/{step}"
+        await self._call(
             JiraActivities.post_jira_comment,
-            PostCommentInput(
-                key=self.key, body=body, marker=f"{info.workflow_id}/{info.run_id}/{step}"
-            ),
-            start_to_close_timeout=HTTP_TIMEOUT,
-            retry_policy=HTTP_RETRY,
-            summary=f"Comment on Jira: {step}",
+            PostCommentInput(key=self.key, body=body, marker=marker),
+            f"Comment on Jira: {step}",
         )
 
     async def transition(self, status: str) -> None:
         """Move the Jira issue."""
-        await workflow.execute_activity_method(
+        await self._call(
             JiraActivities.transition_jira_issue,
             TransitionInput(key=self.key, status=status),
-            start_to_close_timeout=HTTP_TIMEOUT,
-            retry_policy=HTTP_RETRY,
-            summary=f"Move {self.key} to {status}",
+            f"Move {self.key} to {status}",
         )
 
     async def notify(self, content: str) -> None:
         """Tell the project's Discord channel (nothing when none is configured)."""
-        await workflow.execute_activity_method(
+        await self._call(
             DiscordActivities.notify_discord,
             DiscordNoticeInput(jira_project=self.jira_project, content=content),
+            "Notify Discord",
+        )
+
+    async def _call(self, activity: Any, arg: Any, summary: str) -> None:
+        """One HTTP side effect, with its timeout, retries and Web UI summary."""
+        await workflow.execute_activity_method(
+            activity,
+            arg,
             start_to_close_timeout=HTTP_TIMEOUT,
             retry_policy=HTTP_RETRY,
-            summary="Notify Discord",
+            summary=summary,
         )
 
     async def commit(self, repo: RepoRef, files: list[FileChange], message: str) -> str:

@@ -1,6 +1,6 @@
 """State of the refinement graph and the model's answer schemas."""
 
-from typing import Annotated, Literal, NotRequired, TypedDict
+from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
 from pydantic import BaseModel, Field
 
@@ -44,6 +44,11 @@ class QuestionsAnswer(BaseModel):
     clear: bool
 
 
+def without_default(schema: dict[str, Any]) -> None:
+    """Drop a field's default from its JSON schema (strict structured output refuses them)."""
+    schema.pop("default", None)
+
+
 class RequirementsAnswer(BaseModel):
     """The model's refined requirements, acceptance criteria and any follow-up questions."""
 
@@ -53,4 +58,4 @@ class RequirementsAnswer(BaseModel):
         list[Question], capped(MAX_FOLLOWUP_QUESTIONS), Field(max_length=MAX_FOLLOWUP_QUESTIONS)
     ] = Field(default_factory=list)
     # Strict JSON-schema mode forbids defaults; a lenient parse still fills one in.
-    clear: bool = Field(True, json_schema_extra=lambda schema: schema.pop("default", None))
+    clear: bool = Field(True, json_schema_extra=without_default)

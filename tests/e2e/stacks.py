@@ -65,3 +65,16 @@ async def poll(check: Callable[[], Awaitable[T | None]], what: str, timeout_s: f
 def admin(settings: Settings) -> httpx.AsyncClient:
     """A client for the emulators' admin and API routes."""
     return httpx.AsyncClient(base_url=settings.jira_base_url, timeout=30)
+
+
+async def pull_requests(settings: Settings) -> list[dict[str, Any]]:
+    """Every pull request on the emulator's demo/calc, open or closed."""
+    async with httpx.AsyncClient(base_url=settings.jira_base_url, timeout=10) as http:
+        response = await http.get(
+            "/api/v3/repos/demo/calc/pulls",
+            params={"state": "all"},
+            headers={"Authorization": "Bearer t"},
+        )
+    response.raise_for_status()
+    pulls: list[dict[str, Any]] = response.json()
+    return pulls

@@ -13,7 +13,6 @@ import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-import httpx
 import pytest
 from temporalio.service import RPCError
 
@@ -22,7 +21,7 @@ from config import Settings, connect_temporal
 from demo import DEMO_KEY
 from localmodel.server import layout_for
 from stack import Stack
-from tests.e2e.stacks import running, stack_settings
+from tests.e2e.stacks import pull_requests, running, stack_settings
 from workflows.messages import Status, TicketResult, TicketStatus
 
 pytestmark = [pytest.mark.local_model, pytest.mark.e2e]
@@ -104,14 +103,7 @@ async def test_demo_ticket_on_the_local_model_reports_the_real_test_result(
     assert result.status == Status.COMPLETED, result.message
     assert result.pr_url and result.branch
 
-    async with httpx.AsyncClient(base_url=settings.jira_base_url, timeout=10) as http:
-        pulls = (
-            await http.get(
-                "/api/v3/repos/demo/calc/pulls",
-                params={"state": "all"},
-                headers={"Authorization": "Bearer t"},
-            )
-        ).json()
+    pulls = await pull_requests(settings)
     assert [p["html_url"] for p in pulls] == [result.pr_url]
     body, draft = pulls[0]["body"], pulls[0]["draft"]
     assert "offline" not in body.split("## Plan")[0]  # a real model wrote this

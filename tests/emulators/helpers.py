@@ -2,7 +2,6 @@
 branches in its repositories."""
 
 import os
-import socket
 import subprocess
 import tempfile
 import threading
@@ -16,6 +15,7 @@ import uvicorn
 from fastapi import FastAPI
 
 from emulators.app import create_app
+from tests.support.processes import free_port
 
 BASE_URL = "http://emulator.test"
 BOT = {"Authorization": "Bearer test-token"}
@@ -29,13 +29,6 @@ def emulator_client(app: FastAPI) -> httpx.AsyncClient:
 def new_emulator(state_dir: Path) -> FastAPI:
     """A fresh emulator app over a state directory."""
     return create_app(state_dir)
-
-
-def free_port() -> int:
-    """A port nothing listens on right now."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @contextmanager

@@ -3,17 +3,12 @@
 import gzip
 import os
 import shutil
-import socket
 import subprocess
-import threading
-import time
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
 import pytest
-import uvicorn
 from fastapi import FastAPI
 
 from emulators.git_hosting import (
@@ -22,30 +17,9 @@ from emulators.git_hosting import (
     ensure_seed_repository,
     repository_path,
 )
+from tests.emulators.helpers import serve
 
 CALC_SOURCE = SEED_REPOS_DIR / "calc"
-
-
-@contextmanager
-def serve(app: FastAPI) -> Iterator[str]:
-    """Run the app with uvicorn on a free port in a thread; yield its base URL."""
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 15
-    while not server.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
-            raise RuntimeError("the git server did not start")
-        time.sleep(0.01)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=15)
-        sock.close()
 
 
 def git(*args: str, cwd: Path | None = None) -> str:

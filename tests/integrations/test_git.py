@@ -3,48 +3,23 @@
 import asyncio
 import base64
 import os
-import socket
 import subprocess
-import threading
 import time
 from collections.abc import Awaitable, Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
-import uvicorn
 from fastapi import FastAPI, Request, Response
 
 from emulators.git_hosting import SEED_REPOS_DIR, create_git_router, ensure_seed_repository
 from integrations.git import GitError, GitWorkspace, branch_name
+from tests.emulators.helpers import serve
 
 TOKEN = "ghp_s3cr3t-token-value"
 BASIC = base64.b64encode(f"x-access-token:{TOKEN}".encode()).decode()
 BRANCH = "ticketsmith/DEMO-1-add-power"
 PLAN = {"plans/DEMO-1.md": "# Plan\n\nAdd power().\n"}
-
-
-@contextmanager
-def serve(app: FastAPI) -> Iterator[str]:
-    """Run the app with uvicorn on a free port in a thread; yield its base URL."""
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 15
-    while not server.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
-            raise RuntimeError("the git server did not start")
-        time.sleep(0.01)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=15)
-        sock.close()
 
 
 @pytest.fixture

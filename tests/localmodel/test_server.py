@@ -1,6 +1,5 @@
 """The local model server in the embedded stack: command line, readiness, stop."""
 
-import socket
 import sys
 from pathlib import Path
 
@@ -15,6 +14,7 @@ from localmodel.server import (
     server_ready,
 )
 from stack import Stack, StackError, child_env
+from tests.support.processes import free_port
 
 FAKE_SERVER = """#!{python}
 import http.server, sys
@@ -30,17 +30,13 @@ http.server.HTTPServer(("127.0.0.1", port), Health).serve_forever()
 """
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 def local_settings(models_dir: Path, tmp_path: Path) -> Settings:
     return Settings(
         model_provider="local",
         models_dir=models_dir,
         local_model_port=free_port(),
+        temporal_ui_port=free_port(),
+        metrics_port=free_port(),
         data_dir=tmp_path / "data",
     )
 
