@@ -6,10 +6,11 @@ import sys
 import time
 
 import httpx
-from temporalio.client import Client
+from temporalio.client import Client, WorkflowExecutionStatus
 from temporalio.service import RPCError
 
 from config import ROOT, Settings, connect_temporal
+from launch import describe
 from stack import Stack, StackError, child_env
 from workflows.messages import PhaseUsage, Status, TicketResult, TicketStatus
 
@@ -59,6 +60,15 @@ async def wait_for_status(
     raise StackError(f"{DEMO_KEY} did not reach {sorted(wanted)} in {WAIT_S:.0f}s")
 
 
+async def stop_earlier_run(client: Client) -> None:
+    """End a DEMO-1 an interrupted demo left running: the emulators it worked on are reset."""
+    handle = client.get_workflow_handle(f"ticket-{DEMO_KEY}")
+    described = await describe(handle)
+    if described and described.status == WorkflowExecutionStatus.RUNNING:
+        await handle.terminate("the demo starts DEMO-1 afresh on reset emulators")
+        print(f"(stopped the {DEMO_KEY} an earlier demo left running)")
+
+
 def usage_table(usage: list[PhaseUsage]) -> str:
     """Time and model tokens per phase, with the time spent waiting on people apart."""
     rows = [f"{'phase':<16}{'working':>10}{'waiting':>10}{'tokens':>10}"]
@@ -84,6 +94,7 @@ async def drive(settings: Settings) -> TicketResult:
     """Start DEMO-1, answer its questions, approve its plan and wait for the result."""
     client = await connect_temporal(settings)
     section("start")
+    await stop_earlier_run(client)
     print(starter(settings, DEMO_KEY, "--restart"))
     either = {Status.AWAITING_ANSWERS, Status.AWAITING_APPROVAL}
     current = await wait_for_status(client, either)

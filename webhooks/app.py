@@ -5,6 +5,7 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
+from urllib.parse import parse_qs
 
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
@@ -136,7 +137,7 @@ def create_app(settings: Settings | None = None, client: Client | None = None) -
         body = await request.body()
         if not signature_valid(secret, body, request.headers.get("X-Hub-Signature-256")):
             return error(401, SIGNATURE)
-        payload, problem = parse_json(body)
+        payload, problem = parse_json(github_json(body, request.headers.get("Content-Type")))
         if not isinstance(payload, dict):
             return error(400, problem or "body is not a JSON object: send GitHub's payload")
         return ignored(
@@ -145,6 +146,17 @@ def create_app(settings: Settings | None = None, client: Client | None = None) -
         )
 
     return app
+
+
+def github_json(body: bytes, content_type: str | None) -> bytes:
+    """The JSON of a GitHub delivery: the body, or its `payload` field when form-encoded."""
+    if not (content_type or "").startswith("application/x-www-form-urlencoded"):
+        return body
+    try:
+        fields = parse_qs(body.decode("utf-8"), strict_parsing=False)
+    except UnicodeDecodeError:
+        return body
+    return fields.get("payload", [""])[0].encode()
 
 
 def parse_json(body: bytes) -> tuple[Any, str | None]:

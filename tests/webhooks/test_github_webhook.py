@@ -1,6 +1,8 @@
 """GitHub webhooks: every event type is 200 ignored once its signature checks out."""
 
+import json
 from collections.abc import AsyncIterator
+from urllib.parse import urlencode
 
 import httpx
 import pytest
@@ -33,6 +35,22 @@ async def test_every_event_is_ignored_after_the_signature_check(
     assert response.status_code == 200
     assert response.json()["status"] == "ignored"
     assert response.json()["event"] == event
+
+
+async def test_a_form_encoded_delivery_is_read_from_its_payload_field(
+    http: httpx.AsyncClient,
+) -> None:
+    payload = {"zen": "Keep it logically awesome.", "hook_id": 1, "hook": {"type": "Repository"}}
+    body = urlencode({"payload": json.dumps(payload)}).encode()
+    request = github_request("ping", body)
+    request["headers"]["Content-Type"] = "application/x-www-form-urlencoded"
+    response = await http.post("/webhooks/github", **request)
+    assert response.status_code == 200
+    assert response.json()["event"] == "ping"
+    request = github_request("ping", b"payload=%7Boops")
+    request["headers"]["Content-Type"] = "application/x-www-form-urlencoded"
+    broken = await http.post("/webhooks/github", **request)
+    assert broken.status_code == 400 and "not valid JSON" in broken.json()["error"]
 
 
 async def test_wrong_or_missing_signature_is_401(http: httpx.AsyncClient) -> None:
