@@ -69,6 +69,15 @@ async def stop_earlier_run(client: Client) -> None:
         print(f"(stopped the {DEMO_KEY} an earlier demo left running)")
 
 
+def pull_request_state(result: TicketResult) -> str:
+    """What the pull request claims, which is only what the tests showed."""
+    if result.tests_passed is False:
+        return "a draft: the tests do not pass yet; its body has their output"
+    if result.pr_draft:
+        return "a draft: its body says why"
+    return "ready for review: the tests pass"
+
+
 def usage_table(usage: list[PhaseUsage]) -> str:
     """Time and model tokens per phase, with the time spent waiting on people apart."""
     rows = [f"{'phase':<16}{'working':>10}{'waiting':>10}{'tokens':>10}"]
@@ -127,7 +136,7 @@ async def run_demo(settings: Settings) -> int:
         result = await drive(settings)
         section("result")
         print(f"{DEMO_KEY} {result.status.value}: {result.message}")
-        print(f"Pull request: {result.pr_url}")
+        print(f"Pull request: {result.pr_url} ({pull_request_state(result)})")
         async with httpx.AsyncClient() as http:
             served = (await http.get(result.pr_url or "")).status_code
         print(f"(the emulator serves it: HTTP {served})")

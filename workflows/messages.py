@@ -122,6 +122,8 @@ class TicketResult(BaseModel):
     plan_version: int = 0
     branch: str | None = None
     pr_url: str | None = None
+    pr_draft: bool | None = None
+    tests_passed: bool | None = None
     message: str = ""
     usage: list[PhaseUsage] = Field(default_factory=list)
 
@@ -185,6 +187,8 @@ class TicketStatus(BaseModel):
     plan_markdown: str | None = None
     branch: str | None = None
     pr_url: str | None = None
+    pr_draft: bool | None = None
+    tests_passed: bool | None = None
     decisions: list[Decision] = Field(default_factory=list)
     tokens: int = 0
     token_budget: int | None = None

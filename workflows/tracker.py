@@ -107,6 +107,8 @@ class Tracker:
             plan_version=s.plan_version,
             branch=s.branch,
             pr_url=s.pr_url,
+            pr_draft=s.pr_draft,
+            tests_passed=s.tests_passed,
             message=message,
             usage=s.usage,
         )

@@ -1,6 +1,7 @@
 """Embedded stacks with extra settings (webhook secret, faults file) for end-to-end modules."""
 
 import asyncio
+import subprocess
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -78,3 +79,12 @@ async def pull_requests(settings: Settings) -> list[dict[str, Any]]:
     response.raise_for_status()
     pulls: list[dict[str, Any]] = response.json()
     return pulls
+
+
+def clone_branch(settings: Settings, branch: str, into: Path) -> Path:
+    """Clone demo/calc at a branch from the emulator's git hosting, with the real git CLI."""
+    url = f"{settings.git_base_url}/demo/calc.git"
+    subprocess.run(
+        ["git", "clone", "--branch", branch, url, str(into)], check=True, capture_output=True
+    )
+    return into

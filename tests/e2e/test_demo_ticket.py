@@ -2,7 +2,6 @@
 
 import json
 import re
-import subprocess
 import time
 from pathlib import Path
 
@@ -12,7 +11,7 @@ import pytest
 from config import connect_temporal
 from demo import DEMO_KEY, drive
 from stack import Stack
-from tests.e2e.stacks import pull_requests
+from tests.e2e.stacks import clone_branch, pull_requests
 from workflows.messages import Status
 
 pytestmark = pytest.mark.e2e
@@ -47,12 +46,7 @@ async def test_demo_ticket_reaches_a_pull_request(stack: Stack, tmp_path: Path) 
     posts = [r for r in requests if r["method"] == "POST" and r["path"].endswith("/comment")]
     assert len(posts) == 4
 
-    clone = tmp_path / "clone"
-    subprocess.run(
-        ["git", "clone", "--branch", result.branch, f"{settings.git_base_url}/demo/calc.git",
-         str(clone)],
-        check=True, capture_output=True,
-    )  # fmt: skip
+    clone = clone_branch(settings, result.branch, tmp_path / "clone")
     plan = (clone / ".ticketsmith" / f"{DEMO_KEY}-plan.md").read_text()
     assert plan.startswith("# Plan v1 for DEMO-1")
 

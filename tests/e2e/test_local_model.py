@@ -21,7 +21,7 @@ from config import Settings, connect_temporal
 from demo import DEMO_KEY
 from localmodel.server import layout_for
 from stack import Stack
-from tests.e2e.stacks import pull_requests, running, stack_settings
+from tests.e2e.stacks import clone_branch, pull_requests, running, stack_settings
 from workflows.messages import Status, TicketResult, TicketStatus
 
 pytestmark = [pytest.mark.local_model, pytest.mark.e2e]
@@ -110,12 +110,7 @@ async def test_demo_ticket_on_the_local_model_reports_the_real_test_result(
     verdict = VERDICT.search(body)
     assert verdict is not None, body
 
-    clone = tmp_path / "clone"
-    subprocess.run(
-        ["git", "clone", "--branch", result.branch, f"{settings.git_base_url}/demo/calc.git",
-         str(clone)],
-        check=True, capture_output=True,
-    )  # fmt: skip
+    clone = clone_branch(settings, result.branch, tmp_path / "clone")
     rerun = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"],
         cwd=clone,

@@ -101,6 +101,7 @@ async def test_happy_path_opens_pull_request(time_skipping_env: WorkflowEnvironm
 
     assert result.status == Status.COMPLETED
     assert result.pr_url == "http://forge/demo/calc/pull/7"
+    assert (result.pr_draft, result.tests_passed) == (False, True)
     assert fakes.calls["refine_requirements"][0].answers == ["Return a float"]
     plan_commit = fakes.calls["commit_files"][0]
     assert plan_commit.files[0].path == ".ticketsmith/DEMO-1-plan.md"
