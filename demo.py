@@ -12,7 +12,8 @@ from temporalio.service import RPCError
 from config import ROOT, Settings, connect_temporal
 from launch import describe
 from stack import Stack, StackError, child_env
-from workflows.messages import PhaseUsage, Status, TicketResult, TicketStatus
+from starter import usage_table
+from workflows.messages import Status, TicketResult, TicketStatus
 
 DEMO_KEY = "DEMO-1"
 DEMO_ANSWER = (
@@ -76,22 +77,6 @@ def pull_request_state(result: TicketResult) -> str:
     if result.pr_draft:
         return "a draft: its body says why"
     return "ready for review: the tests pass"
-
-
-def usage_table(usage: list[PhaseUsage]) -> str:
-    """Time and model tokens per phase, with the time spent waiting on people apart."""
-    rows = [f"{'phase':<16}{'working':>10}{'waiting':>10}{'tokens':>10}"]
-    total_work = total_wait = total_tokens = 0.0
-    for phase in usage:
-        took = ((phase.ended_at or phase.started_at) - phase.started_at).total_seconds()
-        work = took - phase.waiting_seconds
-        total_work, total_wait = total_work + work, total_wait + phase.waiting_seconds
-        total_tokens += phase.tokens
-        rows.append(
-            f"{phase.phase.value:<16}{work:>9.1f}s{phase.waiting_seconds:>9.1f}s{phase.tokens:>10,}"
-        )
-    rows.append(f"{'total':<16}{total_work:>9.1f}s{total_wait:>9.1f}s{int(total_tokens):>10,}")
-    return "\n".join(rows)
 
 
 def section(title: str) -> None:

@@ -6,6 +6,7 @@ import getpass
 import os
 import re
 import sys
+from datetime import UTC, datetime
 
 from commands import (
     CommandError,
@@ -22,6 +23,7 @@ from workflows.messages import (
     AnswerInput,
     ApprovalInput,
     BudgetInput,
+    PhaseUsage,
     RejectionInput,
     Status,
     TicketStatus,
@@ -38,8 +40,8 @@ def check_key(key: str) -> str:
     return key
 
 
-def render_status(current: TicketStatus, link: str) -> str:
-    """The status query's answer as text."""
+def render_status(current: TicketStatus, link: str, now: datetime | None = None) -> str:
+    """The status query's answer as text; `now` times the phase under way."""
     lines = [
         f"{current.key}: {current.phase.value} / {current.status.value}",
         f"  {current.message}",
@@ -56,8 +58,31 @@ def render_status(current: TicketStatus, link: str) -> str:
         when = decision.at.strftime("%Y-%m-%d %H:%M")
         lines.append(f"  {when} {decision.author} {decision.kind}: {decision.text[:80]}")
     budget = f" of {current.token_budget}" if current.token_budget else ""
-    lines += [f"  model tokens: {current.tokens}{budget}", f"  {link}"]
+    lines.append(f"  model tokens: {current.tokens}{budget}")
+    if current.usage:
+        lines += ["", *(f"  {row}" for row in usage_table(current.usage, now).splitlines()), ""]
+    lines.append(f"  {link}")
     return "\n".join(lines)
+
+
+def usage_table(usage: list[PhaseUsage], now: datetime | None = None) -> str:
+    """Time and model tokens per phase, with the time spent waiting on people apart.
+
+    A phase still under way counts up to `now` (its start when not given).
+    """
+    rows = [f"{'phase':<16}{'working':>10}{'waiting':>10}{'tokens':>10}"]
+    total_work = total_wait = total_tokens = 0.0
+    for phase in usage:
+        end = phase.ended_at or max(now or phase.started_at, phase.started_at)
+        wait = phase.waiting_seconds
+        if phase.waiting_since is not None and phase.ended_at is None:
+            wait += max(0.0, (end - phase.waiting_since).total_seconds())
+        work = (end - phase.started_at).total_seconds() - wait
+        total_work, total_wait = total_work + work, total_wait + wait
+        total_tokens += phase.tokens
+        rows.append(f"{phase.phase.value:<16}{work:>9.1f}s{wait:>9.1f}s{phase.tokens:>10,}")
+    rows.append(f"{'total':<16}{total_work:>9.1f}s{total_wait:>9.1f}s{int(total_tokens):>10,}")
+    return "\n".join(rows)
 
 
 def render_list(rows: list[dict[str, str]]) -> str:
@@ -122,7 +147,7 @@ async def run(args: argparse.Namespace, settings: Settings) -> str:
     if args.command == "cancel":
         return await cancel(settings, key)
     current = await status(settings, key)
-    return render_status(current, web_ui_link(settings, workflow_id(key)))
+    return render_status(current, web_ui_link(settings, workflow_id(key)), datetime.now(UTC))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -112,6 +112,7 @@ class PhaseUsage(BaseModel):
     ended_at: datetime | None = None
     tokens: int = 0
     waiting_seconds: float = 0.0
+    waiting_since: datetime | None = None  # set while the phase waits on people
 
 
 class TicketResult(BaseModel):

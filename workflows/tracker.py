@@ -1,7 +1,5 @@
 """Where a ticket is, for people: the status query, search attributes, Web UI details, events."""
 
-from datetime import datetime
-
 from temporalio import workflow
 from temporalio.common import SearchAttributeKey
 
@@ -34,7 +32,6 @@ class Tracker:
         self._project = inp.project.jira_project
         self._indexed: tuple[Phase, Status] | None = None
         self._tokens_before = 0
-        self._waiting_since: datetime | None = None
 
     def set(self, phase: Phase, status: Status, message: str) -> None:
         """Move to a phase and status; search attributes change only when those do."""
@@ -56,19 +53,21 @@ class Tracker:
     def _account(self, phase: Phase, status: Status) -> None:
         """Keep each phase's time, tokens and time waiting on people."""
         now, usage = workflow.now(), self.status.usage
-        if usage:
-            usage[-1].tokens = self.status.tokens - self._tokens_before
-        if self._waiting_since is not None and not status.value.startswith("awaiting"):
-            usage[-1].waiting_seconds += (now - self._waiting_since).total_seconds()
-            self._waiting_since = None
-        if not usage or usage[-1].phase != phase:
-            if usage:
-                usage[-1].ended_at = now
+        current = usage[-1] if usage else None
+        waiting = status.value.startswith("awaiting")
+        if current is not None:
+            current.tokens = self.status.tokens - self._tokens_before
+            if current.waiting_since is not None and not waiting:
+                current.waiting_seconds += (now - current.waiting_since).total_seconds()
+                current.waiting_since = None
+            if current.phase != phase:
+                current.ended_at = now
                 self._tokens_before = self.status.tokens
-            if phase != Phase.DONE:
-                usage.append(PhaseUsage(phase=phase, started_at=now))
-        if self._waiting_since is None and status.value.startswith("awaiting"):
-            self._waiting_since = now
+        if phase != Phase.DONE and (current is None or current.phase != phase):
+            current = PhaseUsage(phase=phase, started_at=now)
+            usage.append(current)
+        if current is not None and waiting and current.waiting_since is None:
+            current.waiting_since = now
 
     def details(self) -> str:
         """A short markdown status for the Web UI."""

@@ -119,6 +119,7 @@ async def test_happy_path_opens_pull_request(time_skipping_env: WorkflowEnvironm
         (Phase.IMPLEMENTATION, 20),
     ]
     assert all(u.ended_at and u.ended_at >= u.started_at for u in result.usage)
+    assert all(u.waiting_since is None for u in result.usage)
     assert [u.waiting_seconds > 0 for u in result.usage] == [True, True, False]
     described = await handle.describe()
     attrs = {k.name: v for k, v in described.typed_search_attributes}  # type: ignore[attr-defined]

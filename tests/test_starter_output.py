@@ -1,0 +1,54 @@
+"""What `starter.py status` prints, from a status query's answer."""
+
+from datetime import UTC, datetime, timedelta
+
+from starter import render_status, usage_table
+from workflows.messages import Phase, PhaseUsage, Status, TicketStatus
+
+T0 = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
+
+
+def phase(name: Phase, start_s: float, end_s: float | None, tokens: int, wait_s: float = 0):
+    ended = T0 + timedelta(seconds=end_s) if end_s is not None else None
+    return PhaseUsage(
+        phase=name,
+        started_at=T0 + timedelta(seconds=start_s),
+        ended_at=ended,
+        tokens=tokens,
+        waiting_seconds=wait_s,
+    )
+
+
+def test_usage_table_keeps_waiting_on_people_apart() -> None:
+    table = usage_table(
+        [phase(Phase.REFINEMENT, 0, 100, 6867, wait_s=60), phase(Phase.PLANNING, 100, 140, 2850)]
+    )
+    assert table.splitlines() == [
+        "phase              working   waiting    tokens",
+        "refinement           40.0s     60.0s     6,867",
+        "planning             40.0s      0.0s     2,850",
+        "total                80.0s     60.0s     9,717",
+    ]
+
+
+def test_status_shows_each_phase_so_far() -> None:
+    current = TicketStatus(
+        key="DEMO-1",
+        phase=Phase.PLANNING,
+        status=Status.AWAITING_APPROVAL,
+        message="Waiting for an approval",
+        plan_version=1,
+        tokens=9717,
+        usage=[phase(Phase.REFINEMENT, 0, 100, 6867, 60), phase(Phase.PLANNING, 100, None, 2850)],
+    )
+    current.usage[-1].waiting_since = T0 + timedelta(seconds=130)  # the plan waits since then
+    text = render_status(current, "http://ui/DEMO-1", now=T0 + timedelta(seconds=200))
+    assert "DEMO-1: planning / awaiting_approval" in text
+    assert "  refinement           40.0s     60.0s     6,867" in text
+    assert "  planning             30.0s     70.0s     2,850" in text  # under way, waiting
+    assert text.endswith("http://ui/DEMO-1")
+
+
+def test_status_without_usage_has_no_table() -> None:
+    current = TicketStatus(key="DEMO-1", phase=Phase.REFINEMENT, status=Status.RUNNING)
+    assert "working" not in render_status(current, "link")
