@@ -56,6 +56,9 @@ class ServiceClient:
         await self.aclose()
 
 
+GITHUB_SECONDARY_WAIT = timedelta(minutes=1)
+
+
 def raise_for_status(service: str, response: httpx.Response) -> None:
     """Return on 2xx; otherwise raise an ApplicationError Temporal retries only when it helps."""
     status = response.status_code
@@ -71,7 +74,7 @@ def raise_for_status(service: str, response: httpx.Response) -> None:
         "path": path,
         "api_message": api_message,
     }
-    if status == 429 or _github_rate_limited(response):
+    if status == 429 or _github_rate_limited(response, api_message):
         kind = "RateLimited"
     elif status == 408 or status >= 500:
         kind = "Unavailable"
@@ -79,6 +82,8 @@ def raise_for_status(service: str, response: httpx.Response) -> None:
         kind = _reason(status)
         raise ApplicationError(message, details, type=f"{service}{kind}", non_retryable=True)
     delay = retry_delay(response)
+    if delay is None and kind == "RateLimited" and service == "GitHub":
+        delay = GITHUB_SECONDARY_WAIT  # GitHub's advice when a limit names no time
     raise ApplicationError(message, details, type=f"{service}{kind}", next_retry_delay=delay)
 
 
@@ -93,9 +98,16 @@ def _reason(status: int) -> str:
     return "".join(word.capitalize() for word in phrase.replace("-", " ").split() if word.isalnum())
 
 
-def _github_rate_limited(response: httpx.Response) -> bool:
-    """GitHub answers an exhausted primary rate limit with 403 and no remaining requests."""
-    return response.status_code == 403 and response.headers.get("x-ratelimit-remaining") == "0"
+def _github_rate_limited(response: httpx.Response, api_message: str) -> bool:
+    """A 403 that is a rate limit: GitHub's exhausted primary limit or any secondary limit."""
+    if response.status_code != 403:
+        return False
+    headers = response.headers
+    return (
+        headers.get("x-ratelimit-remaining") == "0"
+        or "retry-after" in headers
+        or "rate limit" in api_message.lower()
+    )
 
 
 def retry_delay(response: httpx.Response) -> timedelta | None:
@@ -114,7 +126,7 @@ def retry_delay(response: httpx.Response) -> timedelta | None:
                 seconds = None
     elif isinstance(body, dict) and isinstance(body.get("retry_after"), int | float):
         seconds = float(body["retry_after"])
-    elif reset.isdigit():
+    elif reset.isdigit() and response.headers.get("x-ratelimit-remaining") == "0":
         seconds = int(reset) - time.time()
     return None if seconds is None else timedelta(seconds=max(seconds, 0.0))
 

@@ -18,7 +18,14 @@ from launch import LaunchError, start_ticket, ticket_input, workflow_id
 from logs import configure_logging, secret_values
 from webhooks.commands import CommandError, parse_comment
 from webhooks.dedup import DeliveryLog
-from webhooks.jira_events import MalformedEvent, read_comment, read_labels_added
+from webhooks.jira_events import (
+    LabelsAdded,
+    MalformedEvent,
+    is_comment_update,
+    read_comment,
+    read_labels_added,
+    read_labels_created,
+)
 from webhooks.security import signature_valid
 from workflows.messages import Status
 
@@ -31,6 +38,10 @@ NEEDS: dict[str, tuple[Status | None, str]] = {
     "approve": (Status.AWAITING_APPROVAL, "an approval"),
     "reject": (Status.AWAITING_APPROVAL, "a rejection"),
 }
+SERVER_COMMENT = (
+    "Jira Server/DC sends comment_created without its issue; the issue_updated event "
+    "(issue_commented) that comes with it carries the comment and is the one acted on"
+)
 SIGNATURE = "signature missing or wrong: sign the raw body with the shared secret (HMAC-SHA256)"
 
 
@@ -62,11 +73,15 @@ def create_app(settings: Settings | None = None, client: Client | None = None) -
         if not isinstance(payload, dict):
             return error(400, problem or "body is not a JSON object: send Jira's webhook payload")
         event = payload.get("webhookEvent")
-        handler = {"comment_created": on_comment, "jira:issue_updated": on_issue_updated}.get(
-            event if isinstance(event, str) else ""
-        )
+        handler = {
+            "comment_created": on_comment,
+            "jira:issue_updated": on_comment if is_comment_update(payload) else on_issue_updated,
+            "jira:issue_created": on_issue_created,
+        }.get(event if isinstance(event, str) else "")
         if handler is None:
             return ignored(f"event {event!r} is not one ticketsmith acts on", event=event)
+        if event == "comment_created" and "issue" not in payload:
+            return ignored(SERVER_COMMENT, event=event)
         delivery = request.headers.get("X-Atlassian-Webhook-Identifier")
         if delivery and not deliveries.claim(delivery):
             return ignored(f"delivery {delivery} was already handled")
@@ -120,10 +135,17 @@ def create_app(settings: Settings | None = None, client: Client | None = None) -
     async def on_issue_updated(
         temporal: Client, payload: dict[str, Any], delivery: str | None
     ) -> JSONResponse:
-        change = read_labels_added(payload)
+        return await start_on_label(temporal, read_labels_added(payload), "jira:issue_updated")
+
+    async def on_issue_created(
+        temporal: Client, payload: dict[str, Any], delivery: str | None
+    ) -> JSONResponse:
+        return await start_on_label(temporal, read_labels_created(payload), "jira:issue_created")
+
+    async def start_on_label(temporal: Client, change: LabelsAdded, event: str) -> JSONResponse:
         label = settings.jira_start_label
         if not label or label.casefold() not in {x.casefold() for x in change.labels}:
-            return ignored(f"the label {label!r} was not added", event="jira:issue_updated")
+            return ignored(f"the label {label!r} was not added", event=event)
         try:
             inp = ticket_input(change.issue_key, settings)
             outcome = await start_ticket(temporal, settings, inp, change.summary)
@@ -150,7 +172,7 @@ def create_app(settings: Settings | None = None, client: Client | None = None) -
 
 def github_json(body: bytes, content_type: str | None) -> bytes:
     """The JSON of a GitHub delivery: the body, or its `payload` field when form-encoded."""
-    if not (content_type or "").startswith("application/x-www-form-urlencoded"):
+    if not (content_type or "").lower().startswith("application/x-www-form-urlencoded"):
         return body
     try:
         fields = parse_qs(body.decode("utf-8"), strict_parsing=False)

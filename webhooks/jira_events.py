@@ -45,8 +45,15 @@ def comment_text(body: Any) -> str:
     return wiki_to_markdown(body) if isinstance(body, str) else ""
 
 
+def is_comment_update(payload: dict[str, Any]) -> bool:
+    """An `issue_updated` event for a new comment: how Jira Server/DC sends one with its issue."""
+    return payload.get("issue_event_type_name") == "issue_commented" and isinstance(
+        payload.get("comment"), dict
+    )
+
+
 def read_comment(payload: dict[str, Any]) -> CommentEvent:
-    """The comment of a `comment_created` payload."""
+    """The comment of a `comment_created` (or `issue_commented` update) payload."""
     key = _issue_key(payload)
     comment = payload.get("comment")
     if not isinstance(comment, dict) or not isinstance(comment.get("body"), str | dict):
@@ -77,6 +84,19 @@ def read_labels_added(payload: dict[str, Any]) -> LabelsAdded:
             continue
         before = str(item.get("fromString") or "").split()
         added += [label for label in str(item.get("toString") or "").split() if label not in before]
+    return LabelsAdded(issue_key=key, summary=_summary(payload, key), labels=added)
+
+
+def read_labels_created(payload: dict[str, Any]) -> LabelsAdded:
+    """The labels a `jira:issue_created` payload's issue was created with."""
+    key = _issue_key(payload)
+    fields = payload["issue"].get("fields")
+    labels = fields.get("labels") if isinstance(fields, dict) else None
+    found = [str(label) for label in labels] if isinstance(labels, list) else []
+    return LabelsAdded(issue_key=key, summary=_summary(payload, key), labels=found)
+
+
+def _summary(payload: dict[str, Any], key: str) -> str:
     fields = payload["issue"].get("fields")
     summary = fields.get("summary") if isinstance(fields, dict) else None
-    return LabelsAdded(issue_key=key, summary=str(summary or key), labels=added)
+    return str(summary or key)

@@ -86,6 +86,34 @@ def test_github_exhausted_rate_limit_on_403_is_retried() -> None:
     assert not err.non_retryable
 
 
+SECONDARY = (
+    "You have exceeded a secondary rate limit. Please wait a few minutes before you try again."
+)
+
+
+@pytest.mark.parametrize(
+    ("status", "headers", "wait_s"),
+    [
+        (403, {"retry-after": "30", "x-ratelimit-remaining": "4990"}, 30),
+        (403, {"x-ratelimit-remaining": "4990", "x-ratelimit-reset": "9999999999"}, 60),
+        (429, {"x-ratelimit-remaining": "4990", "x-ratelimit-reset": "9999999999"}, 60),
+    ],
+)
+def test_github_secondary_rate_limits_wait_as_github_asks(
+    status: int, headers: dict[str, str], wait_s: int
+) -> None:
+    err = failure("GitHub", response(status, {"message": SECONDARY}, headers, method="POST"))
+    assert (err.type, err.non_retryable) == ("GitHubRateLimited", False)
+    # The hourly reset is only the wait when the primary limit is used up.
+    assert err.next_retry_delay == timedelta(seconds=wait_s)
+
+
+def test_a_plain_github_403_is_final() -> None:
+    body = {"message": "Resource not accessible by integration"}
+    err = failure("GitHub", response(403, body, {"x-ratelimit-remaining": "4990"}))
+    assert (err.type, err.non_retryable) == ("GitHubForbidden", True)
+
+
 @pytest.mark.parametrize("status", [408, 500, 502, 503])
 def test_server_errors_are_retryable(status: int) -> None:
     err = failure("Jira", response(status, text="<html>Service Unavailable</html>"))

@@ -58,6 +58,46 @@ def comment_event(
     }
 
 
+def server_comment_events(
+    key: str, body: str, author: str = "alice", name: str = "Alice Reporter"
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """What Jira Server/DC sends for one comment: `comment_created` without the issue, and
+    `jira:issue_updated` (issue_commented) with both."""
+    comment_id = str(next(_comment_ids))
+    user = {"self": "http://jira.test/rest/api/2/user", "name": author, "key": author,
+            "displayName": name}  # fmt: skip
+    comment = {
+        "self": f"http://jira.test/rest/api/2/issue/10001/comment/{comment_id}",
+        "id": comment_id,
+        "author": user,
+        "updateAuthor": user,
+        "body": body,
+        "created": "2025-01-06T09:30:00.000+0000",
+        "updated": "2025-01-06T09:30:00.000+0000",
+    }
+    created = {"timestamp": 1736155800000, "webhookEvent": "comment_created", "comment": comment}
+    updated = {
+        "timestamp": 1736155800001,
+        "webhookEvent": "jira:issue_updated",
+        "issue_event_type_name": "issue_commented",
+        "user": user,
+        "issue": _issue(key),
+        "comment": comment,
+    }
+    return created, updated
+
+
+def created_event(key: str, labels: list[str]) -> dict[str, Any]:
+    """A `jira:issue_created` payload."""
+    return {
+        "timestamp": 1736155800000,
+        "webhookEvent": "jira:issue_created",
+        "issue_event_type_name": "issue_created",
+        "user": {"accountId": "alice-1", "displayName": "Alice Reporter"},
+        "issue": _issue(key, labels),
+    }
+
+
 def labels_event(key: str, before: list[str], after: list[str]) -> dict[str, Any]:
     """A `jira:issue_updated` payload whose changelog changes the labels."""
     item = {

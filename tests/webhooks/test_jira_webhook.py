@@ -19,8 +19,10 @@ from integrations.adf import markdown_to_adf
 from tests.webhooks.payloads import (
     SECRET,
     comment_event,
+    created_event,
     jira_request,
     labels_event,
+    server_comment_events,
     unique_key,
 )
 from tests.workflows.fakes import FakeActivities
@@ -92,7 +94,10 @@ async def test_forged_or_missing_signatures_are_401_and_start_nothing(
         (b"{not json", "not valid JSON"),
         (b"\xff\xfe", "not UTF-8"),
         (b"[1, 2]", "not a JSON object"),
-        (b'{"webhookEvent": "comment_created", "comment": {"body": "x"}}', "issue.key"),
+        (
+            b'{"webhookEvent": "comment_created", "issue": {}, "comment": {"body": "x"}}',
+            "issue.key",
+        ),
         (b'{"webhookEvent": "comment_created", "issue": {"key": "WEB-1"}}', "comment.body"),
         (b'{"webhookEvent": "jira:issue_updated", "issue": {}}', "issue.key"),
     ],
@@ -254,3 +259,72 @@ async def test_budget_comment_raises_the_budget_in_any_state(
     assert refused.status_code == 422
     assert "`/budget lots` names no positive number of tokens" in refused.json()["error"]
     assert after.token_budget == 51_000 and after.answers == []  # not taken as an answer
+
+
+async def test_server_comments_answer_through_the_issue_updated_event(
+    http: httpx.AsyncClient, time_skipping_env: WorkflowEnvironment
+) -> None:
+    key = unique_key()
+    fakes = FakeActivities()
+    inp = ticket_input(key)
+    created, updated = server_comment_events(key, "Floats for negative exponents")
+    async with running_ticket(time_skipping_env, fakes, inp, workflow_id=f"ticket-{key}") as h:
+        await wait_until(h, awaiting(Status.AWAITING_ANSWERS))
+        bare = await http.post("/webhooks/jira", **jira_request(created, "s-1"))
+        assert bare.status_code == 200 and "without its issue" in bare.json()["reason"]
+        answer = await http.post("/webhooks/jira", **jira_request(updated, "s-2"))
+        assert answer.json() == {"status": "accepted", "signal": "answer"}
+        await wait_until(h, awaiting(Status.AWAITING_APPROVAL))
+        await h.terminate("test over")  # a waiting ticket would hold the test server's clock
+    assert fakes.calls["refine_requirements"][0].answers == ["Floats for negative exponents"]
+
+
+async def test_a_cloud_comment_sent_as_both_events_counts_once(
+    http: httpx.AsyncClient, time_skipping_env: WorkflowEnvironment
+) -> None:
+    key = unique_key()
+    inp = ticket_input(key)
+    cloud = comment_event(key, "/approve", author="bob-2", name="Bob")
+    also = {
+        **cloud,
+        "webhookEvent": "jira:issue_updated",
+        "issue_event_type_name": "issue_commented",
+    }
+    async with running_ticket(
+        time_skipping_env, FakeActivities(), inp, workflow_id=f"ticket-{key}"
+    ) as h:
+        await wait_until(h, awaiting(Status.AWAITING_ANSWERS))
+        await http.post("/webhooks/jira", **jira_request(comment_event(key, "ok"), "b-0"))
+        await wait_until(h, awaiting(Status.AWAITING_APPROVAL))
+        first = await http.post("/webhooks/jira", **jira_request(cloud, "b-1"))
+        second = await http.post("/webhooks/jira", **jira_request(also, "b-2"))
+        await wait_until(h, awaiting(Status.COMPLETED))
+        decisions = (await h.query(TicketWorkflow.status)).decisions
+    assert first.json()["signal"] == "approve"
+    assert second.status_code in (200, 202)  # ignored, or dropped by the workflow as seen
+    assert [d.kind for d in decisions] == ["answer", "approve"]
+
+
+async def test_an_issue_created_with_the_label_starts(
+    http: httpx.AsyncClient, settings: Settings, time_skipping_env: WorkflowEnvironment
+) -> None:
+    key = unique_key()
+    client = time_skipping_env.client
+    async with Worker(
+        client,
+        task_queue=settings.task_queue,
+        workflows=WORKFLOWS,
+        activities=FakeActivities().all(),
+    ):
+        plain = await http.post("/webhooks/jira", **jira_request(created_event(key, ["x"]), "n-1"))
+        assert plain.json()["reason"] == "the label 'ticketsmith' was not added"
+        labelled = created_event(key, ["x", "ticketsmith"])
+        started = await http.post("/webhooks/jira", **jira_request(labelled, "n-2"))
+        assert started.json() == {
+            "status": "accepted",
+            "workflow_id": f"ticket-{key}",
+            "started": True,
+        }
+        handle = client.get_workflow_handle(f"ticket-{key}")
+        await wait_until(handle, awaiting(Status.AWAITING_ANSWERS))
+        await handle.terminate("test over")
