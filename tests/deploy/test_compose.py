@@ -152,7 +152,7 @@ def test_docker_compose_accepts_it() -> None:
     command = compose_command()
     if command is None:
         pytest.skip("Docker Compose v2 (`docker compose` or `docker-compose` 2.x) is not installed")
-    profiles = ["--profile", "trial", "--profile", "metrics"]
+    profiles = ["--profile", "trial", "--profile", "metrics", "--profile", "encryption"]
     done = subprocess.run(
         [*command, "-f", str(COMPOSE), *profiles, "config", "-q"],
         capture_output=True,
