@@ -1,5 +1,6 @@
 """GitHub REST v3 client: repositories and pull requests, opened at most once per branch."""
 
+import re
 from typing import Any
 
 import httpx
@@ -30,6 +31,9 @@ class PullRequest(BaseModel):
     head: str
     base: str
     title: str
+
+
+DRAFT_PREFIX = "[Draft] "
 
 
 class IssueComment(BaseModel):
@@ -94,10 +98,17 @@ class GitHubClient(ServiceClient):
                 await self._request("POST", f"/repos/{repository}/pulls", json=payload)
             )
         except ApplicationError as err:
+            if err.type != f"{SERVICE}ValidationFailed":
+                raise
             # Opened by a concurrent attempt between the lookup and the create.
-            if err.type == f"{SERVICE}ValidationFailed" and "already exists" in err.message:
+            if "already exists" in err.message:
                 if existing := await self.find_open_pull_request(repository, head):
                     return existing
+            # Plans without draft pull requests: an ordinary one that says it is a draft.
+            if draft and re.search(r"draft pull requests are not supported", err.message, re.I):
+                return await self.create_pull_request(
+                    repository, f"{DRAFT_PREFIX}{title}", body, head, base, draft=False
+                )
             raise
 
     async def get_pull_request(self, repository: str, number: int) -> PullRequest:

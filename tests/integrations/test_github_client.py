@@ -84,6 +84,30 @@ async def test_create_after_a_lost_lookup_returns_the_open_one(app: FastAPI) -> 
     assert [p["status_code"] for p in await posts(app)] == [201, 422]
 
 
+async def test_a_repository_without_drafts_gets_a_pull_request_titled_draft(
+    github: GitHubClient, app: FastAPI, emulator: Emulator
+) -> None:
+    refusal = {
+        "message": "Validation Failed",
+        "errors": [
+            {
+                "resource": "PullRequest",
+                "code": "custom",
+                "message": "Draft pull requests are not supported in this repository.",
+            }
+        ],
+        "documentation_url": "https://docs.github.com/rest/pulls/pulls#create-a-pull-request",
+    }
+    await emulator.inject(
+        path="/api/v3/repos/demo/calc/pulls", method="POST", status_code=422, body=refusal
+    )
+    args = ("demo/calc", "DEMO-1: add power", "Tests fail", "ticketsmith/DEMO-1", "main")
+    pr = await github.create_pull_request(*args, draft=True)
+    assert (pr.title, pr.draft) == ("[Draft] DEMO-1: add power", False)
+    creates = [p for p in await posts(app) if p["path"].endswith("/pulls")]
+    assert [(p["status_code"], p["body"]["draft"]) for p in creates] == [(422, True), (201, False)]
+
+
 async def test_errors(github: GitHubClient) -> None:
     with pytest.raises(ApplicationError) as invalid:
         await github.create_pull_request("demo/calc", "T", "B", "no-such-branch", "main")
