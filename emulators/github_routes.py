@@ -160,13 +160,14 @@ def create_github_router(state: EmulatorState, repos_root: Path) -> APIRouter:
     ) -> Any:
         r = find_repo(owner, repo)
         full = f"{r['owner']}/{r['name']}"
+        # Like GitHub, a head without its `owner:` filters nothing (a common client bug).
         head_owner, _, head_branch = head.rpartition(":") if head else ("", "", "")
         pulls = [
             pr
             for pr in reversed(state.data["pulls"])
             if pr["repo"] == full
             and state_ in ("all", pr["state"])
-            and (not head or (pr["head"] == head_branch and head_owner in ("", pr["head_owner"])))
+            and (not head_owner or (pr["head"] == head_branch and head_owner == pr["head_owner"]))
             and (not base or pr["base"] == base)
         ]
         selected = pulls[(page - 1) * per_page : page * per_page]

@@ -158,3 +158,19 @@ async def test_invalid_json_is_400(http: httpx.AsyncClient) -> None:
     )
     assert response.status_code == 400
     assert response.json()["message"] == "Problems parsing JSON"
+
+
+async def test_a_head_filter_needs_its_owner_as_on_github(
+    http: httpx.AsyncClient, bare: Path
+) -> None:
+    for branch in ("ticketsmith/DEMO-1", "ticketsmith/DEMO-2"):
+        add_branch(bare, branch, {"calc/power.py": f"# {branch}\n"})
+        (await http.post(PULLS, json=pr_payload(branch), headers=BOT)).raise_for_status()
+
+    async def heads(head: str) -> list[str]:
+        found = (await http.get(PULLS, params={"head": head}, headers=BOT)).json()
+        return sorted(pr["head"]["ref"] for pr in found)
+
+    assert await heads("demo:ticketsmith/DEMO-1") == ["ticketsmith/DEMO-1"]
+    assert await heads("ticketsmith/DEMO-1") == ["ticketsmith/DEMO-1", "ticketsmith/DEMO-2"]
+    assert await heads("someone-else:ticketsmith/DEMO-1") == []
