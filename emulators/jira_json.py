@@ -2,6 +2,7 @@
 
 from typing import Any
 
+from emulators.adf_check import adf_problems
 from emulators.state import EmulatorError, EmulatorState, now
 from integrations.adf import adf_to_markdown
 from integrations.wiki import adf_to_wiki, wiki_to_adf
@@ -51,6 +52,10 @@ def parse_text(value: Any, version: int, field: str) -> dict[str, Any]:
     if version == 2 and isinstance(value, str):
         return wiki_to_adf(value)
     if version == 3 and isinstance(value, dict) and value.get("type") == "doc":
+        if adf_problems(value):
+            raise jira_error(
+                400, "INVALID_INPUT", **{field: f"{field.capitalize()} body is not valid!"}
+            )
         return value
     expected = "a string" if version == 2 else "an Atlassian Document (see the ADF format)"
     raise jira_error(400, **{field: f"Operation value must be {expected}"})

@@ -4,6 +4,7 @@ import re
 from datetime import UTC, datetime
 from typing import Any
 
+from integrations.adf_rules import normalise
 from integrations.marks import code_block, mark, render_inline
 
 Node = dict[str, Any]
@@ -35,7 +36,8 @@ _LEAF_ATTRS = {
 
 def markdown_to_adf(text: str) -> Node:
     """An ADF document for markdown: headings, lists, code, quotes, bold, italics, links."""
-    return {"type": "doc", "version": 1, "content": _blocks(text.replace("\r\n", "\n").split("\n"))}
+    blocks = _blocks(text.replace("\r\n", "\n").split("\n"))
+    return {"type": "doc", "version": 1, "content": normalise(blocks)}
 
 
 def adf_to_markdown(doc: Node | None) -> str:

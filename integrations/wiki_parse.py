@@ -2,6 +2,7 @@
 
 import re
 
+from integrations.adf_rules import normalise
 from integrations.marks import Node, code_block
 
 _CODE = re.compile(r"^\s*\{(code|noformat)(?::([^}]*))?\}(.*)$")
@@ -28,7 +29,8 @@ _INLINE = re.compile(
 
 def wiki_to_adf(text: str) -> Node:
     """An ADF document for wiki markup; unknown macros stay as text."""
-    return {"type": "doc", "version": 1, "content": _blocks(text.replace("\r\n", "\n").split("\n"))}
+    blocks = _blocks(text.replace("\r\n", "\n").split("\n"))
+    return {"type": "doc", "version": 1, "content": normalise(blocks)}
 
 
 def _starts_block(line: str) -> bool:
