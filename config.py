@@ -62,6 +62,9 @@ class Settings(BaseSettings):
     emulator_port: int = 8100
     # Where the Jira emulator sends its webhooks ("" sends none; the stack sets its webhook app).
     emulator_webhook_url: str = ""
+    # Send Jira webhooks as Server/DC does (`comment_created` without its issue, plus an
+    # `issue_commented` update) instead of as Cloud does.
+    emulator_jira_server_webhooks: bool = False
     # A JSON file of faults the emulators inject from the start (see README, "Faults").
     emulator_faults_file: Path | None = None
 

@@ -84,6 +84,7 @@ def child_env(settings: Settings) -> dict[str, str]:
     if settings.emulator_faults_file is not None:
         env["TICKETSMITH_EMULATOR_FAULTS_FILE"] = str(settings.emulator_faults_file)
     env["TICKETSMITH_JIRA_START_LABEL"] = settings.jira_start_label
+    env["TICKETSMITH_EMULATOR_JIRA_SERVER_WEBHOOKS"] = str(settings.emulator_jira_server_webhooks)
     return env
 
 

@@ -43,7 +43,9 @@ def main(argv: list[str] | None = None) -> None:
         seed_file=args.seed,
         reset=args.reset,
         faults=FaultInjector.from_file(args.faults) if args.faults else None,
-        webhooks=JiraWebhooks(args.webhook_url, secret),
+        webhooks=JiraWebhooks(
+            args.webhook_url, secret, server=settings.emulator_jira_server_webhooks
+        ),
     )
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
 

@@ -166,14 +166,27 @@ class JiraViews:
             "fields": {k: fields[k] for k in WEBHOOK_FIELDS},
         }
 
-    def comment_created(self, issue: dict[str, Any], c: dict[str, Any], base: str) -> Any:
-        """A `comment_created` webhook payload; like Jira's, the body is wiki markup."""
-        return {
-            "timestamp": int(now().timestamp() * 1000),
-            "webhookEvent": "comment_created",
-            "comment": self.comment(issue, c, 2, base),
+    def comment_events(
+        self, issue: dict[str, Any], c: dict[str, Any], base: str, server: bool
+    ) -> list[dict[str, Any]]:
+        """The webhooks of a new comment (bodies in wiki markup, as Jira sends them).
+
+        Cloud: `comment_created` with the issue. Server/DC: `comment_created` without it,
+        and a `jira:issue_updated` (issue_commented) that carries both.
+        """
+        stamp, comment = int(now().timestamp() * 1000), self.comment(issue, c, 2, base)
+        created = {"timestamp": stamp, "webhookEvent": "comment_created", "comment": comment}
+        if not server:
+            return [created | {"issue": self.webhook_issue(issue, base)}]
+        updated = {
+            "timestamp": stamp,
+            "webhookEvent": "jira:issue_updated",
+            "issue_event_type_name": "issue_commented",
+            "user": comment["author"],
             "issue": self.webhook_issue(issue, base),
+            "comment": comment,
         }
+        return [created, updated]
 
     def issue_updated(
         self, issue: dict[str, Any], actor: str, items: list[dict[str, Any]], base: str

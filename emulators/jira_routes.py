@@ -138,7 +138,8 @@ def create_jira_router(state: EmulatorState, webhooks: JiraWebhooks | None = Non
         issue["comments"].append(comment)
         issue["updated"] = created
         state.save()
-        hooks.emit(views.comment_created(issue, comment, _base(request)))
+        for event in views.comment_events(issue, comment, _base(request), hooks.server):
+            hooks.emit(event)
         return views.comment(issue, comment, version, _base(request))
 
     @api.get("/issue/{key}/transitions")

@@ -33,8 +33,10 @@ class JiraWebhooks:
         transport: httpx.AsyncBaseTransport | None = None,
         attempts: int = 4,
         backoff_seconds: float = 0.5,
+        server: bool = False,
     ) -> None:
         self.url = url or None
+        self.server = server  # Jira Server/DC payloads rather than Cloud's
         self.secret = secret or None
         self.attempts = attempts
         self.backoff_seconds = backoff_seconds
