@@ -22,6 +22,10 @@ _FENCED = re.compile(
 )
 
 
+class ContextTooSmall(ValueError):
+    """The code to rewrite alone leaves no room for an answer in the model's context."""
+
+
 @dataclass(frozen=True)
 class Fitted:
     """The messages to send, how many tokens the answer may use, and what was cut."""
@@ -93,20 +97,29 @@ def subject_tokens(messages: list[BaseMessage]) -> int:
     return estimate_tokens(messages[index].text[start:end])
 
 
-def _largest_cut(messages: list[BaseMessage], keep: tuple[int, int] | None) -> tuple[int, int, int]:
-    """(message, start, end) of the largest span worth windowing: context blocks first."""
+def _largest_cut(
+    messages: list[BaseMessage], keep: tuple[int, int] | None, stuck: set[tuple[int, int]]
+) -> tuple[int, int, int]:
+    """(message, start, end) of the largest span worth windowing: context blocks first.
+
+    The subject block and its message are never windowed (what is cut from code the answer
+    rewrites would be lost), nor spans that windowing no longer shortens (`stuck`).
+    """
     spans = [
         (end - start, i, start, end)
         for i, m in enumerate(messages)
         if isinstance(m.content, str)
         for start, end, _ in fenced_bodies(m.text)
-        if (i, start) != keep and end - start > KEEP_CHARS
+        if (i, start) != keep and (i, start) not in stuck and end - start > KEEP_CHARS
     ]
-    if not spans:  # no context block left to shrink: window whole messages, the subject too
+    if not spans:  # no context block left to shrink: window other whole messages
         spans = [
             (len(m.text), i, 0, len(m.text))
             for i, m in enumerate(messages)
-            if isinstance(m.content, str) and len(m.text) > KEEP_CHARS
+            if isinstance(m.content, str)
+            and len(m.text) > KEEP_CHARS
+            and (keep is None or i != keep[0])
+            and (i, 0) not in stuck
         ]
     if not spans:
         return -1, 0, 0
@@ -115,21 +128,36 @@ def _largest_cut(messages: list[BaseMessage], keep: tuple[int, int] | None) -> t
 
 
 def fit_messages(messages: list[BaseMessage], context: int, min_answer: int) -> Fitted:
-    """The prompt windowed so that at least `min_answer` tokens are left for the answer."""
+    """The prompt windowed so that at least `min_answer` tokens are left for the answer.
+
+    When even that cannot be done the answer gets what is left; ContextTooSmall when that
+    is less than SAFETY_TOKENS.
+    """
     fitted = list(messages)
     before = prompt_tokens(fitted)
     min_answer = max(min_answer, subject_tokens(fitted) + REWRITE_MARGIN)
     budget = context - min_answer - SAFETY_TOKENS
     over = before - budget
+    stuck: set[tuple[int, int]] = set()
     while over > 0:
-        index, start, end = _largest_cut(fitted, subject_block(fitted))
+        index, start, end = _largest_cut(fitted, subject_block(fitted), stuck)
         if index < 0:
             break
         text = fitted[index].text
         target = max(KEEP_CHARS, end - start - math.ceil(over * CHARS_PER_TOKEN) - 80)
-        windowed = text[:start] + window_text(text[start:end], target) + text[end:]
+        window = window_text(text[start:end], target)
+        if len(window) >= end - start:  # the note outweighs the cut: leave this span be
+            stuck.add((index, start))
+            continue
+        windowed = text[:start] + window + text[end:]
         fitted[index] = fitted[index].model_copy(update={"content": windowed})
         over = prompt_tokens(fitted) - budget
     after = prompt_tokens(fitted)
-    answer = max(min_answer, context - after - SAFETY_TOKENS)
-    return Fitted(fitted, after, min(answer, context), max(0, before - after))
+    room = context - after - SAFETY_TOKENS
+    if room < SAFETY_TOKENS:
+        raise ContextTooSmall(
+            f"a prompt of about {after} tokens leaves no room for an answer in a {context}-token "
+            "context, even with every other block windowed; give this task a smaller file "
+            "or a model with a larger context"
+        )
+    return Fitted(fitted, after, room, max(0, before - after))

@@ -28,7 +28,7 @@ LLM_RETRY = RetryPolicy(
     backoff_coefficient=2.0,
     maximum_interval=timedelta(minutes=2),
     maximum_attempts=5,
-    non_retryable_error_types=["ModelAnswerError"],
+    non_retryable_error_types=["ModelAnswerError", "ContextTooSmall"],
 )
 TEST_RETRY = RetryPolicy(initial_interval=timedelta(seconds=2), maximum_attempts=2)
 

@@ -1,11 +1,15 @@
 """Reading a file for a worker (windowed when long) and splicing the answer back."""
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from graphs.analysis.index import terms
 
-MAX_WINDOW_CHARS = 6000
+# About 1,250 tokens: shown and rewritten whole, it leaves room in a 4,096-token context.
+MAX_WINDOW_CHARS = 4000
+_DEFINITION = re.compile(r"^\s*(?:export\s+)?(?:async\s+def|def|class|function|func|fn)\s+(\w+)")
+_CODE_NAMES = re.compile(r"\b\w+(?:\.\w+)+|\b\w+_\w+\b|\b\w+(?=\(\))|`(\w+)`")
 FENCE_LANGUAGES = {
     ".py": "python",
     ".js": "javascript",
@@ -57,13 +61,26 @@ def read_current(path: Path) -> str | None:
     return data.decode("utf-8", errors="replace")
 
 
+def code_names(text: str) -> set[str]:
+    """Names a text spells as code: `a.b.c` (each part), snake_case, `name()`, `name`."""
+    names: set[str] = set()
+    for found in _CODE_NAMES.finditer(text):
+        names.update(part for part in found[0].strip("`").split(".") if part)
+    return names
+
+
 def choose_window(content: str, query: str, max_chars: int = MAX_WINDOW_CHARS) -> Window:
     """The whole file when short, else the lines around the one that best matches the query."""
     lines = content.splitlines(keepends=True)
     if len(content) <= max_chars:
         return Window(0, len(lines), len(lines), content)
     wanted = set(terms(query))
+    named = code_names(query)
     scores = [len(wanted.intersection(terms(line))) for line in lines]
+    for number, line in enumerate(lines):  # the definition of a name the query spells as code
+        found = _DEFINITION.match(line)
+        if found and found[1] in named:
+            scores[number] += 1000
     centre = scores.index(max(scores))
     start, end, size = centre, centre + 1, len(lines[centre])
     while start > 0 or end < len(lines):

@@ -10,7 +10,13 @@ from langgraph.types import Send
 from graphs.analysis.graph import index_repository
 from graphs.analysis.tools import CONTEXT_QUERY, find_tool, make_context_query_tool
 from graphs.fences import find_file_block, safe_relative_path
-from graphs.implementation.files import choose_window, read_current, same_text, splice
+from graphs.implementation.files import (
+    MAX_WINDOW_CHARS,
+    choose_window,
+    read_current,
+    same_text,
+    splice,
+)
 from graphs.implementation.journal import Journal, WorkerOutcome
 from graphs.implementation.prompt import worker_feedback, worker_messages
 from graphs.implementation.state import Assignment, ImplementationState, WorkerState
@@ -127,6 +133,8 @@ async def write_file(
         return outcome(f"{path}: unchanged, it is a binary file")
     query = f"{planned.purpose} {state['feedback']} {state['plan'].summary}"
     window = choose_window(current, query)
+    if len(window.text) > MAX_WINDOW_CHARS:  # one line longer than any window: generated code
+        return outcome(f"{path}: unchanged, its lines are too long to rewrite (minified?)")
     worker_tools = list(tools)
     if find_tool(worker_tools, CONTEXT_QUERY) is None:
         worker_tools.append(make_context_query_tool(state["index"]))

@@ -1,8 +1,17 @@
 """Fitting prompts into the local model's context."""
 
+import threading
+
+import pytest
 from langchain_core.messages import HumanMessage, SystemMessage
 
-from localmodel.context import estimate_tokens, fit_messages, prompt_tokens, window_text
+from localmodel.context import (
+    ContextTooSmall,
+    estimate_tokens,
+    fit_messages,
+    prompt_tokens,
+    window_text,
+)
 
 
 def test_the_estimate_is_conservative_for_code() -> None:
@@ -68,3 +77,34 @@ def test_the_answer_gets_room_to_rewrite_the_whole_subject() -> None:
     human = f"Rewrite it:\ncalc/ops.py\n```python\n{subject}```\n"
     fitted = fit_messages([HumanMessage(content=human)], context=4096, min_answer=256)
     assert fitted.answer_tokens >= estimate_tokens(subject)
+
+
+def fit_within(messages: list, deadline_s: float = 10.0):
+    """fit_messages in a thread, failing when it does not return by the deadline."""
+    done: list = []
+    worker = threading.Thread(
+        target=lambda: done.append(fit_messages(messages, 4096, 768)), daemon=True
+    )
+    worker.start()
+    worker.join(deadline_s)
+    assert done, "fit_messages did not return"
+    return done[0]
+
+
+def test_a_block_windowing_cannot_shorten_is_left_and_fitting_ends() -> None:
+    related = "".join(f"x{n} = {n}\n" for n in range(60))[:414]  # just over what is kept
+    subject = "".join(f"VALUE_{n} = {n}\n" for n in range(600))  # the answer needs it all
+    human = (
+        f"Related code:\nutil.py\n```python\n{related}```\n\n"
+        f"Rewrite it:\ncalc/ops.py\n```python\n{subject}```\n"
+    )
+    fitted = fit_within([SystemMessage(content="task: implement_file"), HumanMessage(human)])
+    assert subject in fitted.messages[1].text  # what the answer rewrites is never cut
+    assert fitted.answer_tokens == 4096 - fitted.prompt_tokens - 64
+
+
+def test_code_too_big_to_rewrite_in_the_context_is_refused_clearly() -> None:
+    subject = "x = '" + "a" * 20000 + "'\n"  # one long generated line
+    human = f"Rewrite it:\nbundle.min.js\n```js\n{subject}```\n"
+    with pytest.raises(ContextTooSmall, match="leaves no room for an answer in a 4096-token"):
+        fit_messages([HumanMessage(content=human)], 4096, 768)

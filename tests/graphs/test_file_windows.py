@@ -1,0 +1,44 @@
+"""Which lines of a long file a worker is shown, and splicing its answer back."""
+
+from graphs.implementation.files import MAX_WINDOW_CHARS, choose_window, code_names, splice
+
+
+def long_module() -> str:
+    """A module far longer than a window, whose `request` method sits deep inside."""
+    filler = "".join(
+        f"def helper_{n}(session):\n    return session.request_count + {n}\n\n" for n in range(150)
+    )
+    target = (
+        "class Session:\n"
+        "    def request(self, method, url, timeout=None):\n"
+        "        return send(method, url)\n\n"
+    )
+    tail = "".join(f"def after_{n}():\n    return {n}\n\n" for n in range(100))
+    return filler + target + tail
+
+
+def test_code_names_are_what_a_ticket_spells_as_code() -> None:
+    names = code_names("Add a timeout to Session.request and fix `prepare` and get_help_record()")
+    assert {"Session", "request", "prepare", "get_help_record"} <= names
+    assert "timeout" not in names and "Add" not in names
+
+
+def test_the_window_centres_on_the_definition_the_ticket_names() -> None:
+    content = long_module()
+    window = choose_window(content, "Add a timeout parameter to Session.request")
+    assert not window.whole and len(window.text) <= MAX_WINDOW_CHARS
+    assert "    def request(self, method, url, timeout=None):\n" in window.text
+
+
+def test_splicing_a_window_keeps_the_rest_of_the_file() -> None:
+    content = long_module()
+    window = choose_window(content, "Session.request")
+    new = window.text.replace("timeout=None", "timeout=30")
+    spliced = splice(content, window, new)
+    assert spliced == content.replace("timeout=None", "timeout=30")
+
+
+def test_a_line_longer_than_any_window_is_shown_whole() -> None:
+    content = "a = 1\n" + "bundle = '" + "a" * 3 * MAX_WINDOW_CHARS + "'\n" + "b = 2\n"
+    window = choose_window(content, "the bundle")
+    assert len(window.text) > MAX_WINDOW_CHARS  # the worker skips such a file
