@@ -49,9 +49,16 @@ def _translate(body: str) -> str:
     return "".join(out)
 
 
+def _trim_trailing_spaces(line: str) -> str:
+    """The line without its trailing spaces, but those escaped with a backslash kept (as git)."""
+    end = len(line.rstrip(" "))
+    backslashes = end - len(line[:end].rstrip("\\"))
+    return line[: end + 1] if backslashes % 2 and end < len(line) else line[:end]
+
+
 def parse_rule(line: str, base: str = "") -> Rule | None:
     """The rule of one .gitignore line, or None for blanks and comments."""
-    text = line.rstrip("\n").rstrip()
+    text = _trim_trailing_spaces(line.rstrip("\r\n"))
     if not text or text.startswith("#"):
         return None
     negate = text.startswith("!")

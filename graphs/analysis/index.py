@@ -7,9 +7,15 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
+from graphs.analysis.files import priority, readable
+
 CHUNK_LINES = 40
 MAX_FILE_BYTES = 200_000
 MAX_CHUNKS = 20_000
+# text that is not worth searching: assembly, tabular data, translations
+UNINDEXED_SUFFIXES = frozenset(".s .asm .ll .csv .tsv .dat .po .pot .xlf .xliff".split())
+MAX_GARBLED = 0.01
+MINIFIED_LINE_CHARS = 300
 STOPWORDS = frozenset(
     "a an and are as at be by for from has have in is it of on or that the this to was were"
     " will with def self return import none true false".split()
@@ -17,6 +23,7 @@ STOPWORDS = frozenset(
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
 _CAMEL = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 _DEFINITION = re.compile(r"\b(?:def|class|function|func|fn|interface|struct|type)\s+(\w+)")
+_GARBLED = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f\ufffd]")
 
 
 class Snippet(BaseModel):
@@ -38,6 +45,24 @@ def terms(text: str) -> list[str]:
     return found
 
 
+def indexable(path: str) -> bool:
+    """Whether a path's name says it is source, tests, docs or config worth indexing."""
+    return readable(path) and Path(path).suffix.lower() not in UNINDEXED_SUFFIXES
+
+
+def text_of(data: bytes) -> str | None:
+    """The text of a file's bytes, or None when they look binary, garbled or minified."""
+    if b"\0" in data:
+        return None
+    text = data.decode("utf-8", errors="replace")
+    if len(_GARBLED.findall(text)) > MAX_GARBLED * len(text):
+        return None
+    line_count = text.count("\n") + 1
+    if len(text) > 10 * MINIFIED_LINE_CHARS and len(text) > MINIFIED_LINE_CHARS * line_count:
+        return None
+    return text
+
+
 class CodeIndex:
     """Chunks of text files with their term counts; ranks chunks by query-term overlap."""
 
@@ -54,23 +79,24 @@ class CodeIndex:
 
     @classmethod
     def build(cls, repo_dir: Path, files: list[str]) -> "CodeIndex":
-        """Index the given repository-relative files (binary and very large files skipped)."""
+        """Index the given repository-relative files, source first; binary or huge ones skipped."""
         chunks: list[tuple[str, int, int, str]] = []
-        for relative in files:
+        # the cap must be spent on source first, then tests, docs and the rest
+        for relative in sorted(filter(indexable, files), key=priority):
             path = repo_dir / relative
             try:
                 if path.stat().st_size > MAX_FILE_BYTES:
                     continue
-                data = path.read_bytes()
+                text = text_of(path.read_bytes())
             except OSError:
                 continue
-            if b"\0" in data[:4096]:
+            if text is None:
                 continue
-            lines = data.decode("utf-8", errors="replace").splitlines()
+            lines = text.splitlines()
             for start in range(0, max(len(lines), 1), CHUNK_LINES):
-                text = "\n".join(lines[start : start + CHUNK_LINES])
+                chunk = "\n".join(lines[start : start + CHUNK_LINES])
                 end = min(start + CHUNK_LINES, len(lines))
-                chunks.append((relative, start + 1, end, text))
+                chunks.append((relative, start + 1, end, chunk))
             if len(chunks) >= MAX_CHUNKS:
                 break
         return cls(chunks)

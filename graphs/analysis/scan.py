@@ -1,38 +1,20 @@
-"""Walk a repository (honouring its .gitignore files) and detect its stack."""
+"""List a repository's files (as git does) and detect its stack."""
 
+import logging
 import os
 import re
 from collections import Counter
 from pathlib import Path
 
+from graphs.analysis.files import LANGUAGES, git_files, priority, readable, regular_file, utf8_name
 from graphs.analysis.gitignore import IgnoreRules
+
+log = logging.getLogger("ticketsmith.analysis")
 
 ALWAYS_SKIPPED = {".git", ".hg", ".svn", ".venv", "venv", "__pycache__", "node_modules"}
 ALWAYS_SKIPPED |= {".mypy_cache", ".pytest_cache", ".ruff_cache", ".tox", ".idea"}
 MAX_FILES = 5000
-
-LANGUAGES = {
-    ".py": "Python",
-    ".js": "JavaScript",
-    ".jsx": "JavaScript",
-    ".mjs": "JavaScript",
-    ".ts": "TypeScript",
-    ".tsx": "TypeScript",
-    ".go": "Go",
-    ".rs": "Rust",
-    ".java": "Java",
-    ".kt": "Kotlin",
-    ".rb": "Ruby",
-    ".php": "PHP",
-    ".cs": "C#",
-    ".c": "C",
-    ".h": "C",
-    ".cpp": "C++",
-    ".hpp": "C++",
-    ".swift": "Swift",
-    ".scala": "Scala",
-    ".sh": "Shell",
-}
+MAX_LISTED = 100_000
 
 # framework -> words that reveal it in dependency manifests
 PYTHON_FRAMEWORKS = {"fastapi": "FastAPI", "django": "Django", "flask": "Flask"}
@@ -52,8 +34,8 @@ def ignored(relative: str, is_dir: bool, patterns: list[str]) -> bool:
     return IgnoreRules.from_patterns(patterns).ignored(relative, is_dir)
 
 
-def scan_files(repo_dir: Path) -> list[str]:
-    """Repository-relative paths of the files worth reading (every .gitignore honoured), sorted."""
+def _walk_files(repo_dir: Path) -> list[str]:
+    """Files found walking the tree, every .gitignore honoured (for trees git cannot list)."""
     rules = IgnoreRules()
     rules.load(repo_dir)
     found: list[str] = []
@@ -69,13 +51,33 @@ def scan_files(repo_dir: Path) -> list[str]:
             and not os.path.islink(Path(root) / d)
             and not rules.ignored(prefix + d, True)
         )
-        for name in files:
-            relative = prefix + name
-            if not rules.ignored(relative, False) and not os.path.islink(Path(root) / name):
-                found.append(relative)
-        if len(found) >= MAX_FILES:
+        found.extend(prefix + name for name in files if not rules.ignored(prefix + name, False))
+        if len(found) >= MAX_LISTED:
             break
-    return sorted(found)[:MAX_FILES]
+    return found
+
+
+def scan_files(repo_dir: Path) -> list[str]:
+    """Repository-relative paths of the files worth reading, the most useful within the cap; sorted.
+
+    In a git checkout these are the files git lists, else those a walk honouring .gitignore finds.
+    """
+    listed = git_files(repo_dir)
+    if listed is None:
+        listed = _walk_files(repo_dir)
+    not_utf8 = [name for name in listed if not utf8_name(name)]
+    if not_utf8:
+        # such names cannot be serialised with the analysis
+        log.warning("skipped %d file names that are not UTF-8, e.g. %r", len(not_utf8), not_utf8[0])
+    found = [
+        name
+        for name in listed
+        if utf8_name(name)
+        and readable(name)
+        and ALWAYS_SKIPPED.isdisjoint(name.split("/")[:-1])
+        and regular_file(repo_dir / name)
+    ]
+    return sorted(sorted(found, key=priority)[:MAX_FILES])
 
 
 def detect_languages(files: list[str]) -> list[str]:
