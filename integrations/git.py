@@ -257,6 +257,9 @@ class GitWorkspace:
         # The interpreter running ticketsmith comes first, so `python -m pytest` finds pytest.
         env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
         env["PYTHONDONTWRITEBYTECODE"] = "1"
+        # The checkout's own packages (flat or src layout) shadow any installed copy of them.
+        own = [str(p) for p in (self.root / "src", self.root) if p.is_dir()]
+        env["PYTHONPATH"] = os.pathsep.join([*own, *filter(None, [env.get("PYTHONPATH")])])
         started = time.monotonic()
         try:
             proc = await asyncio.create_subprocess_exec(

@@ -229,6 +229,17 @@ async def test_run_command_captures_output_and_exit_code(tmp_path: Path, remote:
     assert missing.exit_code == 127
 
 
+async def test_the_checkout_shadows_installed_packages(tmp_path: Path) -> None:
+    ws = GitWorkspace(tmp_path, "file:///unused")
+    (tmp_path / "src" / "httpx").mkdir(parents=True)  # httpx is installed where we run
+    (tmp_path / "src" / "httpx" / "__init__.py").write_text("WHERE = 'checkout'\n")
+    (tmp_path / "flat_module.py").write_text("WHERE = 'flat'\n")
+    script = "import httpx, flat_module; print(httpx.WHERE, flat_module.WHERE)"
+    result = await ws.run_command(f'python -c "{script}"', timeout_s=30)
+    assert result.exit_code == 0, result.output
+    assert result.output.strip() == "checkout flat"
+
+
 async def test_run_command_hides_secrets_and_trims_output(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
