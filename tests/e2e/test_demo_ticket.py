@@ -7,9 +7,10 @@ from pathlib import Path
 
 import httpx
 import pytest
+from temporalio.client import WorkflowExecutionStatus
 
 from config import connect_temporal
-from demo import DEMO_KEY, drive
+from demo import DEMO_KEY, drive, starter, stop_earlier_run
 from stack import Stack
 from tests.e2e.stacks import clone_branch, pull_requests
 from workflows.messages import Status
@@ -57,3 +58,15 @@ async def test_demo_ticket_reaches_a_pull_request(stack: Stack, tmp_path: Path) 
     while not found and time.monotonic() < deadline:  # visibility is eventually consistent
         found = [wf.id async for wf in client.list_workflows(query)]
     assert found == [f"ticket-{DEMO_KEY}"]
+
+
+async def test_the_demo_stops_a_demo_ticket_left_running(stack: Stack) -> None:
+    settings = stack.settings
+    assert "started" in starter(settings, DEMO_KEY, "--restart").lower()  # left waiting
+    client = await connect_temporal(settings)
+    handle = client.get_workflow_handle(f"ticket-{DEMO_KEY}")
+    left = await handle.describe()
+    assert left.status == WorkflowExecutionStatus.RUNNING
+    await stop_earlier_run(client)
+    stopped = await client.get_workflow_handle(f"ticket-{DEMO_KEY}", run_id=left.run_id).describe()
+    assert stopped.status == WorkflowExecutionStatus.TERMINATED
