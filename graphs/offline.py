@@ -4,6 +4,7 @@ It reads the task from the system message's first line and the inputs from the h
 message's ```json block, and answers with heuristics and templates (see offline_tasks).
 """
 
+from abc import abstractmethod
 from typing import Any
 
 from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackManagerForLLMRun
@@ -27,8 +28,9 @@ def usage(messages: list[BaseMessage], answer: str) -> UsageMetadata:
 class InProcessChatModel(BaseChatModel):
     """A chat model that answers in this process, the same way sync or async."""
 
+    @abstractmethod
     def _answer(self, messages: list[BaseMessage]) -> ChatResult:
-        raise NotImplementedError
+        """The answer to a prompt."""
 
     def _generate(
         self,

@@ -5,26 +5,22 @@ Credentials reach git only through the environment (an `http.extraHeader`), neve
 
 import asyncio
 import base64
-import contextlib
 import os
 import re
 import shlex
 import shutil
-import signal
-import sys
-import time
 import unicodedata
 from collections.abc import Iterable
 from pathlib import Path
 
 from pydantic import BaseModel
 
+from integrations.commands import CommandResult, kill_group, run_command
+
 GIT_TIMEOUT_S = 300.0
-OUTPUT_LIMIT = 8000
 DIFF_LIMIT = 20_000
 _NOT_FOUND = re.compile(r"not found|not appear to be a git repository|does not exist|: 404", re.I)
 _AUTH_FAILED = re.compile(r"authentication failed|could not read username|error: 40[13]", re.I)
-_SECRET_ENV = re.compile(r"^(GIT_|TICKETSMITH_)|TOKEN|SECRET|PASSWORD|API_KEY", re.IGNORECASE)
 
 
 class GitError(Exception):
@@ -50,15 +46,6 @@ class CommitResult(BaseModel):
     changed: bool
 
 
-class CommandResult(BaseModel):
-    """What a command run in the workspace did."""
-
-    exit_code: int
-    output: str
-    timed_out: bool
-    duration_s: float
-
-
 def branch_name(key: str, summary: str) -> str:
     """The ticket branch: `ticketsmith/<KEY>-<slug of the summary>`."""
     safe_key = re.sub(r"[^A-Za-z0-9-]+", "-", key).strip("-") or "ticket"
@@ -71,13 +58,6 @@ def branch_name(key: str, summary: str) -> str:
             break
         slug = candidate
     return f"ticketsmith/{safe_key}-{slug}" if slug else f"ticketsmith/{safe_key}"
-
-
-def _kill_group(proc: asyncio.subprocess.Process) -> None:
-    """Kill the process and everything it started (it leads its own process group)."""
-    # A pid stays reserved while it names a live group, so this cannot hit a stranger.
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(proc.pid, signal.SIGKILL)
 
 
 class GitWorkspace:
@@ -142,7 +122,7 @@ class GitWorkspace:
         try:
             out, err = await asyncio.wait_for(proc.communicate(stdin), GIT_TIMEOUT_S)
         except BaseException:
-            _kill_group(proc)
+            kill_group(proc)
             await proc.wait()
             raise
         code = proc.returncode if proc.returncode is not None else -1
@@ -250,53 +230,4 @@ class GitWorkspace:
 
     async def run_command(self, command: str, timeout_s: float) -> CommandResult:
         """Run a command (no shell) in the workspace, killing its process group on timeout."""
-        argv = shlex.split(command)
-        if not argv:
-            raise ValueError("empty command")
-        env = {k: v for k, v in os.environ.items() if not _SECRET_ENV.search(k)}
-        # The interpreter running ticketsmith comes first, so `python -m pytest` finds pytest.
-        env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
-        env["PYTHONDONTWRITEBYTECODE"] = "1"
-        # The checkout's own packages (flat or src layout) shadow any installed copy of them.
-        own = [str(p) for p in (self.root / "src", self.root) if p.is_dir()]
-        env["PYTHONPATH"] = os.pathsep.join([*own, *filter(None, [env.get("PYTHONPATH")])])
-        started = time.monotonic()
-        try:
-            proc = await asyncio.create_subprocess_exec(
-                *argv,
-                cwd=self.root,
-                env=env,
-                stdin=asyncio.subprocess.DEVNULL,
-                stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.STDOUT,
-                start_new_session=True,
-            )
-        except (FileNotFoundError, PermissionError) as err:
-            output = f"cannot run {argv[0]!r}: {err.strerror}"
-            return CommandResult(exit_code=127, output=output, timed_out=False, duration_s=0.0)
-        buffer = bytearray()
-        reader = asyncio.ensure_future(_collect(proc, buffer))
-        try:
-            timed_out = not (await asyncio.wait([reader], timeout=timeout_s))[0]
-        finally:  # also on cancellation: nothing the command started outlives it
-            _kill_group(proc)
-            reader.cancel()
-            await proc.wait()
-        output = bytes(buffer[-OUTPUT_LIMIT * 4 :]).decode(errors="replace")[-OUTPUT_LIMIT:]
-        return CommandResult(
-            exit_code=proc.returncode if proc.returncode is not None else -1,
-            output=output,
-            timed_out=timed_out,
-            duration_s=round(time.monotonic() - started, 3),
-        )
-
-
-async def _collect(proc: asyncio.subprocess.Process, buffer: bytearray) -> None:
-    """Read the process's output to the end, keeping only a bounded tail."""
-    if proc.stdout is None:
-        return
-    while chunk := await proc.stdout.read(65536):
-        buffer.extend(chunk)
-        if len(buffer) > OUTPUT_LIMIT * 8:
-            del buffer[: -OUTPUT_LIMIT * 4]
-    await proc.wait()
+        return await run_command(self.root, command, timeout_s)
