@@ -18,10 +18,10 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 demo: $(STAMP)
-	$(MODEL_ENV) $(PY) stack.py demo
+	$(MODEL_ENV) $(PY) -m embedded demo
 
 up: $(STAMP)
-	$(MODEL_ENV) $(PY) stack.py up
+	$(MODEL_ENV) $(PY) -m embedded up
 
 test: $(STAMP)
 	$(PY) -m pytest -q
@@ -36,8 +36,8 @@ local-model: $(STAMP)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(VENV)/bin/mypy config.py worker.py starter.py stack.py embedded workflows activities graphs integrations webhooks emulators localmodel
-	$(VENV)/bin/mypy codec.py codec_server.py metrics.py interceptors.py tracing.py logs.py
+	$(VENV)/bin/mypy config.py worker.py starter.py workflows activities graphs integrations webhooks emulators localmodel
+	$(VENV)/bin/mypy embedded observability encryption tickets
 
 clean:
 	rm -rf $(VENV) .data

@@ -16,9 +16,9 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from temporalio.client import Client
 from temporalio.runtime import Runtime
 
-from codec import data_converter
+from encryption.codec import data_converter
 from localmodel.layout import Layout
-from tracing import tracing_interceptors
+from observability.tracing import tracing_interceptors
 
 ROOT = Path(__file__).resolve().parent
 

@@ -8,7 +8,8 @@ import re
 import sys
 from datetime import UTC, datetime
 
-from commands import (
+from config import Settings, get_settings
+from tickets.commands import (
     CommandError,
     cancel,
     list_tickets,
@@ -17,8 +18,7 @@ from commands import (
     start,
     status,
 )
-from config import Settings, get_settings
-from launch import web_ui_link, workflow_id
+from tickets.launch import web_ui_link, workflow_id
 from workflows.messages import (
     AnswerInput,
     ApprovalInput,

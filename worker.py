@@ -27,10 +27,10 @@ from graphs.models import make_chat_model
 from integrations.discord import DiscordClient
 from integrations.github import GitHubClient
 from integrations.jira import JiraClient
-from interceptors import ObservabilityInterceptor
-from logs import configure_logging, secret_values
-from metrics import TicketGauge, metrics_runtime
-from tracing import flush_traces
+from observability.interceptors import ObservabilityInterceptor
+from observability.logs import configure_logging, secret_values
+from observability.metrics import TicketGauge, metrics_runtime
+from observability.tracing import flush_traces
 from workflows.registry import WORKFLOWS
 
 log = logging.getLogger("ticketsmith.worker")

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from config import ProjectConfigError, Settings, load_projects, project_for
-from launch import LaunchError, ticket_input
+from tickets.launch import LaunchError, ticket_input
 
 
 def write(tmp_path: Path, text: str) -> Path:

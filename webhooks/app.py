@@ -14,8 +14,8 @@ from temporalio.common import SearchAttributeKey
 from temporalio.service import RPCError, RPCStatusCode
 
 from config import Settings, connect_temporal, get_settings
-from launch import LaunchError, start_ticket, ticket_input, workflow_id
-from logs import configure_logging, secret_values
+from observability.logs import configure_logging, secret_values
+from tickets.launch import LaunchError, start_ticket, ticket_input, workflow_id
 from webhooks.commands import CommandError, parse_comment
 from webhooks.dedup import DeliveryLog
 from webhooks.jira_events import (

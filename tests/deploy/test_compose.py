@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from config import ROOT, Settings
-from stack import SEARCH_ATTRIBUTES
+from embedded.stack import SEARCH_ATTRIBUTES
 
 COMPOSE = ROOT / "docker-compose.yml"
 ENV_EXAMPLE = ROOT / "deploy" / "ticketsmith.env.example"

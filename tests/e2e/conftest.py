@@ -4,7 +4,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from stack import Stack
+from embedded.stack import Stack
 from tests.e2e.stacks import running, stack_settings
 
 

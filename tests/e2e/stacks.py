@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 import httpx
 
 from config import Settings
-from stack import Stack
+from embedded.stack import Stack
 from tests.support.processes import free_port
 
 T = TypeVar("T")

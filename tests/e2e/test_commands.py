@@ -9,7 +9,7 @@ import httpx
 import pytest
 
 from config import ROOT, connect_temporal
-from stack import Stack, child_env
+from embedded.stack import Stack, child_env
 from workflows.messages import Status, TicketStatus
 
 pytestmark = pytest.mark.e2e

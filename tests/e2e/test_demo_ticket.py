@@ -10,8 +10,8 @@ import pytest
 from temporalio.client import WorkflowExecutionStatus
 
 from config import connect_temporal
-from demo import DEMO_KEY, drive, starter, stop_earlier_run
-from stack import Stack
+from embedded.demo import DEMO_KEY, drive, starter, stop_earlier_run
+from embedded.stack import Stack
 from tests.e2e.stacks import clone_branch, pull_requests
 from workflows.messages import Status
 

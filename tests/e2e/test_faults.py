@@ -13,10 +13,10 @@ from temporalio.client import WorkflowFailureError
 from temporalio.exceptions import ActivityError, ApplicationError
 
 from config import connect_temporal
-from demo import DEMO_KEY, drive
-from launch import start_ticket, ticket_input
-from stack import Stack
+from embedded.demo import DEMO_KEY, drive
+from embedded.stack import Stack
 from tests.e2e.stacks import admin, poll, running, stack_settings
+from tickets.launch import start_ticket, ticket_input
 from workflows.messages import Status, TicketStatus
 
 pytestmark = pytest.mark.e2e

@@ -12,9 +12,9 @@ from pydantic import SecretStr
 from temporalio.client import Client
 
 from config import Settings, connect_temporal
-from demo import DEMO_ANSWER, DEMO_KEY
+from embedded.demo import DEMO_ANSWER, DEMO_KEY
+from embedded.stack import Stack
 from integrations.adf import markdown_to_adf
-from stack import Stack
 from tests.e2e.stacks import admin, poll, running, stack_settings
 from workflows.messages import Status, TicketResult, TicketStatus
 

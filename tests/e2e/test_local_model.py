@@ -16,11 +16,11 @@ from pathlib import Path
 import pytest
 from temporalio.service import RPCError
 
-import demo
 from config import Settings, connect_temporal
-from demo import DEMO_KEY
+from embedded import demo
+from embedded.demo import DEMO_KEY
+from embedded.stack import Stack
 from localmodel.server import layout_for
-from stack import Stack
 from tests.e2e.stacks import clone_branch, pull_requests, running, stack_settings
 from workflows.messages import Status, TicketResult, TicketStatus
 

@@ -1,4 +1,4 @@
-"""`make demo` as a person runs it: `stack.py demo` in a process of its own."""
+"""`make demo` as a person runs it: `python -m embedded demo` in a process of its own."""
 
 import re
 import socket
@@ -37,8 +37,8 @@ def demo_env(data: Path, **ports: int) -> dict[str, str]:
 
 def run_demo(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "stack.py", "demo"], cwd=ROOT, env=env, capture_output=True, text=True,
-        timeout=600,
+        [sys.executable, "-m", "embedded", "demo"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=600,
     )  # fmt: skip
 
 

@@ -22,10 +22,10 @@ from temporalio.api.taskqueue.v1 import TaskQueue
 from temporalio.api.workflowservice.v1 import DescribeTaskQueueRequest
 from temporalio.client import Client
 
-from codec import new_key
 from config import Settings, connect_temporal
-from demo import DEMO_ANSWER, DEMO_KEY, drive
-from stack import SEARCH_ATTRIBUTES, Stack
+from embedded.demo import DEMO_ANSWER, DEMO_KEY, drive
+from embedded.stack import SEARCH_ATTRIBUTES, Stack
+from encryption.codec import new_key
 from tests.e2e.stacks import stack_settings
 from tests.e2e.webui import render_workflow_page
 from workflows.messages import Phase, Status, TicketResult

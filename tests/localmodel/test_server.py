@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from config import Settings
+from embedded.stack import Stack, StackError, child_env
 from localmodel.layout import Layout
 from localmodel.server import (
     LocalModelMissingError,
@@ -13,7 +14,6 @@ from localmodel.server import (
     server_argv,
     server_ready,
 )
-from stack import Stack, StackError, child_env
 from tests.support.processes import free_port
 
 FAKE_SERVER = """#!{python}

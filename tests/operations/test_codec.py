@@ -7,7 +7,7 @@ from temporalio.api.common.v1 import Payload
 from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.converter import DefaultFailureConverterWithEncodedAttributes
 
-from codec import (
+from encryption.codec import (
     ENCODING,
     EncryptionCodec,
     EncryptionKeyError,

@@ -7,9 +7,9 @@ import httpx
 import pytest
 from pydantic import SecretStr
 
-from codec import EncryptionKeyError, new_key
-from codec_server import cors_origins, create_app
 from config import Settings
+from encryption.codec import EncryptionKeyError, new_key
+from encryption.server import cors_origins, create_app
 
 UI = "http://127.0.0.1:8233"
 JSON_PLAIN = base64.b64encode(b"json/plain").decode()

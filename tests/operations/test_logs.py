@@ -14,7 +14,7 @@ from temporalio import activity
 from temporalio.testing import ActivityEnvironment
 
 from config import ROOT
-from logs import REDACTED, configure_logging
+from observability.logs import REDACTED, configure_logging
 
 TOKEN = "jira-token-6f1d9c"
 

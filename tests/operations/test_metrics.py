@@ -12,8 +12,8 @@ from temporalio.runtime import (
     TelemetryConfig,
 )
 
-from interceptors import error_type
-from metrics import (
+from observability.interceptors import error_type
+from observability.metrics import (
     ACTIVITY_DURATION,
     ACTIVITY_FAILURES,
     MODEL_TOKENS,

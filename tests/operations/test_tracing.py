@@ -18,8 +18,8 @@ with workflow.unsafe.imports_passed_through():  # the sandbox re-imports this mo
     from opentelemetry.instrumentation.httpx import HTTPXClientInstrumentor
     from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
-    import tracing
-    from tracing import (
+    from observability import tracing
+    from observability.tracing import (
         TracingUnavailableError,
         configure_tracing,
         traces_url,

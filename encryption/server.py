@@ -1,6 +1,6 @@
 """The codec server: lets the Temporal Web UI and CLI read encrypted payloads with our keys.
 
-`uvicorn --factory codec_server:create_app --port 8081`; point the Web UI at it
+`uvicorn --factory encryption.server:create_app --port 8081`; point the Web UI at it
 (`TEMPORAL_CODEC_ENDPOINT`, or `temporal server start-dev --ui-codec-endpoint`).
 Anyone who can reach it can read ticket text: serve it only where the Web UI's users are.
 """
@@ -14,8 +14,8 @@ from google.protobuf import json_format
 from google.protobuf.message import DecodeError
 from temporalio.api.common.v1 import Payload, Payloads
 
-from codec import EncryptionCodec, EncryptionKeyError, parse_keys
 from config import Settings, get_settings
+from encryption.codec import EncryptionCodec, EncryptionKeyError, parse_keys
 
 Transform = Callable[[Sequence[Payload]], Awaitable[list[Payload]]]
 

@@ -10,9 +10,9 @@ from temporalio.client import Client, WorkflowExecutionStatus
 from temporalio.service import RPCError
 
 from config import ROOT, Settings, connect_temporal
-from launch import describe
-from stack import Stack, StackError, child_env
+from embedded.stack import Stack, StackError, child_env
 from starter import usage_table
+from tickets.launch import describe
 from workflows.messages import Status, TicketResult, TicketStatus
 
 DEMO_KEY = "DEMO-1"

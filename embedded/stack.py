@@ -1,9 +1,8 @@
 """The embedded stack: Temporal dev server, emulators, webhook app and worker on localhost.
 
-`python stack.py up` keeps it running in the foreground; `python stack.py demo` runs DEMO-1.
+`python -m embedded up` keeps it running in the foreground; `python -m embedded demo` runs DEMO-1.
 """
 
-import argparse
 import asyncio
 import os
 import shutil
@@ -13,7 +12,7 @@ import sys
 import time
 from pathlib import Path
 
-from config import ROOT, Settings, get_settings
+from config import ROOT, Settings
 from embedded.services import (
     READY_TIMEOUT_S,
     SEARCH_ATTRIBUTES,
@@ -102,7 +101,7 @@ class Stack:
         if not s.encryption_keys:
             return []
         argv = [
-            sys.executable, "-m", "uvicorn", "--factory", "codec_server:create_app",
+            sys.executable, "-m", "uvicorn", "--factory", "encryption.server:create_app",
             "--host", s.codec_host, "--port", str(s.codec_port), "--log-level", "warning",
         ]  # fmt: skip
         return [Service("codec", argv, s.codec_port, lambda: http_ok(f"{codec_url(s)}/healthz"))]
@@ -217,29 +216,3 @@ async def up(settings: Settings) -> None:
         await stop.wait()
     finally:
         stack.stop()
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Entry point for `make up` and `make demo`."""
-    parser = argparse.ArgumentParser(prog="stack.py", description=__doc__)
-    parser.add_argument("command", choices=["up", "demo"])
-    args = parser.parse_args(argv)
-    settings = get_settings()
-    try:
-        if args.command == "up":
-            asyncio.run(up(settings))
-            return 0
-        from demo import run_demo
-
-        return asyncio.run(run_demo(settings))
-    except StackError as err:
-        print(f"error: {err}", file=sys.stderr)
-        return 1
-
-
-if __name__ == "__main__":
-    code = main()
-    sys.stdout.flush()
-    sys.stderr.flush()
-    # The Temporal core's threads can crash interpreter finalisation; nothing is left to clean.
-    os._exit(code)

@@ -1,6 +1,6 @@
 """Payload encryption: an AES-GCM codec with key ids, so old keys still decrypt after rotation.
 
-`python codec.py new-key [KEY_ID]` prints a fresh `key_id=base64key` entry for
+`python -m encryption.codec new-key [KEY_ID]` prints a fresh `key_id=base64key` entry for
 `TICKETSMITH_ENCRYPTION_KEYS`.
 """
 
@@ -40,7 +40,7 @@ def parse_keys(spec: str) -> dict[str, bytes]:
         if not sep or not key_id:
             raise EncryptionKeyError(
                 "TICKETSMITH_ENCRYPTION_KEYS entries look like `key_id=base64key`, "
-                "comma-separated, newest first; `python codec.py new-key` makes one"
+                "comma-separated, newest first; `python -m encryption.codec new-key` makes one"
             )
         try:
             key = base64.b64decode(encoded.strip(), validate=True)
@@ -121,7 +121,7 @@ def data_converter(encryption_keys: str | None) -> DataConverter:
 def main(argv: list[str]) -> int:
     """Command line: `new-key [KEY_ID]`."""
     if not argv or argv[0] != "new-key" or len(argv) > 2:
-        sys.stderr.write("usage: python codec.py new-key [KEY_ID]\n")
+        sys.stderr.write("usage: python -m encryption.codec new-key [KEY_ID]\n")
         return 2
     sys.stdout.write(new_key(argv[1] if len(argv) > 1 else None) + "\n")
     return 0

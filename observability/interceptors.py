@@ -29,7 +29,7 @@ from temporalio.worker import (
     WorkflowOutboundInterceptor,
 )
 
-from metrics import ActivityInstruments
+from observability.metrics import ActivityInstruments
 
 PHASE = SearchAttributeKey.for_keyword("Phase")
 PHASE_HEADER = "ticketsmith-phase"

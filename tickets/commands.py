@@ -10,7 +10,7 @@ from temporalio.service import RPCError, RPCStatusCode
 
 from config import Settings, connect_temporal
 from integrations.jira import JiraClient
-from launch import LaunchError, start_ticket, ticket_input, web_ui_link, workflow_id
+from tickets.launch import LaunchError, start_ticket, ticket_input, web_ui_link, workflow_id
 from workflows.messages import HumanInputAccepted, TicketStatus
 
 

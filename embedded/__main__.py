@@ -1,0 +1,34 @@
+"""`python -m embedded up` runs the stack; `python -m embedded demo` runs DEMO-1 on it."""
+
+import argparse
+import asyncio
+import os
+import sys
+
+from config import get_settings
+from embedded.demo import run_demo
+from embedded.stack import StackError, up
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point for `make up` and `make demo`."""
+    parser = argparse.ArgumentParser(prog="python -m embedded", description=__doc__)
+    parser.add_argument("command", choices=["up", "demo"])
+    args = parser.parse_args(argv)
+    settings = get_settings()
+    try:
+        if args.command == "up":
+            asyncio.run(up(settings))
+            return 0
+        return asyncio.run(run_demo(settings))
+    except StackError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    code = main()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    # The Temporal core's threads can crash interpreter finalisation; nothing is left to clean.
+    os._exit(code)

@@ -1,0 +1,1 @@
+"""Logs, metrics, traces and the worker interceptors that feed them."""
