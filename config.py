@@ -80,6 +80,8 @@ class Settings(BaseSettings):
 
     github_api_url: str = ""
     github_token: SecretStr = SecretStr("emulator-token")
+    # The account ticketsmith acts as on GitHub: its own events are ignored, mentions address it.
+    github_bot_login: str = "ticketsmith-bot"
     git_base_url: str = ""
     git_author_name: str = "ticketsmith"
     git_author_email: str = "ticketsmith@example.com"
@@ -154,6 +156,14 @@ class ProjectConfig(BaseModel):
     expire_after_days: float = Field(default=7, gt=0)
     token_budget: int | None = Field(default=None, gt=0)
     max_plan_rejections: int = Field(default=5, ge=1)
+    # After the pull request opens: follow it (CI fixes, review rounds) until merged or closed.
+    follow_pull_request: bool = True
+    done_status: str = "Done"
+    max_ci_fix_rounds: int = Field(default=3, ge=0)
+    max_review_rounds: int = Field(default=5, ge=0)
+    review_expire_after_days: float = Field(default=14, gt=0)
+    # GitHub logins that may start rounds besides the repository's owners, members, collaborators.
+    review_allow: list[str] = Field(default_factory=list)
 
 
 class ProjectConfigError(ValueError):

@@ -21,11 +21,13 @@ from activities.agents import AgentActivities
 from activities.discord import DiscordActivities
 from activities.github import GitHubActivities
 from activities.jira import JiraActivities
+from activities.pull_requests import PullRequestActivities
 from activities.repo import RepoActivities, Workspaces
+from activities.rounds import RoundActivities
 from config import Settings, connect_temporal, get_settings, load_projects
 from graphs.models import make_chat_model
 from integrations.discord import DiscordClient
-from integrations.github import GitHubClient
+from integrations.github_pulls import PullRequestClient
 from integrations.jira import JiraClient
 from observability.interceptors import ObservabilityInterceptor
 from observability.logs import configure_logging, secret_values
@@ -58,7 +60,7 @@ def build_activities(settings: Settings, stack: AsyncExitStack) -> ActivitySets:
         api_version=settings.jira_api_version,
         acceptance_criteria_field=settings.jira_acceptance_criteria_field,
     )
-    github = GitHubClient(settings.github_api_url, settings.github_token.get_secret_value())
+    github = PullRequestClient(settings.github_api_url, settings.github_token.get_secret_value())
     discord = DiscordClient()
     for client in (jira, github, discord):
         stack.push_async_callback(client.aclose)
@@ -80,6 +82,8 @@ def build_activities(settings: Settings, stack: AsyncExitStack) -> ActivitySets:
     jira_activities = JiraActivities(jira)
     repo_activities = RepoActivities(workspaces)
     agent_activities = AgentActivities(model, workspaces)
+    round_activities = RoundActivities(model, workspaces)
+    pull_requests = PullRequestActivities(github)
     services: list[Callable[..., Any]] = [
         jira_activities.fetch_jira_ticket,
         jira_activities.post_jira_comment,
@@ -89,6 +93,9 @@ def build_activities(settings: Settings, stack: AsyncExitStack) -> ActivitySets:
         repo_activities.prepare_repository,
         repo_activities.commit_files,
         repo_activities.run_tests,
+        pull_requests.read_ci_failure,
+        pull_requests.comment_on_pull_request,
+        pull_requests.reply_to_review_comment,
     ]
     agents: list[Callable[..., Any]] = [
         agent_activities.analyse_codebase,
@@ -96,6 +103,8 @@ def build_activities(settings: Settings, stack: AsyncExitStack) -> ActivitySets:
         agent_activities.refine_requirements,
         agent_activities.generate_plan,
         agent_activities.implement_changes,
+        round_activities.revise_pull_request,
+        round_activities.update_from_base,
     ]
     return ActivitySets(services, agents)
 

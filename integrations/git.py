@@ -223,6 +223,38 @@ class GitWorkspace:
         more = len(diff) - limit
         return diff if more <= 0 else f"{diff[:limit]}\n... [diff trimmed: {more} more characters]"
 
+    async def changed_files(self, base: str) -> list[str]:
+        """Files the branch changed since it left the remote `base`."""
+        _, out = await self._git("diff", "--name-only", f"refs/remotes/origin/{base}...HEAD")
+        return [line for line in out.splitlines() if line]
+
+    async def merge_from(self, base: str) -> list[str] | None:
+        """Merge the remote `base` in when they conflict: None when mergeable as it is, else the
+        conflicted files (empty when git merged them itself)."""
+        target = f"refs/remotes/origin/{base}"
+        code, _ = await self._git("merge-tree", "--write-tree", "HEAD", target, check=False)
+        if code == 0:
+            return None
+        message = f"Merge {base} into the branch"
+        await self._git("merge", "--no-ff", "--no-commit", target, check=False)
+        _, out = await self._git("diff", "--name-only", "--diff-filter=U")
+        conflicted = [line for line in out.splitlines() if line]
+        if not conflicted:
+            await self._git("commit", "--quiet", "--no-verify", f"--message={message}")
+        return conflicted
+
+    async def conclude_merge(self, base: str) -> str:
+        """Commit a merge whose conflicts were resolved in the working tree."""
+        await self._git("add", "--all")
+        await self._git(
+            "commit", "--quiet", "--no-verify", f"--message=Merge {base} into the branch"
+        )
+        return await self.head_sha()
+
+    async def abort_merge(self) -> None:
+        """Give up a merge in progress, leaving the branch as it was."""
+        await self._git("merge", "--abort", check=False)
+
     async def list_files(self) -> list[str]:
         """The tracked files of the working tree."""
         _, out = await self._git("ls-files", "-z")

@@ -10,6 +10,7 @@ from temporalio.service import RPCError, RPCStatusCode
 
 from config import ProjectConfigError, Settings, clone_url_for, project_for
 from workflows.messages import TicketInput, TicketProject, WaitPolicy
+from workflows.review_messages import ReviewPolicy
 
 
 class LaunchError(Exception):
@@ -61,6 +62,13 @@ def ticket_input(key: str, settings: Settings, *, auto: bool = False) -> TicketI
             expire_after=timedelta(days=project.expire_after_days),
         ),
         agent_task_queue=settings.agent_task_queue,
+        review=ReviewPolicy(
+            follow_pull_request=project.follow_pull_request,
+            done_status=project.done_status,
+            max_ci_fix_rounds=project.max_ci_fix_rounds,
+            max_review_rounds=project.max_review_rounds,
+            expire_after=timedelta(days=project.review_expire_after_days),
+        ),
     )
 
 

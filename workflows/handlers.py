@@ -101,5 +101,6 @@ class HumanHandlers:
 
     @raise_budget.validator
     def _validate_budget(self, inp: BudgetInput) -> None:
-        if self._status.status in (Status.COMPLETED, Status.FAILED, Status.CANCELLED):
+        ended = (Status.COMPLETED, Status.FAILED, Status.CANCELLED, Status.MERGED, Status.CLOSED)
+        if self._status.status in ended:
             raise ValueError(f"{self._status.key} is {self._status.status.value}")

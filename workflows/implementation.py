@@ -70,8 +70,11 @@ class ImplementationWorkflow:
             retry_policy=TEST_RETRY,
             summary=f"Run `{inp.project.test_command}`",
         )
+        head_sha = None
         if implementation.changes:
-            await outbox.commit(repo, implementation.changes, f"{inp.key}: {inp.ticket.summary}")
+            head_sha = await outbox.commit(
+                repo, implementation.changes, f"{inp.key}: {inp.ticket.summary}"
+            )
         draft = (
             implementation.produced_offline
             or not implementation.changes
@@ -99,5 +102,6 @@ class ImplementationWorkflow:
             outbox.transition("In Review"),
         )
         return ImplementationResult(
-            pr_url=pr.url, draft=pr.draft, tests_passed=tests.passed, tokens=implementation.tokens
-        )
+            pr_url=pr.url, draft=pr.draft, tests_passed=tests.passed, tokens=implementation.tokens,
+            pr_number=pr.number, head_sha=head_sha,
+        )  # fmt: skip

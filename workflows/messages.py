@@ -15,6 +15,7 @@ from graphs.schemas import (
     Requirements,
     TicketContext,
 )
+from workflows.review_messages import PullRequestView, ReviewPolicy
 
 __all__ = [
     "Analysis",
@@ -34,6 +35,7 @@ class Phase(StrEnum):
     REFINEMENT = "refinement"
     PLANNING = "planning"
     IMPLEMENTATION = "implementation"
+    REVIEW = "review"
     DONE = "done"
 
 
@@ -44,7 +46,10 @@ class Status(StrEnum):
     AWAITING_ANSWERS = "awaiting_answers"
     AWAITING_APPROVAL = "awaiting_approval"
     AWAITING_BUDGET = "awaiting_budget"
+    AWAITING_REVIEW = "awaiting_review"
     COMPLETED = "completed"
+    MERGED = "merged"
+    CLOSED = "closed"
     FAILED = "failed"
     CANCELLED = "cancelled"
     EXPIRED = "expired"
@@ -80,6 +85,7 @@ class TicketInput(BaseModel):
     waits: WaitPolicy = Field(default_factory=WaitPolicy)
     token_budget: int | None = None
     agent_task_queue: str | None = None
+    review: ReviewPolicy = Field(default_factory=ReviewPolicy)
 
 
 class ImplementationInput(BaseModel):
@@ -102,6 +108,8 @@ class ImplementationResult(BaseModel):
     draft: bool
     tests_passed: bool
     tokens: int = 0
+    pr_number: int | None = None
+    head_sha: str | None = None
 
 
 class PhaseUsage(BaseModel):
@@ -127,6 +135,7 @@ class TicketResult(BaseModel):
     tests_passed: bool | None = None
     message: str = ""
     usage: list[PhaseUsage] = Field(default_factory=list)
+    pull_request: PullRequestView | None = None
 
 
 class AnswerInput(BaseModel):
@@ -195,3 +204,4 @@ class TicketStatus(BaseModel):
     token_budget: int | None = None
     message: str = ""
     usage: list[PhaseUsage] = Field(default_factory=list)
+    pull_request: PullRequestView | None = None

@@ -16,6 +16,7 @@ with workflow.unsafe.imports_passed_through():
     from workflows.messages import (
         Analysis,
         ImplementationInput,
+        ImplementationResult,
         Phase,
         Plan,
         Question,
@@ -26,6 +27,9 @@ with workflow.unsafe.imports_passed_through():
         TicketResult,
     )
     from workflows.outbox import Outbox
+    from workflows.pr_handlers import PullRequestHandlers
+    from workflows.review import ReviewPhase
+    from workflows.rounds import PullRequestRounds
     from workflows.steps import TicketSteps
     from workflows.tracker import Tracker
     from workflows.waits import Waiter
@@ -36,13 +40,14 @@ class Expired(Exception):
 
 
 @workflow.defn(name="TicketWorkflow")
-class TicketWorkflow(HumanHandlers):
+class TicketWorkflow(HumanHandlers, PullRequestHandlers):
     """One Jira ticket from questions to pull request, waiting on people where it must."""
 
     @workflow.init
     def __init__(self, inp: TicketInput) -> None:
         self._tracker = Tracker(inp)
-        super().__init__(self._tracker.status, inp.token_budget)
+        HumanHandlers.__init__(self, self._tracker.status, inp.token_budget)
+        PullRequestHandlers.__init__(self)
         self._inp = inp
         self._outbox = Outbox(inp.key, inp.project.jira_project)
         self._waiter = Waiter(inp.key, inp.waits, self._outbox)
@@ -96,7 +101,40 @@ class TicketWorkflow(HumanHandlers):
         self._status.tokens += done.tokens
         self._status.pr_url = done.pr_url
         self._status.pr_draft, self._status.tests_passed = done.draft, done.tests_passed
+        # Tickets that started before the review phase existed end when the PR opens.
+        if (
+            workflow.patched("review-phase")
+            and inp.review.follow_pull_request
+            and done.pr_number is not None
+        ):
+            return await self._review(inp, steps, ticket, done)
         return await self._finish(f"Pull request opened: {done.pr_url}")
+
+    async def _review(
+        self,
+        inp: TicketInput,
+        steps: TicketSteps,
+        ticket: TicketContext,
+        done: ImplementationResult,
+    ) -> TicketResult:
+        """Follow the pull request until it is merged, closed, or left alone too long."""
+        self._status.pull_request = self._pr_view
+        self._pr_view.number = done.pr_number
+        if done.head_sha:
+            self._inbox.moved_to(done.head_sha, by_us=True)
+        rounds = PullRequestRounds(
+            inp, self._status, self._outbox, self._inbox, steps.repo, ticket,
+            done.pr_number or 0, self._check_budget,
+        )  # fmt: skip
+        phase = ReviewPhase(inp, self._tracker, self._outbox, self._inbox, rounds, done.pr_url)
+        status, message = await phase.follow()
+        self._tracker.event(status.value, message)
+        if status == Status.EXPIRED:
+            await asyncio.gather(
+                self._outbox.comment("review-expired", message),
+                self._outbox.notify(f"{inp.key}: {message}"),
+            )
+        return self._tracker.result(status, message)
 
     async def _refine(
         self, steps: TicketSteps, ticket: TicketContext, analysis: Analysis

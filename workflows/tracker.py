@@ -12,6 +12,7 @@ with workflow.unsafe.imports_passed_through():
         TicketResult,
         TicketStatus,
     )
+    from workflows.review_messages import PullRequestView
 
 TICKET_KEY = SearchAttributeKey.for_keyword("TicketKey")
 PROJECT = SearchAttributeKey.for_keyword("Project")
@@ -79,6 +80,8 @@ class Tracker:
             lines.append(f"\nBranch: `{s.branch}`")
         if s.pr_url:
             lines.append(f"\nPull request: {s.pr_url}")
+        if s.pull_request is not None:
+            lines += review_details(s.pull_request)
         lines.append(f"\nModel tokens: {s.tokens}")
         return "\n".join(lines)
 
@@ -110,4 +113,15 @@ class Tracker:
             tests_passed=s.tests_passed,
             message=message,
             usage=s.usage,
+            pull_request=s.pull_request,
         )
+
+
+def review_details(view: PullRequestView) -> list[str]:
+    """The pull request's checks and rounds, for the Web UI."""
+    checks = ", ".join(f"{c.name}: {c.conclusion}" for c in view.checks) or "none reported yet"
+    lines = [f"\nChecks on {(view.head_sha or 'the head')[:7]}: {checks}"]
+    lines.append(f"\nRounds: {view.ci_rounds} CI fix, {view.review_rounds} review")
+    if view.waiting_for:
+        lines.append(f"\nWaiting for: {view.waiting_for}")
+    return lines

@@ -3,7 +3,9 @@
 Runs each scenario of the ticket workflow on the time-skipping server with the fake
 activities and writes every workflow's history (children included) next to this file.
 Histories named `*-v1` were recorded before the `comment-on-approval` patch and are kept
-so the patched workflow is shown to replay them.
+so the patched workflow is shown to replay them; `happy`, `rejection`, `cancel` and `expiry`
+were recorded before the `review-phase` patch (the ticket ended when its PR opened). Only the
+scenarios named on the command line are recorded (all when none is named), so old ones stay.
 """
 
 import asyncio
@@ -21,9 +23,23 @@ from temporalio.worker import Worker
 
 from tests.conftest import register_search_attributes
 from tests.workflows.fakes import FakeActivities
+from tests.workflows.test_review_phase import failed, following, merge, rounds_done
 from tests.workflows.test_ticket_workflow import awaiting, ticket_input, wait_until
-from workflows.messages import AnswerInput, ApprovalInput, RejectionInput, Status, WaitPolicy
+from workflows.messages import (
+    AnswerInput,
+    ApprovalInput,
+    RejectionInput,
+    Status,
+    TicketInput,
+    WaitPolicy,
+)
 from workflows.registry import WORKFLOWS
+from workflows.review_messages import (
+    CommentKind,
+    PullRequestChangeInput,
+    ReviewComment,
+    ReviewFeedbackInput,
+)
 from workflows.ticket import TicketWorkflow
 
 HERE = Path(__file__).parent
@@ -61,12 +77,44 @@ async def expiry(handle: Handle) -> None:
     await handle.result()
 
 
+async def review_merged(handle: Handle) -> None:
+    await wait_until(handle, awaiting(Status.AWAITING_REVIEW))
+    await handle.signal(TicketWorkflow.check_completed, failed("tests"))
+    await wait_until(handle, rounds_done("ci", 1))
+    comment = ReviewComment(
+        id=5, kind=CommentKind.INLINE, body="Handle 0", author="erin", path="calc/operations.py"
+    )
+    await handle.signal(TicketWorkflow.review_feedback, ReviewFeedbackInput(comments=[comment]))
+    await wait_until(handle, rounds_done("review", 1))
+    await merge(handle)
+
+
+async def review_closed(handle: Handle) -> None:
+    await wait_until(handle, awaiting(Status.AWAITING_REVIEW))
+    closed = PullRequestChangeInput(action="closed", sender="carol")
+    await handle.signal(TicketWorkflow.pull_request_changed, closed)
+    await handle.result()
+
+
 SCENARIOS: dict[str, Callable[[Handle], Awaitable[None]]] = {
     "happy": happy,
     "rejection": rejection,
     "cancel": cancel,
     "expiry": expiry,
+    "review-merged": review_merged,
+    "review-closed": review_closed,
+    "review-expired": expiry,
 }
+
+
+def scenario_input(name: str, number: int) -> TicketInput:
+    """The input each scenario was recorded with."""
+    if name.startswith("review-"):
+        return following(f"REC-{number}")
+    inp = ticket_input(f"REC-{number}")
+    if name == "expiry":
+        inp.waits = WaitPolicy(max_reminders=1)
+    return inp
 
 
 async def save(client: Client, workflow_id: str, name: str) -> None:
@@ -79,13 +127,13 @@ async def save(client: Client, workflow_id: str, name: str) -> None:
     ids_file.write_text(json.dumps(ids, indent=1, sort_keys=True) + "\n")
 
 
-async def record(env: WorkflowEnvironment) -> list[str]:
-    """Run every scenario and save its histories; returns the files written."""
+async def record(env: WorkflowEnvironment, names: list[str]) -> list[str]:
+    """Run the named scenarios and save their histories; returns the files written."""
     written = []
-    for name, drive in SCENARIOS.items():
-        inp = ticket_input(f"REC-{len(written) + 1}")
-        if name == "expiry":
-            inp.waits = WaitPolicy(max_reminders=1)
+    for number, (name, drive) in enumerate(SCENARIOS.items(), start=1):
+        if names and name not in names:
+            continue
+        inp = scenario_input(name, number)
         workflow_id = f"ticket-{inp.key}"
         async with Worker(
             env.client,
@@ -113,7 +161,7 @@ async def main() -> None:
     )
     async with env:
         await register_search_attributes(env.client)
-        for name in await record(env):
+        for name in await record(env, sys.argv[1:]):
             print(f"recorded tests/histories/{name}")  # noqa: T201
 
 

@@ -32,6 +32,7 @@ def replayer(workflows: list[type]) -> Replayer:
 def test_every_scenario_is_recorded() -> None:
     names = {path.stem for path in HISTORIES}
     assert {"happy", "happy-implementation", "rejection", "cancel", "expiry"} <= names
+    assert {"review-merged", "review-closed", "review-expired"} <= names
 
 
 @pytest.mark.parametrize("path", HISTORIES, ids=[p.stem for p in HISTORIES])

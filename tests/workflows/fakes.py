@@ -27,6 +27,16 @@ from activities.messages import (
     TransitionInput,
     TransitionResult,
 )
+from activities.pr_messages import (
+    CiFailureReport,
+    PostedComment,
+    PullRequestCommentInput,
+    ReadCiFailureInput,
+    ReviewReplyInput,
+    ReviseInput,
+    UpdateFromBaseInput,
+    UpdateFromBaseResult,
+)
 from graphs.schemas import (
     Analysis,
     FileChange,
@@ -44,6 +54,7 @@ class FakeActivities:
 
     def __init__(self, questions: bool = True, followup_rounds: int = 0) -> None:
         self.calls: dict[str, list[Any]] = defaultdict(list)
+        self.conflicts: list[str] = []  # files update_from_base cannot resolve
         self.questions = questions
         self.followup_rounds = followup_rounds
 
@@ -63,6 +74,11 @@ class FakeActivities:
             self.refine_requirements,
             self.generate_plan,
             self.implement_changes,
+            self.read_ci_failure,
+            self.comment_on_pull_request,
+            self.reply_to_review_comment,
+            self.revise_pull_request,
+            self.update_from_base,
         ]
 
     @activity.defn(name="fetch_jira_ticket")
@@ -158,3 +174,33 @@ class FakeActivities:
         self.calls["implement_changes"].append(inp)
         change = FileChange(path="calc/operations.py", content="def power(a, b):\n    ...\n")
         return Implementation(changes=[change], notes="done", tokens=20)
+
+    @activity.defn(name="read_ci_failure")
+    async def read_ci_failure(self, inp: ReadCiFailureInput) -> CiFailureReport:
+        self.calls["read_ci_failure"].append(inp)
+        return CiFailureReport(text=f"{inp.name}: tests/test_ops.py::test_power FAILED")
+
+    @activity.defn(name="comment_on_pull_request")
+    async def comment_on_pull_request(self, inp: PullRequestCommentInput) -> PostedComment:
+        self.calls["comment_on_pull_request"].append(inp)
+        return PostedComment(comment_id=len(self.calls["comment_on_pull_request"]))
+
+    @activity.defn(name="reply_to_review_comment")
+    async def reply_to_review_comment(self, inp: ReviewReplyInput) -> PostedComment:
+        self.calls["reply_to_review_comment"].append(inp)
+        return PostedComment(comment_id=1000 + len(self.calls["reply_to_review_comment"]))
+
+    @activity.defn(name="revise_pull_request")
+    async def revise_pull_request(self, inp: ReviseInput) -> Implementation:
+        self.calls["revise_pull_request"].append(inp)
+        paths = inp.paths or ["calc/operations.py"]
+        changes = [
+            FileChange(path=p, content=f"# round {len(self.calls['revise_pull_request'])}\n")
+            for p in paths
+        ]
+        return Implementation(changes=changes, notes="fixed", tokens=4)
+
+    @activity.defn(name="update_from_base")
+    async def update_from_base(self, inp: UpdateFromBaseInput) -> UpdateFromBaseResult:
+        self.calls["update_from_base"].append(inp)
+        return UpdateFromBaseResult(merged=False, unresolved=list(self.conflicts))

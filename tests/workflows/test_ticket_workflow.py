@@ -25,13 +25,16 @@ from workflows.messages import (
     TicketStatus,
 )
 from workflows.registry import WORKFLOWS
+from workflows.review_messages import ReviewPolicy
 from workflows.ticket import TicketWorkflow
 
 DEADLINE_S = 30
 
 
-def ticket_input(key: str, implement: bool = True, max_rejections: int = 5) -> TicketInput:
-    """A ticket of the demo project."""
+def ticket_input(
+    key: str, implement: bool = True, max_rejections: int = 5, follow: bool = False
+) -> TicketInput:
+    """A ticket of the demo project (ending when its PR opens unless it follows the PR)."""
     return TicketInput(
         key=key,
         project=TicketProject(
@@ -41,6 +44,7 @@ def ticket_input(key: str, implement: bool = True, max_rejections: int = 5) -> T
             implement_after_approval=implement,
         ),
         max_plan_rejections=max_rejections,
+        review=ReviewPolicy(follow_pull_request=follow),
     )
 
 

@@ -1,0 +1,80 @@
+"""Typed inputs and results of the review phase's activities."""
+
+from pydantic import BaseModel, Field
+
+from activities.messages import RepoRef
+from graphs.schemas import TicketContext
+
+
+class ReadCiFailureInput(BaseModel):
+    """What failed on a commit: a check run, an Actions run, or a commit status."""
+
+    repository: str
+    name: str
+    check_run_id: int | None = None
+    workflow_run_id: int | None = None
+    details_url: str | None = None
+    description: str = ""
+
+
+class CiFailureReport(BaseModel):
+    """The failure as text (check output, annotations, job log tail): untrusted."""
+
+    text: str
+
+
+class PullRequestCommentInput(BaseModel):
+    """Post one comment on the pull request; `marker` makes a retried post land once."""
+
+    repository: str
+    number: int
+    body: str
+    marker: str
+
+
+class ReviewReplyInput(BaseModel):
+    """Reply once in the thread of an inline comment."""
+
+    repository: str
+    number: int
+    comment_id: int
+    body: str
+    marker: str
+
+
+class PostedComment(BaseModel):
+    """The comment that carries the marker."""
+
+    comment_id: int
+    already_posted: bool = False
+
+
+class ReviseInput(BaseModel):
+    """Revise the pull request's branch so the feedback is addressed (one round)."""
+
+    repo: RepoRef
+    ticket: TicketContext
+    kind: str  # ci | review
+    feedback: str  # untrusted text from the pull request, quoted as data in prompts
+    paths: list[str] = Field(default_factory=list)
+    test_command: str | None = None
+    max_revisions: int = 3
+
+
+class UpdateFromBaseInput(BaseModel):
+    """Merge the base branch into the pull request's branch when they conflict."""
+
+    repo: RepoRef
+    key: str
+    test_command: str | None = None
+
+
+class UpdateFromBaseResult(BaseModel):
+    """What the merge did: nothing needed, merged (resolving files), or stopped on conflicts."""
+
+    merged: bool
+    sha: str | None = None
+    resolved: list[str] = Field(default_factory=list)
+    unresolved: list[str] = Field(default_factory=list)
+    tests_passed: bool | None = None
+    tokens: int = 0

@@ -1,0 +1,38 @@
+"""The ticket workflow's pull-request signals: webhooks record events; the review phase acts."""
+
+from temporalio import workflow
+
+with workflow.unsafe.imports_passed_through():
+    from workflows.pr_inbox import PullRequestInbox
+    from workflows.review_messages import (
+        CheckInput,
+        PullRequestChangeInput,
+        PullRequestView,
+        ReviewFeedbackInput,
+    )
+
+
+class PullRequestHandlers:
+    """Signals from the GitHub webhook route; each delivery is recorded once."""
+
+    def __init__(self) -> None:
+        self._pr_view = PullRequestView()
+        self._inbox = PullRequestInbox(self._pr_view)
+
+    @workflow.signal
+    def check_completed(self, inp: CheckInput) -> None:
+        """A check run, suite, Actions run or commit status completed."""
+        if self._inbox.first(inp.delivery_id, workflow.now()):
+            self._inbox.record_check(inp)
+
+    @workflow.signal
+    def review_feedback(self, inp: ReviewFeedbackInput) -> None:
+        """A review, inline comments, or a conversation comment addressed to the bot."""
+        if self._inbox.first(inp.delivery_id, workflow.now()):
+            self._inbox.record_feedback(inp)
+
+    @workflow.signal
+    def pull_request_changed(self, inp: PullRequestChangeInput) -> None:
+        """The pull request was closed, merged or pushed to."""
+        if self._inbox.first(inp.delivery_id, workflow.now()):
+            self._inbox.record_change(inp)

@@ -1,0 +1,100 @@
+"""Pull-request events a ticket received and has not acted on yet, deduplicated."""
+
+from datetime import datetime
+
+from workflows.review_messages import (
+    CheckInput,
+    CheckState,
+    PullRequestChangeInput,
+    PullRequestView,
+    ReviewComment,
+    ReviewFeedbackInput,
+)
+
+FAILED = {"failure", "timed_out", "error", "startup_failure"}
+
+
+class PullRequestInbox:
+    """Records what signals carried; the review phase takes the work out in batches."""
+
+    def __init__(self, view: PullRequestView) -> None:
+        self.view = view
+        self.failures: dict[str, CheckInput] = {}  # by check name, on the current head only
+        self.comments: dict[int, ReviewComment] = {}
+        self.handled: set[int] = set()
+        self.outsiders: dict[str, ReviewComment] = {}  # one polite reply per login
+        self.answered_outsiders: set[str] = set()
+        self.change: PullRequestChangeInput | None = None
+        self.own_shas: set[str] = set()
+        self.pushed_by_others: list[str] = []
+        self.last_activity: datetime | None = None
+        self._deliveries: set[str] = set()
+
+    def first(self, delivery_id: str | None, at: datetime) -> bool:
+        """False for a delivery already recorded; any new one counts as activity."""
+        if delivery_id is not None:
+            if delivery_id in self._deliveries:
+                return False
+            self._deliveries.add(delivery_id)
+        self.last_activity = at
+        return True
+
+    def has_work(self) -> bool:
+        """Whether anything waits to be acted on."""
+        return bool(self.change or self.failures or self.comments or self.outsiders)
+
+    def record_check(self, inp: CheckInput) -> None:
+        """Keep a check's conclusion; a failure on the head commit becomes work."""
+        head = self.view.head_sha
+        if head is not None and inp.head_sha != head:
+            return  # a commit that is no longer the head
+        if head is None:
+            self.view.head_sha = inp.head_sha
+        checks = [c for c in self.view.checks if c.name != inp.name]
+        checks.append(CheckState(name=inp.name, conclusion=inp.conclusion, head_sha=inp.head_sha))
+        self.view.checks = checks
+        if inp.conclusion in FAILED:
+            self.failures[inp.name] = inp
+        else:
+            self.failures.pop(inp.name, None)
+
+    def record_feedback(self, inp: ReviewFeedbackInput) -> None:
+        """Comments from people who may start rounds; others are owed one reply."""
+        for comment in inp.comments:
+            if not inp.trusted:
+                if comment.author not in self.answered_outsiders:
+                    self.outsiders.setdefault(comment.author, comment)
+            elif comment.body.strip() and comment.id not in self.handled:
+                self.comments.setdefault(comment.id, comment)
+
+    def record_change(self, inp: PullRequestChangeInput) -> None:
+        """Closed or merged ends the wait; a push moves the head (someone else's is noted)."""
+        if inp.action == "closed":
+            self.change = inp
+        elif inp.action == "synchronize" and inp.head_sha:
+            self.moved_to(inp.head_sha, by_us=inp.head_sha in self.own_shas)
+            if inp.head_sha not in self.own_shas:
+                self.pushed_by_others.append(f"{inp.sender} pushed {inp.head_sha[:7]}")
+
+    def moved_to(self, sha: str, by_us: bool) -> None:
+        """The branch head is now `sha`: failures on the old head no longer count."""
+        if by_us:
+            self.own_shas.add(sha)
+        if sha != self.view.head_sha:
+            self.view.head_sha = sha
+            self.failures.clear()
+            self.view.checks = [c for c in self.view.checks if c.head_sha == sha]
+
+    def take_failures(self) -> list[CheckInput]:
+        failures, self.failures = list(self.failures.values()), {}
+        return failures
+
+    def take_comments(self) -> list[ReviewComment]:
+        comments, self.comments = list(self.comments.values()), {}
+        self.handled.update(c.id for c in comments)
+        return comments
+
+    def take_outsiders(self) -> list[ReviewComment]:
+        outsiders, self.outsiders = list(self.outsiders.values()), {}
+        self.answered_outsiders.update(c.author for c in outsiders)
+        return outsiders

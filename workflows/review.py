@@ -1,0 +1,157 @@
+"""The review phase: the ticket follows its pull request until it is merged, closed or left."""
+
+import asyncio
+from datetime import timedelta
+
+from temporalio import workflow
+
+with workflow.unsafe.imports_passed_through():
+    from workflows import review_texts
+    from workflows.messages import Phase, Status, TicketInput
+    from workflows.outbox import Outbox
+    from workflows.pr_inbox import PullRequestInbox
+    from workflows.review_messages import RoundRecord
+    from workflows.rounds import PullRequestRounds
+    from workflows.tracker import Tracker
+
+
+class ReviewPhase:
+    """Waits for pull-request events and runs bounded rounds; returns how the ticket ends."""
+
+    def __init__(
+        self,
+        inp: TicketInput,
+        tracker: Tracker,
+        outbox: Outbox,
+        inbox: PullRequestInbox,
+        rounds: PullRequestRounds,
+        pr_url: str,
+    ) -> None:
+        self._inp, self._tracker, self._outbox = inp, tracker, outbox
+        self._inbox, self._rounds, self._url = inbox, rounds, pr_url
+        self._view = inbox.view
+        self._policy = inp.review
+
+    async def follow(self) -> tuple[Status, str]:
+        """Act on events until the pull request is merged or closed, or nothing happens."""
+        self._inbox.last_activity = self._inbox.last_activity or workflow.now()
+        while True:
+            self._waiting()
+            if not await self._wait_for_work():
+                message = (
+                    f"Nothing happened on {self._url} for {self._days()} days; "
+                    "ticketsmith stops following it."
+                )
+                return Status.EXPIRED, message
+            change = self._inbox.change
+            if change is not None:
+                return await self._ended(change.merged)
+            outsiders = self._inbox.take_outsiders()
+            await asyncio.gather(
+                *(
+                    self._rounds.comment(
+                        f"outsider-{c.author}", review_texts.OUTSIDER_REPLY.format(author=c.author)
+                    )
+                    for c in outsiders
+                )
+            )
+            if self._inbox.failures:
+                await self._ci_round()
+            if self._inbox.comments:
+                await self._review_round()
+
+    async def _wait_for_work(self) -> bool:
+        """True once there is work; False after `expire_after` without any event."""
+        while True:
+            last = self._inbox.last_activity or workflow.now()
+            left = last + self._policy.expire_after - workflow.now()
+            if left <= timedelta(0):
+                return False
+            try:
+                await workflow.wait_condition(
+                    self._inbox.has_work,
+                    timeout=left,
+                    timeout_summary=f"awaiting_review: {self._view.waiting_for}",
+                )
+                return True
+            except TimeoutError:
+                continue  # an event without work may have moved the deadline
+
+    def _waiting(self) -> None:
+        number = self._rounds.number
+        self._view.waiting_for = (
+            f"CI results, reviews or a merge of pull request #{number} ({self._url})"
+        )
+        self._tracker.set(
+            Phase.REVIEW, Status.AWAITING_REVIEW, f"Waiting for {self._view.waiting_for}"
+        )
+
+    async def _ci_round(self) -> None:
+        failures = self._inbox.take_failures()
+        if self._view.ci_rounds >= self._policy.max_ci_fix_rounds:
+            await self._at_bound("ci", self._policy.max_ci_fix_rounds)
+            return
+        self._view.ci_rounds += 1
+        number = self._view.ci_rounds
+        names = ", ".join(f.name for f in failures)
+        record = self._start("ci", number, f"failed: {names}")
+        await self._base(number)
+        sha, files = await self._rounds.ci_round(number, failures)
+        self._finish(record, sha, files)
+
+    async def _review_round(self) -> None:
+        comments = self._inbox.take_comments()
+        if self._view.review_rounds >= self._policy.max_review_rounds:
+            await self._at_bound("review", self._policy.max_review_rounds)
+            return
+        self._view.review_rounds += 1
+        number = self._view.review_rounds
+        authors = ", ".join(sorted({c.author for c in comments}))
+        record = self._start("review", number, f"{len(comments)} comments by {authors}")
+        await self._base(number)
+        sha, files = await self._rounds.review_round(number, comments)
+        self._finish(record, sha, files)
+
+    async def _base(self, number: int) -> None:
+        result = await self._rounds.update_from_base(number)
+        if result.merged or result.unresolved:
+            outcome = "merged" if result.merged else f"conflicts left: {result.unresolved}"
+            record = self._start("base", number, f"{self._rounds.repo.base_branch} moved")
+            self._finish(record, result.sha, result.resolved, outcome)
+
+    async def _at_bound(self, kind: str, limit: int) -> None:
+        """Ask for a person once per kind; the ticket keeps waiting for the merge."""
+        await self._rounds.comment(f"{kind}-bound", review_texts.bound_comment(kind, limit))
+
+    def _start(self, kind: str, number: int, trigger: str) -> RoundRecord:
+        record = RoundRecord(number=number, kind=kind, trigger=trigger, started_at=workflow.now())
+        self._view.rounds.append(record)
+        label = {"ci": "CI fix", "review": "Review", "base": "Base update"}[kind]
+        self._tracker.set(Phase.REVIEW, Status.RUNNING, f"{label} round {number}: {trigger}")
+        return record
+
+    def _finish(
+        self, record: RoundRecord, sha: str | None, files: list[str], outcome: str = ""
+    ) -> None:
+        record.commit, record.files = sha, files
+        record.outcome = outcome or (f"pushed {sha[:7]}" if sha else "no change")
+        self._inbox.last_activity = workflow.now()
+
+    async def _ended(self, merged: bool) -> tuple[Status, str]:
+        key, branch = self._inp.key, self._tracker.status.branch
+        if merged:
+            self._view.state = "merged"
+            message = review_texts.merged_text(key, self._url, self._policy.done_status)
+            await asyncio.gather(
+                self._outbox.transition(self._policy.done_status),
+                self._outbox.comment("merged", message),
+                self._outbox.notify(message),
+            )
+            return Status.MERGED, message
+        self._view.state = "closed"
+        message = review_texts.closed_text(key, self._url, branch)
+        await asyncio.gather(self._outbox.comment("closed", message), self._outbox.notify(message))
+        return Status.CLOSED, message
+
+    def _days(self) -> str:
+        return f"{self._policy.expire_after.total_seconds() / 86400:g}"

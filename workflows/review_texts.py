@@ -1,0 +1,79 @@
+"""What the review phase writes on the pull request, Jira and Discord (pure functions)."""
+
+from workflows.review_messages import CheckInput, ReviewComment
+
+OUTSIDER_REPLY = (
+    "Thanks for the comment, @{author}. ticketsmith only acts on feedback from the "
+    "repository's owners, members and collaborators, so it will not change the code for this "
+    "one; a maintainer can ask for it in their own review."
+)
+
+
+def files_list(files: list[str]) -> str:
+    """Changed files as a markdown list."""
+    return "\n".join(f"- `{path}`" for path in files) or "- (no file changed)"
+
+
+def ci_round_comment(
+    number: int, failures: list[CheckInput], sha: str | None, files: list[str], tests: str
+) -> str:
+    """The comment after a CI fix round: what failed, what changed, what the tests say."""
+    names = ", ".join(f"`{f.name}` ({f.conclusion})" for f in failures)
+    if sha is None:
+        what = "It found no change that fixes it; a person needs to look."
+    else:
+        what = f"Commit {sha[:7]} changes:\n{files_list(files)}"
+    return f"**CI fix round {number}.** Failed on the head commit: {names}.\n\n{what}\n\n{tests}"
+
+
+def review_round_comment(
+    number: int, comments: list[ReviewComment], sha: str | None, files: list[str], notes: str
+) -> str:
+    """The comment after a review round: each comment addressed in code or answered."""
+    lines = [f"**Review round {number}.**", ""]
+    if sha:
+        lines += [f"Commit {sha[:7]} changes:", files_list(files), ""]
+    for comment in comments:
+        lines.append(f"- {comment_reply(comment, sha, files, notes)} (re: comment {comment.id})")
+    return "\n".join(lines)
+
+
+def comment_reply(comment: ReviewComment, sha: str | None, files: list[str], notes: str) -> str:
+    """The answer to one comment: the commit that addresses it, or why the code is unchanged."""
+    addressed = sha is not None and (comment.path is None or comment.path in files)
+    if addressed:
+        where = f" in `{comment.path}`" if comment.path else ""
+        return f"Addressed in {sha[:7] if sha else ''}{where}."
+    why = notes.strip().splitlines()[0] if notes.strip() else "the revision changed nothing here"
+    target = f"`{comment.path}`" if comment.path else "the code"
+    return f"Not changed in code: {target} was left as it is ({why[:300]})."
+
+
+def bound_comment(kind: str, limit: int) -> str:
+    """The comment once rounds of one kind reached their bound."""
+    what = "CI fix" if kind == "ci" else "review"
+    return (
+        f"ticketsmith has done its {limit} {what} rounds on this pull request and stops "
+        "changing it; a person needs to take it from here. It keeps following the pull "
+        "request and will close the ticket when it is merged."
+    )
+
+
+def conflict_comment(base: str, files: list[str]) -> str:
+    """The comment when the base cannot be merged in without a person."""
+    return (
+        f"`{base}` moved and conflicts with this branch in {files_list(files)}\n\n"
+        "ticketsmith could not resolve this and did not force anything; please resolve the "
+        "conflict by hand."
+    )
+
+
+def merged_text(key: str, url: str, done: str) -> str:
+    """Jira and Discord, once the pull request is merged."""
+    return f"Pull request {url} was merged; {key} is moved to {done}."
+
+
+def closed_text(key: str, url: str, branch: str | None) -> str:
+    """Jira and Discord, once the pull request is closed without merging."""
+    left = f" The branch `{branch}` is left as it is." if branch else ""
+    return f"Pull request {url} was closed without merging; work on {key} stops.{left}"

@@ -1,0 +1,209 @@
+"""Rounds of work on an open pull request: fix CI, answer a review, bring the base in."""
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from temporalio import workflow
+
+with workflow.unsafe.imports_passed_through():
+    from activities.messages import RepoRef, RunTestsInput
+    from activities.pr_messages import (
+        CiFailureReport,
+        PostedComment,
+        PullRequestCommentInput,
+        ReadCiFailureInput,
+        ReviewReplyInput,
+        ReviseInput,
+        UpdateFromBaseInput,
+        UpdateFromBaseResult,
+    )
+    from activities.pull_requests import PullRequestActivities
+    from activities.repo import RepoActivities
+    from activities.rounds import RoundActivities
+    from workflows import review_texts, texts
+    from workflows.messages import Implementation, TicketContext, TicketInput, TicketStatus
+    from workflows.outbox import Outbox
+    from workflows.policies import (
+        HTTP_RETRY,
+        HTTP_TIMEOUT,
+        LLM_HEARTBEAT,
+        LLM_RETRY,
+        LLM_TIMEOUT,
+        TEST_RETRY,
+        TEST_TIMEOUT,
+    )
+    from workflows.pr_inbox import PullRequestInbox
+    from workflows.review_messages import CheckInput, ReviewComment
+
+
+class PullRequestRounds:
+    """The activities of one round, each with its timeout, retries and Web UI summary."""
+
+    def __init__(
+        self,
+        inp: TicketInput,
+        status: TicketStatus,
+        outbox: Outbox,
+        inbox: PullRequestInbox,
+        repo: RepoRef,
+        ticket: TicketContext,
+        number: int,
+        before_agent: Callable[[], Awaitable[None]],
+    ) -> None:
+        self._inp, self._status, self._outbox, self._inbox = inp, status, outbox, inbox
+        self.repo, self._ticket, self.number = repo, ticket, number
+        self._before_agent = before_agent
+
+    async def comment(self, step: str, body: str) -> None:
+        """Comment on the pull request once per run and step."""
+        await self._http(
+            PullRequestActivities.comment_on_pull_request,
+            PullRequestCommentInput(
+                repository=self.repo.repository, number=self.number, body=body,
+                marker=self._marker(step),
+            ),
+            f"Comment on the pull request: {step}",
+        )  # fmt: skip
+
+    async def reply(self, step: str, comment: ReviewComment, body: str) -> None:
+        """Reply in an inline comment's thread once."""
+        await self._http(
+            PullRequestActivities.reply_to_review_comment,
+            ReviewReplyInput(
+                repository=self.repo.repository, number=self.number,
+                comment_id=comment.thread_id or comment.id, body=body, marker=self._marker(step),
+            ),
+            f"Reply to comment {comment.id}",
+        )  # fmt: skip
+
+    async def ci_round(
+        self, number: int, failures: list[CheckInput]
+    ) -> tuple[str | None, list[str]]:
+        """Read what failed, revise, test, commit once and say what changed and why."""
+        reports: list[CiFailureReport] = await asyncio.gather(
+            *(self._read_failure(f) for f in failures)
+        )
+        feedback = "\n\n".join(r.text for r in reports)
+        done = await self._revise("ci", feedback, [])
+        tests = await self._run_tests(done)
+        sha = await self._commit(
+            done, f"{self._inp.key}: fix CI ({', '.join(f.name for f in failures)})"
+        )
+        files = [c.path for c in done.changes] if sha else []
+        summary = texts.tests_summary(tests.passed, tests.exit_code, tests.output)
+        body = review_texts.ci_round_comment(number, failures, sha, files, summary)
+        await self.comment(f"ci-round-{number}", body)
+        return sha, files
+
+    async def review_round(
+        self, number: int, comments: list[ReviewComment]
+    ) -> tuple[str | None, list[str]]:
+        """Address every comment in one commit, or answer why not; reply in inline threads."""
+        quoted = "\n\n".join(
+            f"Comment {c.id} by {c.author}"
+            + (f" on `{c.path}` line {c.line}" if c.path else "")
+            + f":\n{c.body}"
+            for c in comments
+        )
+        paths = list(dict.fromkeys(c.path for c in comments if c.path))
+        done = await self._revise("review", quoted, paths)
+        await self._run_tests(done)
+        sha = await self._commit(done, f"{self._inp.key}: address review (round {number})")
+        files = [c.path for c in done.changes] if sha else []
+        replies = [
+            self.reply(
+                f"review-{number}-reply-{c.id}", c,
+                review_texts.comment_reply(c, sha, files, done.notes),
+            )
+            for c in comments
+            if c.path is not None
+        ]  # fmt: skip
+        await asyncio.gather(*replies)
+        body = review_texts.review_round_comment(number, comments, sha, files, done.notes)
+        await self.comment(f"review-round-{number}", body)
+        return sha, files
+
+    async def update_from_base(self, number: int) -> UpdateFromBaseResult:
+        """Merge the base in when it conflicts; an unresolvable conflict is reported."""
+        await self._before_agent()
+        result: UpdateFromBaseResult = await workflow.execute_activity_method(
+            RoundActivities.update_from_base,
+            UpdateFromBaseInput(
+                repo=self.repo, key=self._inp.key, test_command=self._inp.project.test_command
+            ),
+            task_queue=self._inp.agent_task_queue,
+            start_to_close_timeout=LLM_TIMEOUT,
+            heartbeat_timeout=LLM_HEARTBEAT,
+            retry_policy=LLM_RETRY,
+            summary=f"Bring {self.repo.base_branch} into the branch if it conflicts",
+        )
+        self._status.tokens += result.tokens
+        if result.sha:
+            self._inbox.moved_to(result.sha, by_us=True)
+        if result.unresolved:
+            body = review_texts.conflict_comment(self.repo.base_branch, result.unresolved)
+            await self.comment(f"conflict-{number}", body)
+        return result
+
+    async def _read_failure(self, failure: CheckInput) -> CiFailureReport:
+        report: CiFailureReport = await workflow.execute_activity_method(
+            PullRequestActivities.read_ci_failure,
+            ReadCiFailureInput(
+                repository=self.repo.repository, name=failure.name,
+                check_run_id=failure.check_run_id, workflow_run_id=failure.workflow_run_id,
+                details_url=failure.details_url, description=failure.description,
+            ),
+            start_to_close_timeout=HTTP_TIMEOUT,
+            retry_policy=HTTP_RETRY,
+            summary=f"Read why {failure.name} failed",
+        )  # fmt: skip
+        return report
+
+    async def _revise(self, kind: str, feedback: str, paths: list[str]) -> Implementation:
+        await self._before_agent()
+        done: Implementation = await workflow.execute_activity_method(
+            RoundActivities.revise_pull_request,
+            ReviseInput(
+                repo=self.repo, ticket=self._ticket, kind=kind, feedback=feedback, paths=paths,
+                test_command=self._inp.project.test_command,
+            ),
+            task_queue=self._inp.agent_task_queue,
+            start_to_close_timeout=LLM_TIMEOUT,
+            heartbeat_timeout=LLM_HEARTBEAT,
+            retry_policy=LLM_RETRY,
+            summary=f"Revise the branch for the {kind} feedback",
+        )  # fmt: skip
+        self._status.tokens += done.tokens
+        return done
+
+    async def _run_tests(self, done: Implementation) -> Any:
+        return await workflow.execute_activity_method(
+            RepoActivities.run_tests,
+            RunTestsInput(
+                repo=self.repo, changes=done.changes, test_command=self._inp.project.test_command
+            ),
+            start_to_close_timeout=TEST_TIMEOUT,
+            heartbeat_timeout=LLM_HEARTBEAT,
+            retry_policy=TEST_RETRY,
+            summary=f"Run `{self._inp.project.test_command}`",
+        )
+
+    async def _commit(self, done: Implementation, message: str) -> str | None:
+        """One commit for the round, pushed on top of the remote branch (never forced)."""
+        if not done.changes:
+            return None
+        sha = await self._outbox.commit(self.repo, done.changes, message)
+        self._inbox.moved_to(sha, by_us=True)
+        return sha
+
+    async def _http(self, activity: Any, arg: Any, summary: str) -> PostedComment:
+        posted: PostedComment = await workflow.execute_activity_method(
+            activity, arg, start_to_close_timeout=HTTP_TIMEOUT, retry_policy=HTTP_RETRY,
+            summary=summary,
+        )  # fmt: skip
+        return posted
+
+    def _marker(self, step: str) -> str:
+        info = workflow.info()
+        return f"{info.workflow_id}/{info.run_id}/{step}"
