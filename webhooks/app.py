@@ -1,12 +1,11 @@
 """The HTTP app that turns Jira and GitHub webhooks into workflow signals and ticket starts."""
 
-import json
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
-from urllib.parse import parse_qs
 
+import httpx
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from temporalio.client import Client, WorkflowExecutionStatus
@@ -18,6 +17,7 @@ from observability.logs import configure_logging, secret_values
 from tickets.launch import LaunchError, start_ticket, ticket_input, workflow_id
 from webhooks.commands import CommandError, parse_comment
 from webhooks.dedup import DeliveryLog
+from webhooks.github_routes import create_github_router
 from webhooks.jira_events import (
     LabelsAdded,
     MalformedEvent,
@@ -26,6 +26,7 @@ from webhooks.jira_events import (
     read_labels_added,
     read_labels_created,
 )
+from webhooks.responses import SIGNATURE, error, ignored, parse_json
 from webhooks.security import signature_valid
 from workflows.messages import Status
 
@@ -42,10 +43,13 @@ SERVER_COMMENT = (
     "Jira Server/DC sends comment_created without its issue; the issue_updated event "
     "(issue_commented) that comes with it carries the comment and is the one acted on"
 )
-SIGNATURE = "signature missing or wrong: sign the raw body with the shared secret (HMAC-SHA256)"
 
 
-def create_app(settings: Settings | None = None, client: Client | None = None) -> FastAPI:
+def create_app(
+    settings: Settings | None = None,
+    client: Client | None = None,
+    github_transport: httpx.AsyncBaseTransport | None = None,
+) -> FastAPI:
     """The webhook app; the Temporal client is made once, in the lifespan."""
     settings = settings or get_settings()
 
@@ -154,46 +158,9 @@ def create_app(settings: Settings | None = None, client: Client | None = None) -
         body = {"status": "accepted", "workflow_id": outcome.workflow_id}
         return JSONResponse(body | {"started": not outcome.attached}, status_code=202)
 
-    @app.post("/webhooks/github")
-    async def github_webhook(request: Request) -> JSONResponse:
-        body = await request.body()
-        if not signature_valid(secret, body, request.headers.get("X-Hub-Signature-256")):
-            return error(401, SIGNATURE)
-        payload, problem = parse_json(github_json(body, request.headers.get("Content-Type")))
-        if not isinstance(payload, dict):
-            return error(400, problem or "body is not a JSON object: send GitHub's payload")
-        return ignored(
-            "ticketsmith acts on no GitHub event",
-            event=request.headers.get("X-GitHub-Event", "unknown"),
-        )
+    app.include_router(create_github_router(settings, secret, deliveries, github_transport))
 
     return app
-
-
-def github_json(body: bytes, content_type: str | None) -> bytes:
-    """The JSON of a GitHub delivery: the body, or its `payload` field when form-encoded."""
-    if not (content_type or "").lower().startswith("application/x-www-form-urlencoded"):
-        return body
-    try:
-        fields = parse_qs(body.decode("utf-8"), strict_parsing=False)
-    except UnicodeDecodeError:
-        return body
-    return fields.get("payload", [""])[0].encode()
-
-
-def parse_json(body: bytes) -> tuple[Any, str | None]:
-    """The body as JSON, or None and why it is not JSON."""
-    try:
-        return json.loads(body.decode("utf-8")), None
-    except UnicodeDecodeError:
-        return None, "body is not UTF-8 text"
-    except json.JSONDecodeError as err:
-        return None, f"body is not valid JSON: {err}"
-
-
-def ignored(reason: str, **extra: Any) -> JSONResponse:
-    """200: understood, and deliberately nothing to do."""
-    return JSONResponse({"status": "ignored", "reason": reason, **extra})
 
 
 def no_workflow(key: str, label: str) -> JSONResponse:
@@ -202,11 +169,6 @@ def no_workflow(key: str, label: str) -> JSONResponse:
     return error(
         404, f"no ticketsmith workflow for {key} ({workflow_id(key)}): start it with {how}"
     )
-
-
-def error(status: int, message: str) -> JSONResponse:
-    """A JSON error saying what was wrong."""
-    return JSONResponse({"error": message}, status_code=status)
 
 
 def serve() -> FastAPI:

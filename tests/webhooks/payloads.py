@@ -5,6 +5,8 @@ import hmac
 import itertools
 import json
 import random
+import uuid
+from pathlib import Path
 from typing import Any
 
 SECRET = "s3cret"
@@ -137,14 +139,25 @@ def jira_request(
     return {"content": body, "headers": headers}
 
 
-def github_request(event: str, payload: Any, secret: str | None = SECRET) -> dict[str, Any]:
+def github_request(
+    event: str, payload: Any, secret: str | None = SECRET, delivery: str | None = None
+) -> dict[str, Any]:
     """Arguments for httpx: a GitHub delivery signed with X-Hub-Signature-256."""
     body = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
     headers = {
         "Content-Type": "application/json",
         "X-GitHub-Event": event,
-        "X-GitHub-Delivery": "72d3162e-cc78-11e3-81ab-4c9367dc0958",
+        "X-GitHub-Delivery": delivery or str(uuid.uuid4()),
     }
     if secret is not None:
         headers["X-Hub-Signature-256"] = sign(body, secret)
     return {"content": body, "headers": headers}
+
+
+GITHUB_EXAMPLES = Path(__file__).parent / "github"
+
+
+def github_example(name: str) -> dict[str, Any]:
+    """One of GitHub's documented example deliveries (tests/webhooks/github/<name>.json)."""
+    loaded: dict[str, Any] = json.loads((GITHUB_EXAMPLES / f"{name}.json").read_text())
+    return loaded

@@ -1,4 +1,4 @@
-"""GitHub webhooks: every event type is 200 ignored once its signature checks out."""
+"""GitHub webhooks: signatures, body formats, and events no ticket owns answered 200 ignored."""
 
 import json
 from collections.abc import AsyncIterator
@@ -10,11 +10,18 @@ from pydantic import SecretStr
 from temporalio.testing import WorkflowEnvironment
 
 from config import Settings
-from tests.webhooks.payloads import SECRET, github_request
+from tests.webhooks.payloads import SECRET, github_example, github_request
 from webhooks.app import create_app
 from webhooks.dedup import DeliveryLog
 
-EVENTS = ["ping", "push", "pull_request", "pull_request_review", "issue_comment", "check_run"]
+EXAMPLES = {
+    "check_run": "check_run.completed",
+    "check_suite": "check_suite.completed",
+    "workflow_run": "workflow_run.completed",
+    "status": "status",
+    "pull_request": "pull_request.synchronize",
+    "pull_request_review_comment": "pull_request_review_comment.created",
+}
 
 
 @pytest.fixture
@@ -26,15 +33,31 @@ async def http(time_skipping_env: WorkflowEnvironment) -> AsyncIterator[httpx.As
             yield client
 
 
-@pytest.mark.parametrize("event", EVENTS)
-async def test_every_event_is_ignored_after_the_signature_check(
+@pytest.mark.parametrize("event", sorted(EXAMPLES))
+async def test_a_pull_request_no_ticket_owns_is_ignored(
     http: httpx.AsyncClient, event: str
 ) -> None:
-    payload = {"action": "opened", "number": 1, "repository": {"full_name": "demo/calc"}}
+    payload = github_example(EXAMPLES[event])  # its branch is `changes`, no ticket's
     response = await http.post("/webhooks/github", **github_request(event, payload))
     assert response.status_code == 200
-    assert response.json()["status"] == "ignored"
-    assert response.json()["event"] == event
+    assert response.json() == {
+        "status": "ignored",
+        "reason": "no ticket owns this pull request",
+        "event": event,
+    }
+
+
+@pytest.mark.parametrize("event", ["ping", "push", "issues"])
+async def test_other_events_are_ignored(http: httpx.AsyncClient, event: str) -> None:
+    response = await http.post("/webhooks/github", **github_request(event, {"zen": "x"}))
+    assert response.status_code == 200
+    assert response.json()["reason"] == f"event {event!r} is not one ticketsmith acts on"
+
+
+async def test_a_payload_not_shaped_like_githubs_is_400(http: httpx.AsyncClient) -> None:
+    broken = {"action": "completed", "check_run": {"status": "completed"}}
+    response = await http.post("/webhooks/github", **github_request("check_run", broken))
+    assert response.status_code == 400 and "head_sha" in response.json()["error"]
 
 
 async def test_a_form_encoded_delivery_is_read_from_its_payload_field(

@@ -1,0 +1,192 @@
+"""GitHub webhook payloads read into what a ticket acts on: checks, reviews, comments, pushes.
+
+Each reader returns the signal to send and the branch that names the ticket, or the reason
+the delivery changes nothing. Payload text stays data: it is only carried, never obeyed.
+"""
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from workflows.review_messages import (
+    CheckInput,
+    CommentKind,
+    PullRequestChangeInput,
+    ReviewComment,
+    ReviewFeedbackInput,
+)
+
+FAILED = {"failure", "timed_out"}
+STATUS_FAILED = {"failure", "error"}
+BRANCH = re.compile(r"^ticketsmith/(?P<key>[A-Z][A-Z0-9_]*-\d+)(?:-|$)")
+COMMAND = re.compile(r"(^|\s)/ticketsmith\b", re.IGNORECASE)
+
+SignalInput = CheckInput | ReviewFeedbackInput | PullRequestChangeInput
+
+
+@dataclass
+class GitHubEvent:
+    """A delivery that may reach a ticket: the signal, and how to find the ticket."""
+
+    signal: str
+    payload: SignalInput
+    branches: list[str] = field(default_factory=list)  # candidate head branches
+    pr_number: int | None = None  # when no branch is in the payload (issue comments)
+    association: str | None = None  # the comment author's relation to the repository
+    author: str | None = None
+
+
+def ticket_key(branch: str) -> str | None:
+    """The ticket a ticketsmith branch belongs to (`ticketsmith/KEY-slug`)."""
+    found = BRANCH.match(branch)
+    return found["key"] if found else None
+
+
+def _login(user: Any) -> str:
+    return str(user.get("login")) if isinstance(user, dict) and user.get("login") else "unknown"
+
+
+def _head_refs(pulls: Any) -> list[str]:
+    if not isinstance(pulls, list):
+        return []
+    return [str(p["head"]["ref"]) for p in pulls if isinstance(p, dict) and p.get("head")]
+
+
+def read_event(event: str, payload: dict[str, Any], bot_login: str) -> GitHubEvent | str:
+    """The event to act on, or why there is nothing to do."""
+    if event == "issue_comment":
+        return _issue_comment(payload, bot_login)
+    reader = READERS.get(event)
+    if reader is None:
+        return f"event {event!r} is not one ticketsmith acts on"
+    return reader(payload)
+
+
+def _check_run(payload: dict[str, Any]) -> GitHubEvent | str:
+    run = payload.get("check_run") or {}
+    if payload.get("action") != "completed" or run.get("status") != "completed":
+        return "the check run has not completed"
+    suite = run.get("check_suite") or {}
+    branches = _head_refs(run.get("pull_requests")) + [str(suite.get("head_branch") or "")]
+    check = CheckInput(
+        source="check_run", name=str(run.get("name")), head_sha=str(run["head_sha"]),
+        conclusion=str(run.get("conclusion")), check_run_id=run.get("id"),
+        details_url=run.get("details_url") or run.get("html_url"),
+    )  # fmt: skip
+    return GitHubEvent("check_completed", check, [b for b in branches if b])
+
+
+def _check_suite(payload: dict[str, Any]) -> GitHubEvent | str:
+    suite = payload.get("check_suite") or {}
+    if payload.get("action") != "completed":
+        return "the check suite has not completed"
+    app = (suite.get("app") or {}).get("name") or "check suite"
+    branches = _head_refs(suite.get("pull_requests")) + [str(suite.get("head_branch") or "")]
+    check = CheckInput(
+        source="check_suite", name=str(app), head_sha=str(suite["head_sha"]),
+        conclusion=str(suite.get("conclusion")),
+    )  # fmt: skip
+    return GitHubEvent("check_completed", check, [b for b in branches if b])
+
+
+def _workflow_run(payload: dict[str, Any]) -> GitHubEvent | str:
+    run = payload.get("workflow_run") or {}
+    if payload.get("action") != "completed":
+        return "the workflow run has not completed"
+    branches = _head_refs(run.get("pull_requests")) + [str(run.get("head_branch") or "")]
+    check = CheckInput(
+        source="workflow_run", name=str(run.get("name")), head_sha=str(run["head_sha"]),
+        conclusion=str(run.get("conclusion")), workflow_run_id=run.get("id"),
+        details_url=run.get("html_url"),
+    )  # fmt: skip
+    return GitHubEvent("check_completed", check, [b for b in branches if b])
+
+
+def _status(payload: dict[str, Any]) -> GitHubEvent | str:
+    state = str(payload.get("state"))
+    if state == "pending":
+        return "the commit status is still pending"
+    conclusion = "failure" if state in STATUS_FAILED else state
+    branches = [str(b["name"]) for b in payload.get("branches") or [] if isinstance(b, dict)]
+    check = CheckInput(
+        source="status", name=str(payload.get("context")), head_sha=str(payload["sha"]),
+        conclusion=conclusion, details_url=payload.get("target_url"),
+        description=str(payload.get("description") or ""),
+    )  # fmt: skip
+    return GitHubEvent("check_completed", check, branches)
+
+
+def _pull_request(payload: dict[str, Any]) -> GitHubEvent | str:
+    action, pr = payload.get("action"), payload.get("pull_request") or {}
+    if action not in ("closed", "synchronize"):
+        return f"pull_request {action!r} changes nothing for ticketsmith"
+    change = PullRequestChangeInput(
+        action=str(action), merged=bool(pr.get("merged")),
+        head_sha=str(payload.get("after") or pr["head"]["sha"]),
+        sender=_login(payload.get("sender")),
+    )  # fmt: skip
+    return GitHubEvent("pull_request_changed", change, [str(pr["head"]["ref"])], pr.get("number"))
+
+
+def _review(payload: dict[str, Any]) -> GitHubEvent | str:
+    review, pr = payload.get("review") or {}, payload.get("pull_request") or {}
+    state, body = str(review.get("state") or "").lower(), str(review.get("body") or "")
+    if payload.get("action") != "submitted":
+        return f"pull_request_review {payload.get('action')!r} is not a new review"
+    if state != "changes_requested" and not (state == "commented" and body.strip()):
+        return f"a {state} review without a request to act on"
+    author = _login(review.get("user"))
+    comment = ReviewComment(id=int(review["id"]), kind=CommentKind.REVIEW, body=body, author=author)
+    feedback = ReviewFeedbackInput(comments=[comment], state=state, author=author)
+    return GitHubEvent(
+        "review_feedback", feedback, [str(pr["head"]["ref"])], pr.get("number"),
+        review.get("author_association"), author,
+    )  # fmt: skip
+
+
+def _review_comment(payload: dict[str, Any]) -> GitHubEvent | str:
+    raw, pr = payload.get("comment") or {}, payload.get("pull_request") or {}
+    if payload.get("action") != "created":
+        return f"pull_request_review_comment {payload.get('action')!r} is not a new comment"
+    author = _login(raw.get("user"))
+    comment = ReviewComment(
+        id=int(raw["id"]), kind=CommentKind.INLINE, body=str(raw.get("body") or ""),
+        author=author, path=raw.get("path"), line=raw.get("line") or raw.get("original_line"),
+        thread_id=raw.get("in_reply_to_id") or raw["id"],
+    )  # fmt: skip
+    feedback = ReviewFeedbackInput(comments=[comment], author=author)
+    return GitHubEvent(
+        "review_feedback", feedback, [str(pr["head"]["ref"])], pr.get("number"),
+        raw.get("author_association"), author,
+    )  # fmt: skip
+
+
+def _issue_comment(payload: dict[str, Any], bot_login: str) -> GitHubEvent | str:
+    raw, issue = payload.get("comment") or {}, payload.get("issue") or {}
+    if payload.get("action") != "created":
+        return f"issue_comment {payload.get('action')!r} is not a new comment"
+    if not issue.get("pull_request"):
+        return "a comment on an issue, not on a pull request"
+    body = str(raw.get("body") or "")
+    mentioned = re.search(rf"@{re.escape(bot_login)}\b", body, re.IGNORECASE)
+    if not (mentioned or COMMAND.search(body)):
+        return f"the comment is not addressed to @{bot_login} or /ticketsmith"
+    author = _login(raw.get("user"))
+    comment = ReviewComment(
+        id=int(raw["id"]), kind=CommentKind.CONVERSATION, body=body, author=author
+    )
+    feedback = ReviewFeedbackInput(comments=[comment], author=author)
+    return GitHubEvent(
+        "review_feedback", feedback, [], issue.get("number"), raw.get("author_association"), author
+    )
+
+
+READERS: dict[str, Any] = {
+    "check_run": _check_run,
+    "check_suite": _check_suite,
+    "workflow_run": _workflow_run,
+    "status": _status,
+    "pull_request": _pull_request,
+    "pull_request_review": _review,
+    "pull_request_review_comment": _review_comment,
+}

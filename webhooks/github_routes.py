@@ -1,0 +1,126 @@
+"""The GitHub webhook route: checks, reviews, comments and pushes become signals to tickets.
+
+The ticket is found by the pull request's head branch (`ticketsmith/KEY-...`). Signatures are
+checked, deliveries deduplicated, the bot's own events and PRs no ticket owns ignored, and
+only the repository's people (or an allow-list) can start rounds.
+"""
+
+import logging
+from typing import Any
+
+import httpx
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+from temporalio.client import Client, WorkflowExecutionStatus
+from temporalio.service import RPCError, RPCStatusCode
+
+from config import ProjectConfig, ProjectConfigError, Settings, project_for
+from tickets.launch import workflow_id
+from webhooks.dedup import DeliveryLog
+from webhooks.github_events import GitHubEvent, read_event, ticket_key
+from webhooks.responses import SIGNATURE, error, github_json, ignored, parse_json
+from webhooks.security import signature_valid
+
+log = logging.getLogger("ticketsmith.webhooks.github")
+TRUSTED = {"OWNER", "MEMBER", "COLLABORATOR"}
+
+
+def create_github_router(
+    settings: Settings,
+    secret: str | None,
+    deliveries: DeliveryLog,
+    github_transport: httpx.AsyncBaseTransport | None = None,
+) -> APIRouter:
+    """The `/webhooks/github` route."""
+    router = APIRouter()
+    bot = settings.github_bot_login
+
+    @router.post("/webhooks/github")
+    async def github_webhook(request: Request) -> JSONResponse:
+        body = await request.body()
+        if not signature_valid(secret, body, request.headers.get("X-Hub-Signature-256")):
+            return error(401, SIGNATURE)
+        payload, problem = parse_json(github_json(body, request.headers.get("Content-Type")))
+        if not isinstance(payload, dict):
+            return error(400, problem or "body is not a JSON object: send GitHub's payload")
+        name = request.headers.get("X-GitHub-Event", "unknown")
+        sender = (payload.get("sender") or {}).get("login")
+        if sender and sender.casefold() == bot.casefold():
+            return ignored(f"own event: sent by {bot}", event=name)
+        try:
+            event = read_event(name, payload, bot)
+        except (KeyError, TypeError, ValueError) as err:
+            return error(400, f"{name} payload is not shaped like GitHub's: missing {err}")
+        if isinstance(event, str):
+            return ignored(event, event=name)
+        delivery = request.headers.get("X-GitHub-Delivery")
+        if delivery and not deliveries.claim(delivery):
+            return ignored(f"delivery {delivery} was already handled", event=name)
+        try:
+            return await route(request.app.state.temporal, event, payload, name, delivery)
+        except Exception:
+            if delivery:
+                deliveries.release(delivery)  # let GitHub's redelivery try again
+            raise
+
+    async def route(
+        temporal: Client,
+        event: GitHubEvent,
+        payload: dict[str, Any],
+        name: str,
+        delivery: str | None,
+    ) -> JSONResponse:
+        repository = str((payload.get("repository") or {}).get("full_name") or "")
+        branches = event.branches or await head_branch(repository, event.pr_number)
+        key = next((k for k in map(ticket_key, branches) if k), None)
+        if key is None:
+            return ignored("no ticket owns this pull request", event=name)
+        try:
+            project = project_for(key, settings)
+        except ProjectConfigError as err:
+            return ignored(f"no ticket owns this pull request: {err}", event=name)
+        if project.repository.casefold() != repository.casefold():
+            return ignored(f"{key} works on {project.repository}, not {repository}", event=name)
+        event.payload.delivery_id = delivery
+        if event.association is not None or event.author is not None:
+            trusted = may_start_rounds(event, project)
+            event.payload.trusted = trusted  # type: ignore[union-attr]
+        handle = temporal.get_workflow_handle(workflow_id(key))
+        try:
+            described = await handle.describe()
+        except RPCError as err:
+            if err.status == RPCStatusCode.NOT_FOUND:
+                return ignored(f"no ticket owns this pull request: {handle.id} never ran")
+            raise
+        if described.status != WorkflowExecutionStatus.RUNNING:
+            state = described.status.name.lower() if described.status else "closed"
+            return ignored(f"{handle.id} is {state}; nothing follows this pull request")
+        try:
+            await handle.signal(event.signal, event.payload)
+        except RPCError as err:
+            if err.status == RPCStatusCode.NOT_FOUND:
+                return ignored(f"{handle.id} finished before the event arrived")
+            raise
+        body = {"status": "accepted", "signal": event.signal, "workflow_id": handle.id}
+        if getattr(event.payload, "trusted", True) is False:
+            body["note"] = f"{event.author} may not start rounds; they get one polite reply"
+        return JSONResponse(body, status_code=202)
+
+    async def head_branch(repository: str, number: int | None) -> list[str]:
+        """The head branch of a pull request the payload names only by number."""
+        if number is None or not repository:
+            return []
+        from integrations.github import GitHubClient
+
+        token = settings.github_token.get_secret_value()
+        async with GitHubClient(settings.github_api_url, token, github_transport) as github:
+            return [(await github.get_pull_request(repository, number)).head]
+
+    return router
+
+
+def may_start_rounds(event: GitHubEvent, project: ProjectConfig) -> bool:
+    """Owners, members and collaborators, or a login on the project's allow-list."""
+    allowed = {login.casefold() for login in project.review_allow}
+    trusted = (event.association or "").upper() in TRUSTED
+    return trusted or (event.author or "").casefold() in allowed
