@@ -65,6 +65,10 @@ class Settings(BaseSettings):
     # Send Jira webhooks as Server/DC does (`comment_created` without its issue, plus an
     # `issue_commented` update) instead of as Cloud does.
     emulator_jira_server_webhooks: bool = False
+    # Where the GitHub emulator sends its webhooks ("" sends none; the stack sets its webhook app).
+    emulator_github_webhook_url: str = ""
+    # The emulated CI: every push runs the repository's test command and reports a check run.
+    emulator_ci: bool = False
     # A JSON file of faults the emulators inject from the start (see README, "Faults").
     emulator_faults_file: Path | None = None
 

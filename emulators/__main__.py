@@ -8,6 +8,7 @@ import uvicorn
 from config import get_settings
 from emulators.app import DEFAULT_SEED, create_app
 from emulators.faults import FaultInjector
+from emulators.github_webhooks import GitHubWebhooks
 from emulators.jira_webhooks import JiraWebhooks
 
 
@@ -35,6 +36,17 @@ def main(argv: list[str] | None = None) -> None:
         default=settings.emulator_webhook_url,
         help="where to send Jira webhooks, signed with TICKETSMITH_WEBHOOK_SECRET",
     )
+    parser.add_argument(
+        "--github-webhook-url",
+        default=settings.emulator_github_webhook_url,
+        help="where to send GitHub webhooks, signed with TICKETSMITH_WEBHOOK_SECRET",
+    )
+    parser.add_argument(
+        "--ci",
+        action=argparse.BooleanOptionalAction,
+        default=settings.emulator_ci,
+        help="run each repository's test command on every push and report a check run",
+    )
     parser.add_argument("--log-level", default="warning")
     args = parser.parse_args(argv)
     secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else None
@@ -46,6 +58,8 @@ def main(argv: list[str] | None = None) -> None:
         webhooks=JiraWebhooks(
             args.webhook_url, secret, server=settings.emulator_jira_server_webhooks
         ),
+        github_webhooks=GitHubWebhooks(args.github_webhook_url, secret),
+        ci=args.ci,
     )
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
 

@@ -7,6 +7,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import httpx
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -16,7 +17,13 @@ from emulators.control import create_control_router
 from emulators.discord_routes import create_discord_router
 from emulators.faults import FaultInjector
 from emulators.git_hosting import create_git_router, ensure_seed_repository
+from emulators.github_checks import create_checks_router
+from emulators.github_ci import EmulatedCI
+from emulators.github_merge import create_merge_router, note_push
+from emulators.github_reviews import announce_issue_comment, create_reviews_router
 from emulators.github_routes import DOCS, create_github_router
+from emulators.github_store import base_url, request_caller
+from emulators.github_webhooks import GitHubWebhooks, create_github_hooks_router
 from emulators.jira_routes import create_jira_router
 from emulators.jira_webhooks import JiraWebhooks
 from emulators.middleware import RecordingMiddleware
@@ -32,8 +39,11 @@ def create_app(
     *,
     faults: FaultInjector | None = None,
     webhooks: JiraWebhooks | None = None,
+    github_webhooks: GitHubWebhooks | None = None,
+    ci: bool = False,
 ) -> FastAPI:
-    """The emulators over `state_dir` (wiped first with `reset`), faults and Jira webhooks."""
+    """The emulators over `state_dir` (wiped first with `reset`), faults, Jira and GitHub
+    webhooks, and with `ci` an emulated CI that tests every push."""
     # Without `faults`, the seed file's "faults" are in force; without `webhooks`, Jira events
     # are not sent anywhere.
     seed_file = seed_file or DEFAULT_SEED
@@ -48,25 +58,53 @@ def create_app(
     log = RequestLog()
     faults = faults or FaultInjector.from_file(seed_file)
     webhooks = webhooks or JiraWebhooks(None)
+    hooks = github_webhooks or GitHubWebhooks(None)
+    emulated_ci = EmulatedCI(state, repos_root)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
+        await emulated_ci.aclose()
         await webhooks.aclose()
+        await hooks.aclose()
+
+    async def after_push(
+        owner: str, repo: str, request: Request, moved: list[tuple[str, str]]
+    ) -> None:
+        authorization = request.headers.get("authorization", "")
+        await note_push(state, repos_root, hooks, owner, repo, authorization, base_url(request))
+        if ci:
+            emulated_ci.pushed(owner, repo, [sha for _, sha in moved])
 
     app = FastAPI(title="ticketsmith emulators", lifespan=lifespan)
     app.state.emulator = state
     app.state.faults = faults
     app.state.webhooks = webhooks
+    app.state.github_webhooks = hooks
+    app.state.ci = emulated_ci
     app.add_exception_handler(EmulatorError, _emulator_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(HTTPException, _http_error)
     app.include_router(create_control_router(state, log, faults, webhooks))
     app.include_router(create_jira_router(state, webhooks))
-    app.include_router(create_github_router(state, repos_root))
+    app.include_router(create_github_hooks_router(hooks))
+    app.include_router(
+        create_github_router(
+            state,
+            repos_root,
+            caller=lambda request: request_caller(state, request),
+            comment_added=lambda pr, comment, request: announce_issue_comment(
+                state, hooks, pr, comment, request
+            ),
+        )
+    )
+    app.include_router(create_checks_router(state, repos_root, hooks))
+    app.include_router(create_reviews_router(state, hooks))
+    app.include_router(create_merge_router(state, repos_root, hooks))
     app.include_router(create_discord_router(state))
-    app.include_router(create_git_router(repos_root))
+    app.include_router(create_git_router(repos_root, after_push))
     app.add_middleware(RecordingMiddleware, log=log, faults=faults, error=service_error)
+    emulated_ci.transport = httpx.ASGITransport(app=app)
     return app
 
 

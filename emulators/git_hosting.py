@@ -6,10 +6,14 @@ import re
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import structlog
 from fastapi import APIRouter, HTTPException, Request, Response
+
+# Told after a push: owner, repository, the request, and the refs it moved (ref, new sha).
+AfterPush = Callable[[str, str, Request, list[tuple[str, str]]], Awaitable[None]]
 
 log = structlog.get_logger(__name__)
 
@@ -29,7 +33,7 @@ def repository_path(repos_root: Path, owner: str, name: str) -> Path:
     return repos_root / owner / f"{name}.git"
 
 
-def create_git_router(repos_root: Path) -> APIRouter:
+def create_git_router(repos_root: Path, after_push: AfterPush | None = None) -> APIRouter:
     """A router serving `/{owner}/{repo}.git/...` over git smart HTTP; push is allowed."""
     router = APIRouter(tags=["git"])
     root = repos_root.resolve()
@@ -47,10 +51,27 @@ def create_git_router(repos_root: Path) -> APIRouter:
             raise HTTPException(status_code=404, detail=f"repository {owner}/{repo} not found")
         body = await request.body()
         env = _cgi_environment(root, f"/{owner}/{repo}.git/{path}", request, body)
+        pushing = after_push is not None and path == "git-receive-pack"
+        before = await _refs(repository_path(root, owner, repo)) if pushing else {}
         output = await _run_backend(env, body)
+        if pushing and after_push is not None:
+            after = await _refs(repository_path(root, owner, repo))
+            moved = [(ref, sha) for ref, sha in after.items() if before.get(ref) != sha]
+            if moved:
+                await after_push(owner, repo, request, moved)
         return _parse_cgi_response(output)
 
     return router
+
+
+async def _refs(bare: Path) -> dict[str, str]:
+    """Every branch of a bare repository and its commit."""
+    proc = await asyncio.create_subprocess_exec(
+        "git", "--git-dir", str(bare), "for-each-ref", "--format=%(refname) %(objectname)",
+        "refs/heads", stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL,
+    )  # fmt: skip
+    out, _ = await proc.communicate()
+    return dict(line.split(" ", 1) for line in out.decode().splitlines() if " " in line)
 
 
 def _cgi_environment(root: Path, path_info: str, request: Request, body: bytes) -> dict[str, str]:

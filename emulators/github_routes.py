@@ -2,13 +2,19 @@
 
 import asyncio
 import html
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Depends, Query, Request
 from fastapi.responses import HTMLResponse
 
+from emulators.github_mergeable import merge_state
 from emulators.state import EmulatorError, EmulatorState, now
+
+# Who is calling (login, author association), and what to tell when a comment is added.
+Caller = Callable[[Request], tuple[str, str]]
+CommentAdded = Callable[[dict[str, Any], dict[str, Any], Request], None]
 
 DOCS = "https://docs.github.com/rest"
 BOT_LOGIN = "ticketsmith-bot"
@@ -69,7 +75,12 @@ async def branch_sha(bare: Path, branch: str) -> str | None:
     return await _git(bare, "rev-parse", "--verify", "--quiet", f"refs/heads/{branch}^{{commit}}")
 
 
-def create_github_router(state: EmulatorState, repos_root: Path) -> APIRouter:
+def create_github_router(
+    state: EmulatorState,
+    repos_root: Path,
+    caller: Caller | None = None,
+    comment_added: CommentAdded | None = None,
+) -> APIRouter:
     """The GitHub routes over the shared state and the bare repositories."""
     router = APIRouter(tags=["github"])
     api = APIRouter(prefix="/api/v3/repos/{owner}/{repo}", dependencies=[Depends(require_token)])
@@ -128,6 +139,7 @@ def create_github_router(state: EmulatorState, repos_root: Path) -> APIRouter:
             "base": _ref_json(r["owner"], pr["base"], pr["base_sha"], repo),
             "comments": len(pr["comments"]),
             **_NOT_MERGED,
+            **await merge_state(pr, bare_path(r)),
         }
 
     def comment_json(pr: dict[str, Any], c: dict[str, Any], base: str) -> dict[str, Any]:
@@ -228,16 +240,19 @@ def create_github_router(state: EmulatorState, repos_root: Path) -> APIRouter:
         return await pull_json(find_pull(owner, repo, number), _base(request))
 
     @api.post("/issues/{number}/comments", status_code=201)
-    def add_comment(
+    async def add_comment(
         owner: str, repo: str, number: int, request: Request, payload: JsonObject
     ) -> Any:
         pr = find_pull(owner, repo, number)
         if not str(payload.get("body") or "").strip():
             raise validation_failed(field_error("IssueComment", "body", "missing_field"))
+        login, association = caller(request) if caller else (BOT_LOGIN, "NONE")
         comment = {"id": state.next_id("github-id", 5000), "body": payload["body"]}
-        comment |= {"user": BOT_LOGIN, "created_at": github_time()}
+        comment |= {"user": login, "association": association, "created_at": github_time()}
         pr["comments"].append(comment)
         state.save()
+        if comment_added is not None:
+            comment_added(pr, comment, request)
         return comment_json(pr, comment, _base(request))
 
     @api.post("/issues/{number}/labels")

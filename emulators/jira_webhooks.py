@@ -82,15 +82,7 @@ class JiraWebhooks:
             self._http = httpx.AsyncClient(transport=self._transport, timeout=10)
         body = json.dumps(delivery["payload"]).encode()
         for attempt in range(self.attempts):
-            headers = {
-                "Content-Type": "application/json; charset=utf-8",
-                "User-Agent": "Atlassian Webhook HTTP Client",
-                "X-Atlassian-Webhook-Identifier": delivery["id"],
-            }
-            if attempt:
-                headers["X-Atlassian-Webhook-Retry"] = str(attempt)
-            if self.secret:
-                headers["X-Hub-Signature"] = sign(self.secret, body)
+            headers = self.headers(delivery, attempt, body)
             try:
                 response = await self._http.post(url, content=body, headers=headers)
             except httpx.HTTPError as err:
@@ -104,7 +96,20 @@ class JiraWebhooks:
                     return
             await asyncio.sleep(self.backoff_seconds * 2**attempt)
         delivery["state"] = "failed"
-        log.warning("jira webhook not delivered", id=delivery["id"], event=delivery["event"])
+        log.warning("webhook not delivered", id=delivery["id"], event=delivery["event"])
+
+    def headers(self, delivery: dict[str, Any], attempt: int, body: bytes) -> dict[str, str]:
+        """The headers Jira sends with a delivery."""
+        headers = {
+            "Content-Type": "application/json; charset=utf-8",
+            "User-Agent": "Atlassian Webhook HTTP Client",
+            "X-Atlassian-Webhook-Identifier": delivery["id"],
+        }
+        if attempt:
+            headers["X-Atlassian-Webhook-Retry"] = str(attempt)
+        if self.secret:
+            headers["X-Hub-Signature"] = sign(self.secret, body)
+        return headers
 
     async def drain(self, timeout: float = 30) -> None:
         """Wait until every queued delivery has finished (tests, shutdown)."""

@@ -87,6 +87,7 @@ def seed_data(seed: dict[str, Any]) -> dict[str, Any]:
         "fields": seed.get("fields", []),
         "issues": issues,
         "repositories": seed.get("repositories", []),
+        "github_users": seed.get("github_users", []),
         "pulls": [],
         "discord": {"webhooks": seed.get("discord_webhooks", []), "messages": []},
         "counters": {},
