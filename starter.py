@@ -1,4 +1,5 @@
-"""The command line: start a ticket, answer, approve, reject, budget, status, list, cancel."""
+"""The command line: start a ticket, answer, approve, reject, budget, status, list, cancel,
+and merge or close its pull request."""
 
 import argparse
 import asyncio
@@ -19,6 +20,7 @@ from tickets.commands import (
     status,
 )
 from tickets.launch import web_ui_link, workflow_id
+from tickets.pull_requests import review_lines
 from workflows.messages import (
     AnswerInput,
     ApprovalInput,
@@ -30,7 +32,9 @@ from workflows.messages import (
 )
 
 KEY_PATTERN = re.compile(r"^[A-Z][A-Z0-9_]+-[1-9][0-9]*$")
-COMMANDS = ("start", "answer", "approve", "reject", "budget", "status", "list", "cancel")
+COMMANDS = (
+    "start", "answer", "approve", "reject", "budget", "status", "list", "cancel", "merge", "close",
+)  # fmt: skip
 
 
 def check_key(key: str) -> str:
@@ -54,6 +58,7 @@ def render_status(current: TicketStatus, link: str, now: datetime | None = None)
         lines.append(f"  branch: {current.branch}")
     if current.pr_url:
         lines.append(f"  pull request: {current.pr_url}")
+    lines += review_lines(current)
     for decision in current.decisions:
         when = decision.at.strftime("%Y-%m-%d %H:%M")
         lines.append(f"  {when} {decision.author} {decision.kind}: {decision.text[:80]}")
@@ -121,6 +126,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         cmd.add_argument("--as", dest="author", default=getpass.getuser(), help="who you are")
     sub.add_parser("status", help="where the ticket is").add_argument("key")
     sub.add_parser("cancel", help="stop work on the ticket").add_argument("key")
+    sub.add_parser("merge", help="merge the ticket's pull request").add_argument("key")
+    sub.add_parser("close", help="close the pull request without merging").add_argument("key")
     list_cmd = sub.add_parser("list", help="tickets and their status")
     list_cmd.add_argument("--status", choices=[s.value for s in Status], help="only these")
     return parser.parse_args(argv)
@@ -146,6 +153,11 @@ async def run(args: argparse.Namespace, settings: Settings) -> str:
         return await send_update(settings, key, "raise_budget", grant)
     if args.command == "cancel":
         return await cancel(settings, key)
+    if args.command in ("merge", "close"):
+        from tickets import pull_requests
+
+        act = pull_requests.merge if args.command == "merge" else pull_requests.close
+        return await act(settings, key)
     current = await status(settings, key)
     return render_status(current, web_ui_link(settings, workflow_id(key)), datetime.now(UTC))
 

@@ -17,6 +17,7 @@ from graphs.implementation.graph import implement_plan
 from graphs.schemas import Implementation
 
 TEST_TIMEOUT_SECONDS = 600.0
+PLAN_DIR = ".ticketsmith/"  # the plan file is the ticket's record, not code to revise
 
 
 class RoundActivities:
@@ -31,9 +32,14 @@ class RoundActivities:
         """Change the branch's files so the feedback is addressed (not committed here)."""
         async with self._workspaces.using(inp.repo, WORKSPACE) as workspace:
             repo_dir = await workspace.sync(inp.repo.branch, inp.repo.base_branch)
-            changed = await workspace.changed_files(inp.repo.base_branch)
             named = [*inp.paths, *paths_in(inp.feedback, repo_dir)]
-            paths = list(dict.fromkeys(p for p in [*named, *changed] if (repo_dir / p).is_file()))
+            if inp.kind == "ci" or not named:  # a failure shows where it hurts, not the cause
+                named += await workspace.changed_files(inp.repo.base_branch)
+            paths = list(
+                dict.fromkeys(
+                    p for p in named if (repo_dir / p).is_file() and not p.startswith(PLAN_DIR)
+                )
+            )
             tester = None
             if inp.test_command:
                 tester = WorkspaceTester(

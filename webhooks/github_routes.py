@@ -45,7 +45,9 @@ def create_github_router(
             return error(400, problem or "body is not a JSON object: send GitHub's payload")
         name = request.headers.get("X-GitHub-Event", "unknown")
         sender = (payload.get("sender") or {}).get("login")
-        if sender and sender.casefold() == bot.casefold():
+        own = sender and sender.casefold() == bot.casefold()
+        # Its own comments and pushes are ignored; a merge or close counts whoever did it.
+        if own and not (name == "pull_request" and payload.get("action") == "closed"):
             return ignored(f"own event: sent by {bot}", event=name)
         try:
             event = read_event(name, payload, bot)

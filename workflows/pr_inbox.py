@@ -48,8 +48,6 @@ class PullRequestInbox:
         head = self.view.head_sha
         if head is not None and inp.head_sha != head:
             return  # a commit that is no longer the head
-        if head is None:
-            self.view.head_sha = inp.head_sha
         checks = [c for c in self.view.checks if c.name != inp.name]
         checks.append(CheckState(name=inp.name, conclusion=inp.conclusion, head_sha=inp.head_sha))
         self.view.checks = checks
@@ -82,7 +80,7 @@ class PullRequestInbox:
             self.own_shas.add(sha)
         if sha != self.view.head_sha:
             self.view.head_sha = sha
-            self.failures.clear()
+            self.failures = {n: f for n, f in self.failures.items() if f.head_sha == sha}
             self.view.checks = [c for c in self.view.checks if c.head_sha == sha]
 
     def take_failures(self) -> list[CheckInput]:

@@ -17,8 +17,14 @@ from tests.support.processes import free_port
 T = TypeVar("T")
 
 
-def stack_settings(data: Path, **overrides: Any) -> Settings:
-    """Settings for a stack on free ports whose DEMO project implements and notifies Discord."""
+def stack_settings(
+    data: Path, follow_pull_request: bool = False, project: str = "", **overrides: Any
+) -> Settings:
+    """Settings for a stack on free ports whose DEMO project implements and notifies Discord.
+
+    Tickets end when their PR opens unless `follow_pull_request` (the modules that cover the
+    way to the PR); `project` adds lines to the project's table.
+    """
     emulator_port = free_port()
     projects = data / "projects.toml"
     projects.write_text(
@@ -26,6 +32,7 @@ def stack_settings(data: Path, **overrides: Any) -> Settings:
         'repository = "demo/calc"\n'
         "implement_after_approval = true\n"
         f'discord_webhook_url = "http://127.0.0.1:{emulator_port}/api/webhooks/1000/demo-token"\n'
+        f"follow_pull_request = {str(follow_pull_request).lower()}\n{project}"
     )
     defaults: dict[str, Any] = {
         "data_dir": data,

@@ -24,6 +24,7 @@ from tests.support.fake_team import TeamBrain
 from tests.support.processes import clean_env, free_port, kill, start_emulators, start_worker, until
 from workflows.messages import ImplementationResult, TicketInput, TicketProject, TicketResult
 from workflows.policies import LLM_HEARTBEAT, LLM_RETRY
+from workflows.review_messages import ReviewPolicy
 
 pytestmark = pytest.mark.e2e
 KEY = "DEMO-1"
@@ -103,7 +104,12 @@ async def test_a_killed_worker_resumes_from_the_last_step(
         )
         handle = await env.client.start_workflow(
             "TicketWorkflow",
-            TicketInput(key=KEY, project=project, auto=True),
+            TicketInput(
+                key=KEY,
+                project=project,
+                auto=True,
+                review=ReviewPolicy(follow_pull_request=False),  # ends when the PR opens
+            ),
             id=f"ticket-{KEY}",
             task_queue=QUEUE,
             result_type=TicketResult,
