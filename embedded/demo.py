@@ -1,4 +1,5 @@
-"""The demo: DEMO-1 through all three phases on the embedded stack, answered by the commands."""
+"""The demo: DEMO-1 through all its phases on the embedded stack, answered by the commands:
+questions, plan, implementation, then the pull request's review round and merge."""
 
 import asyncio
 import subprocess
@@ -10,6 +11,7 @@ from temporalio.client import Client, WorkflowExecutionStatus
 from temporalio.service import RPCError
 
 from config import ROOT, Settings, connect_temporal
+from embedded.demo_review import jira_status, review_round
 from embedded.stack import Stack, StackError, child_env
 from starter import usage_table
 from tickets.launch import describe
@@ -107,13 +109,23 @@ async def drive(settings: Settings) -> TicketResult:
     section("approve")
     print(f"$ starter.py approve {DEMO_KEY}")
     print(starter(settings, "approve", DEMO_KEY, "--as", "bob"))
+    opened = await wait_for_status(client, {Status.AWAITING_REVIEW, Status.COMPLETED})
+    if opened.status == Status.AWAITING_REVIEW:  # the project follows its pull requests
+        await review_round(settings, client, DEMO_KEY, opened)
+        section("merge")
+        print(f"$ starter.py merge {DEMO_KEY}")
+        print(starter(settings, "merge", DEMO_KEY))
     handle = client.get_workflow_handle(f"ticket-{DEMO_KEY}", result_type=TicketResult)
     result: TicketResult = await asyncio.wait_for(handle.result(), WAIT_S)
+    if result.status == Status.MERGED:
+        print(f"Jira says {DEMO_KEY} is {await jira_status(settings, DEMO_KEY)}")
     return result
 
 
 async def run_demo(settings: Settings) -> int:
     """Bring the stack up with fresh emulators, run the demo, stop the stack."""
+    # The emulated CI tests every push, so the pull request shows real checks.
+    settings = settings.model_copy(update={"emulator_ci": True})
     stack = Stack(settings, reset_emulators=True)
     try:
         await stack.start()

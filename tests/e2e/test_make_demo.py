@@ -13,7 +13,9 @@ from config import ROOT
 from tests.support.processes import clean_env, free_port
 
 pytestmark = pytest.mark.e2e
-PHASE_ROW = re.compile(r"^(refinement|planning|implementation)\s+[\d.]+s\s+[\d.]+s\s+[\d,]+$")
+PHASE_ROW = re.compile(
+    r"^(refinement|planning|implementation|review)\s+[\d.]+s\s+[\d.]+s\s+[\d,]+$"
+)
 
 
 def demo_env(data: Path, **ports: int) -> dict[str, str]:
@@ -48,16 +50,24 @@ def test_the_demo_prints_the_pull_request_and_time_and_tokens_per_phase(tmp_path
     took = time.monotonic() - started
     assert done.returncode == 0, done.stderr[-3000:]
     out = done.stdout
-    for heading in ("start", "questions", "answer", "plan v1", "approve", "result"):
-        assert f"=== {heading} ===" in out
+    headings = ("start", "questions", "answer", "plan v1", "approve", "review", "merge", "result")
+    for heading in headings:
+        assert f"=== {heading}" in out
+    assert "Carol requests changes on calc/operations.py" in out
+    assert re.search(r"Review round 1: (no change|pushed [0-9a-f]{7})", out)
+    assert "ticketsmith-bot replied in the thread:" in out
+    assert re.search(r"Merged demo/calc#\d+ \([0-9a-f]{7}\)", out)
+    assert "Jira says DEMO-1 is Done" in out
+    assert "DEMO-1 merged: Pull request" in out
     pull = r"Pull request: http://127\.0\.0\.1:\d+/demo/calc/pull/\d+ \(a draft: its body"
     assert re.search(pull, out)  # the offline model writes no code
     assert "(the emulator serves it: HTTP 200)" in out
     table = out.split("=== time and model tokens per phase ===", 1)[1].strip().splitlines()
     assert table[0].split() == ["phase", "working", "waiting", "tokens"]
-    assert [row.split()[0] for row in table[1:4]] == ["refinement", "planning", "implementation"]
-    assert all(PHASE_ROW.match(row) for row in table[1:4]), table
-    total = table[4].split()
+    phases = [row.split()[0] for row in table[1:5]]
+    assert phases == ["refinement", "planning", "implementation", "review"]
+    assert all(PHASE_ROW.match(row) for row in table[1:5]), table
+    total = table[5].split()
     assert total[0] == "total"
     assert 0 < float(total[1].rstrip("s")) + float(total[2].rstrip("s")) < took
 
