@@ -15,6 +15,9 @@ with workflow.unsafe.imports_passed_through():
     from workflows.tracker import Tracker
 
 
+BATCH_WINDOW = timedelta(seconds=5)
+
+
 class ReviewPhase:
     """Waits for pull-request events and runs bounded rounds; returns how the ticket ends."""
 
@@ -46,6 +49,11 @@ class ReviewPhase:
             change = self._inbox.change
             if change is not None:
                 return await self._ended(change.merged)
+            # A review arrives as several deliveries (its body, each inline comment) and a CI
+            # failure as several checks: gather them into one round.
+            await workflow.sleep(BATCH_WINDOW, summary="Gather the rest of this review or CI run")
+            if self._inbox.change is not None:
+                continue
             outsiders = self._inbox.take_outsiders()
             await asyncio.gather(
                 *(
