@@ -13,16 +13,11 @@ from embedded.stack import StackError
 from workflows.messages import Status, TicketStatus
 
 REVIEWER = {"Authorization": "Bearer carol-token"}  # Carol, a collaborator in the seed
+ASK = "Please give power() a docstring that says negative exponents give floats."
 REVIEW = {
     "event": "REQUEST_CHANGES",
     "body": "Nearly there.",
-    "comments": [
-        {
-            "path": "calc/operations.py",
-            "line": 1,
-            "body": "Please give power() a docstring that says negative exponents give floats.",
-        }
-    ],
+    "comments": [{"path": "calc/operations.py", "line": 1, "body": ASK}],
 }
 WAIT_S = 1800.0  # a deadline, not a sleep: a small local model takes minutes a round
 
@@ -60,7 +55,7 @@ async def review_round(settings: Settings, client: Client, key: str, current: Ti
     checks = ", ".join(f"{c.name}: {c.conclusion}" for c in view.checks) or "none yet"
     print(f"Checks on its head: {checks}")
     print("\n=== review (Carol, through the GitHub emulator) ===")
-    print(f"Carol requests changes on calc/operations.py: {REVIEW['comments'][0]['body']}")
+    print(f"Carol requests changes on calc/operations.py: {ASK}")
     async with httpx.AsyncClient(timeout=30) as http:
         (await http.post(f"{api}/reviews", json=REVIEW, headers=REVIEWER)).raise_for_status()
         answered = await wait_for(

@@ -22,7 +22,8 @@ from emulators.state import EmulatorState
 JsonObject = Annotated[dict[str, Any], Body()]
 CHECK_STATES = {"queued", "in_progress", "completed"}
 STATUS_STATES = {"error", "failure", "pending", "success"}
-APP = {"id": 1, "slug": "ticketsmith-ci", "name": "ticketsmith CI", "owner": user_json("demo")}
+CI_LOGIN = "ticketsmith-ci"
+APP = {"id": 1, "slug": CI_LOGIN, "name": "ticketsmith CI", "owner": user_json("demo")}
 
 
 def create_checks_router(
@@ -89,8 +90,22 @@ def create_checks_router(
     def announce(r: Json, run: Json, action: str, request: Request) -> None:
         base = base_url(request)
         payload = {"action": action, "check_run": run_json(r, run, base)}
-        payload |= {"repository": repository_json(r, base), "sender": user_json(APP["slug"])}
+        payload |= {"repository": repository_json(r, base), "sender": user_json(CI_LOGIN)}
         hooks.send("check_run", payload)
+        if action == "completed":  # one run per suite here: the suite completes with it
+            body = payload["check_run"]
+            suite = {
+                "id": run["suite_id"],
+                "head_branch": run.get("head_branch"),
+                "head_sha": run["head_sha"],
+                "status": "completed",
+                "conclusion": run.get("conclusion"),
+                "app": APP,
+                "pull_requests": body["pull_requests"],
+                "latest_check_runs_count": 1,
+            }
+            rest = {k: v for k, v in payload.items() if k not in ("action", "check_run")}
+            hooks.send("check_suite", {"action": "completed", "check_suite": suite, **rest})
 
     def find_run(r: Json, run_id: int) -> Json:
         full = f"{r['owner']}/{r['name']}"

@@ -121,6 +121,9 @@ async def test_check_runs_report_output_annotations_and_a_signed_webhook(
         "head_sha": sha,
         "check_run_id": run_id,
     }
+    suite = read_event("check_suite", receiver.events("check_suite")[0], "ticketsmith-bot")
+    assert isinstance(suite, GitHubEvent) and suite.payload.conclusion == "failure"  # type: ignore[union-attr]
+    assert suite.branches[0] == "ticketsmith/DEMO-1-add-power"
     sent = next(r for r in receiver.received if r.headers["X-GitHub-Event"] == "check_run")
     assert sent.headers["X-Hub-Signature-256"] == expected_signature(SECRET, sent.content)
     first_id = sent.headers["X-GitHub-Delivery"]
@@ -243,3 +246,24 @@ async def test_close_without_merging(
         False,
         "carol",
     )
+
+
+def test_the_emulated_ci_annotates_each_failing_test() -> None:
+    from emulators.github_ci import annotations
+
+    output = (
+        "F.\n___ test_power ___\n\n    def test_power():\n>       assert power(2, 3) == 8\n"
+        "E       assert 6 == 8\n\ntests/test_operations.py:31: AssertionError\n"
+        "=== short test summary info ===\n"
+        "FAILED tests/test_operations.py::test_power - assert 6 == 8\n1 failed, 1 passed\n"
+    )
+    assert annotations(output) == [
+        {
+            "path": "tests/test_operations.py",
+            "start_line": 31,
+            "end_line": 31,
+            "annotation_level": "failure",
+            "message": "test_power failed: assert 6 == 8",
+        }
+    ]
+    assert annotations("2 passed\n") == []
