@@ -92,6 +92,12 @@ class PullRequestInbox:
         self.handled.update(c.id for c in comments)
         return comments
 
+    def requeue(self, comments: list[ReviewComment]) -> None:
+        """Comments a dropped round did not answer: they go into the next round."""
+        for comment in comments:
+            self.handled.discard(comment.id)
+            self.comments.setdefault(comment.id, comment)
+
     def take_outsiders(self) -> list[ReviewComment]:
         outsiders, self.outsiders = list(self.outsiders.values()), {}
         self.answered_outsiders.update(c.author for c in outsiders)

@@ -15,9 +15,6 @@ with workflow.unsafe.imports_passed_through():
     from workflows.tracker import Tracker
 
 
-BATCH_WINDOW = timedelta(seconds=5)
-
-
 class ReviewPhase:
     """Waits for pull-request events and runs bounded rounds; returns how the ticket ends."""
 
@@ -51,9 +48,11 @@ class ReviewPhase:
                 return await self._ended(change.merged)
             # A review arrives as several deliveries (its body, each inline comment) and a CI
             # failure as several checks: gather them into one round.
-            await workflow.sleep(BATCH_WINDOW, summary="Gather the rest of this review or CI run")
-            if self._inbox.change is not None:
-                continue
+            if self._policy.batch_window > timedelta(0):
+                summary = "Gather the rest of this review or CI run"
+                await workflow.sleep(self._policy.batch_window, summary=summary)
+                if self._inbox.change is not None:
+                    continue
             outsiders = self._inbox.take_outsiders()
             await asyncio.gather(
                 *(

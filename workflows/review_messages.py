@@ -14,6 +14,8 @@ class ReviewPolicy(BaseModel):
     max_ci_fix_rounds: int = 3
     max_review_rounds: int = 5
     expire_after: timedelta = timedelta(days=14)
+    # How long to gather a review's deliveries or a CI run's checks into one round.
+    batch_window: timedelta = timedelta(seconds=5)
 
 
 class CheckInput(BaseModel):

@@ -77,3 +77,11 @@ def closed_text(key: str, url: str, branch: str | None) -> str:
     """Jira and Discord, once the pull request is closed without merging."""
     left = f" The branch `{branch}` is left as it is." if branch else ""
     return f"Pull request {url} was closed without merging; work on {key} stops.{left}"
+
+
+def superseded_comment(push: str) -> str:
+    """The comment when someone pushed while a round worked on the branch."""
+    return (
+        f"While ticketsmith was working on this round, {push}. It does not write over other "
+        "people's commits: the round is dropped and its work starts again from that commit."
+    )

@@ -81,12 +81,15 @@ class PullRequestRounds:
         self, number: int, failures: list[CheckInput]
     ) -> tuple[str | None, list[str]]:
         """Read what failed, revise, test, commit once and say what changed and why."""
+        pushes = len(self._inbox.pushed_by_others)
         reports: list[CiFailureReport] = await asyncio.gather(
             *(self._read_failure(f) for f in failures)
         )
         feedback = "\n\n".join(r.text for r in reports)
         done = await self._revise("ci", feedback, [])
         tests = await self._run_tests(done)
+        if await self._pushed_meanwhile(pushes, f"ci-round-{number}"):
+            return None, []  # the new head gets its own CI run
         sha = await self._commit(
             done, f"{self._inp.key}: fix CI ({', '.join(f.name for f in failures)})"
         )
@@ -100,6 +103,7 @@ class PullRequestRounds:
         self, number: int, comments: list[ReviewComment]
     ) -> tuple[str | None, list[str]]:
         """Address every comment in one commit, or answer why not; reply in inline threads."""
+        pushes = len(self._inbox.pushed_by_others)
         quoted = "\n\n".join(
             f"Comment {c.id} by {c.author}"
             + (f" on `{c.path}` line {c.line}" if c.path else "")
@@ -109,6 +113,9 @@ class PullRequestRounds:
         paths = list(dict.fromkeys(c.path for c in comments if c.path))
         done = await self._revise("review", quoted, paths)
         await self._run_tests(done)
+        if await self._pushed_meanwhile(pushes, f"review-round-{number}"):
+            self._inbox.requeue(comments)
+            return None, []
         sha = await self._commit(done, f"{self._inp.key}: address review (round {number})")
         files = [c.path for c in done.changes] if sha else []
         replies = [
@@ -188,6 +195,15 @@ class PullRequestRounds:
             retry_policy=TEST_RETRY,
             summary=f"Run `{self._inp.project.test_command}`",
         )
+
+    async def _pushed_meanwhile(self, pushes: int, step: str) -> bool:
+        """Whether someone else pushed while the round worked: then its files are not written
+        over theirs; the round says so and the work starts again from their commit."""
+        if len(self._inbox.pushed_by_others) == pushes:
+            return False
+        latest = self._inbox.pushed_by_others[-1]
+        await self.comment(f"{step}-superseded", review_texts.superseded_comment(latest))
+        return True
 
     async def _commit(self, done: Implementation, message: str) -> str | None:
         """One commit for the round, pushed on top of the remote branch (never forced)."""

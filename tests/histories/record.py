@@ -36,6 +36,7 @@ from workflows.messages import (
 from workflows.registry import WORKFLOWS
 from workflows.review_messages import (
     CommentKind,
+    ReviewPolicy,
     PullRequestChangeInput,
     ReviewComment,
     ReviewFeedbackInput,
@@ -109,8 +110,8 @@ SCENARIOS: dict[str, Callable[[Handle], Awaitable[None]]] = {
 
 def scenario_input(name: str, number: int) -> TicketInput:
     """The input each scenario was recorded with."""
-    if name.startswith("review-"):
-        return following(f"REC-{number}")
+    if name.startswith("review-"):  # with the default batch window, as tickets run
+        return following(f"REC-{number}", batch_window=ReviewPolicy().batch_window)
     inp = ticket_input(f"REC-{number}")
     if name == "expiry":
         inp.waits = WaitPolicy(max_reminders=1)

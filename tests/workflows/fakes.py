@@ -1,5 +1,6 @@
 """Fake activities registered under the real names, recording every call."""
 
+import asyncio
 from collections import defaultdict
 from typing import Any
 
@@ -55,6 +56,7 @@ class FakeActivities:
     def __init__(self, questions: bool = True, followup_rounds: int = 0) -> None:
         self.calls: dict[str, list[Any]] = defaultdict(list)
         self.conflicts: list[str] = []  # files update_from_base cannot resolve
+        self.revise_gate: asyncio.Event | None = None  # holds revise_pull_request until set
         self.questions = questions
         self.followup_rounds = followup_rounds
 
@@ -193,6 +195,8 @@ class FakeActivities:
     @activity.defn(name="revise_pull_request")
     async def revise_pull_request(self, inp: ReviseInput) -> Implementation:
         self.calls["revise_pull_request"].append(inp)
+        if self.revise_gate is not None:
+            await self.revise_gate.wait()
         paths = inp.paths or ["calc/operations.py"]
         changes = [
             FileChange(path=p, content=f"# round {len(self.calls['revise_pull_request'])}\n")

@@ -29,9 +29,10 @@ HEAD = "sha2"  # the fakes' second commit: plan, then code
 
 
 def following(key: str, **review: object) -> TicketInput:
+    """A ticket that follows its PR; events act at once (no batch window) unless told."""
     inp = ticket_input(key, follow=True)
     inp.auto = True
-    inp.review = inp.review.model_copy(update=review)
+    inp.review = inp.review.model_copy(update={"batch_window": timedelta(0), **review})
     return inp
 
 
@@ -216,3 +217,33 @@ async def test_someone_elses_push_moves_the_head(time_skipping_env: WorkflowEnvi
     markers = [c.marker.rsplit("/", 1)[1] for c in fakes.calls["comment_on_pull_request"]]
     assert markers == ["conflict-1", "ci-round-1"]
     assert "did not force" in fakes.calls["comment_on_pull_request"][0].body
+
+
+async def test_a_push_during_a_round_is_not_written_over(
+    time_skipping_env: WorkflowEnvironment,
+) -> None:
+    fakes = FakeActivities()
+    fakes.revise_gate = asyncio.Event()
+    comment = ReviewComment(
+        id=21, kind=CommentKind.INLINE, body="Handle 0", author="erin", path="calc/operations.py"
+    )
+    async with running_ticket(time_skipping_env, fakes, following("REV-8")) as handle:
+        await wait_until(handle, awaiting(Status.AWAITING_REVIEW))
+        await handle.signal(TicketWorkflow.review_feedback, ReviewFeedbackInput(comments=[comment]))
+        await wait_until(handle, lambda s: bool(fakes.calls["revise_pull_request"]))
+        push = PullRequestChangeInput(action="synchronize", head_sha="human2", sender="frank")
+        await handle.signal(TicketWorkflow.pull_request_changed, push)
+        await wait_until(
+            handle, lambda s: s.pull_request is not None and s.pull_request.head_sha == "human2"
+        )
+        fakes.revise_gate.set()
+        await wait_until(handle, rounds_done("review", 2))
+        await merge(handle)
+
+    messages = [c.message for c in fakes.calls["commit_files"]]
+    assert messages.count("REV-8: address review (round 1)") == 0
+    assert messages[-1] == "REV-8: address review (round 2)"
+    markers = [c.marker.rsplit("/", 1)[1] for c in fakes.calls["comment_on_pull_request"]]
+    assert markers == ["review-round-1-superseded", "review-round-2"]
+    assert "frank pushed human2" in fakes.calls["comment_on_pull_request"][0].body
+    assert [r.comment_id for r in fakes.calls["reply_to_review_comment"]] == [21]
