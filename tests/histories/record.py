@@ -36,10 +36,10 @@ from workflows.messages import (
 from workflows.registry import WORKFLOWS
 from workflows.review_messages import (
     CommentKind,
-    ReviewPolicy,
     PullRequestChangeInput,
     ReviewComment,
     ReviewFeedbackInput,
+    ReviewPolicy,
 )
 from workflows.ticket import TicketWorkflow
 
