@@ -52,3 +52,36 @@ def test_status_shows_each_phase_so_far() -> None:
 def test_status_without_usage_has_no_table() -> None:
     current = TicketStatus(key="DEMO-1", phase=Phase.REFINEMENT, status=Status.RUNNING)
     assert "working" not in render_status(current, "link")
+
+
+def test_status_shows_the_pull_request_its_checks_and_rounds() -> None:
+    from workflows.review_messages import CheckState, PullRequestView, RoundRecord
+
+    view = PullRequestView(
+        number=7,
+        head_sha="abc1234def",
+        checks=[CheckState(name="ci / tests", conclusion="success", head_sha="abc1234def")],
+        rounds=[
+            RoundRecord(
+                number=1,
+                kind="ci",
+                trigger="failed: ci / tests",
+                started_at=T0,
+                commit="abc1234def",
+                files=["calc/operations.py"],
+                outcome="pushed abc1234",
+            ),
+        ],  # fmt: skip
+        ci_rounds=1,
+        waiting_for="CI results, reviews or a merge of pull request #7",
+    )
+    current = TicketStatus(
+        key="DEMO-1", phase=Phase.REVIEW, status=Status.AWAITING_REVIEW, message="Waiting",
+        pr_url="http://forge/demo/calc/pull/7", pull_request=view,
+    )  # fmt: skip
+    text = render_status(current, "http://ui", T0)
+    assert "  pull request #7: open, head abc1234" in text
+    assert "    check ci / tests: success" in text
+    assert "  rounds: 1 CI fix, 0 review" in text
+    assert "    ci round 1: failed: ci / tests -> pushed abc1234" in text
+    assert "  waiting for: CI results, reviews or a merge of pull request #7" in text
