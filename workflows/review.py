@@ -1,9 +1,11 @@
 """The review phase: the ticket follows its pull request until it is merged, closed or left."""
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from datetime import timedelta
 
 from temporalio import workflow
+from temporalio.exceptions import ActivityError, ApplicationError, is_cancelled_exception
 
 with workflow.unsafe.imports_passed_through():
     from workflows import review_texts
@@ -63,9 +65,9 @@ class ReviewPhase:
                 )
             )
             if self._inbox.failures:
-                await self._ci_round()
+                await self._guarded(self._ci_round, "CI fix")
             if self._inbox.comments:
-                await self._review_round()
+                await self._guarded(self._review_round, "review")
 
     async def _wait_for_work(self) -> bool:
         """True once there is work; False after `expire_after` without any event."""
@@ -92,6 +94,21 @@ class ReviewPhase:
         self._tracker.set(
             Phase.REVIEW, Status.AWAITING_REVIEW, f"Waiting for {self._view.waiting_for}"
         )
+
+    async def _guarded(self, run_round: Callable[[], Awaitable[None]], kind: str) -> None:
+        """A round that fails after its retries is reported; the ticket keeps following."""
+        try:
+            await run_round()
+        except ActivityError as err:
+            if is_cancelled_exception(err):
+                raise
+            cause = err.cause.message if isinstance(err.cause, ApplicationError) else str(err)
+            record = self._view.rounds[-1] if self._view.rounds else None
+            if record is not None and not record.outcome:
+                record.outcome = f"failed: {cause}"
+            number = len(self._view.rounds)
+            body = review_texts.round_failed_comment(kind, cause)
+            await self._rounds.comment(f"round-{number}-failed", body)
 
     async def _ci_round(self) -> None:
         failures = self._inbox.take_failures()

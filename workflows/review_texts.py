@@ -85,3 +85,11 @@ def superseded_comment(push: str) -> str:
         f"While ticketsmith was working on this round, {push}. It does not write over other "
         "people's commits: the round is dropped and its work starts again from that commit."
     )
+
+
+def round_failed_comment(kind: str, cause: str) -> str:
+    """The comment when a round could not finish."""
+    return (
+        f"ticketsmith's {kind} round could not finish: {cause[:500]}\n\nNothing was pushed "
+        "by it. It keeps following this pull request; a person may need to look."
+    )

@@ -5,6 +5,7 @@ from collections import defaultdict
 from typing import Any
 
 from temporalio import activity
+from temporalio.exceptions import ApplicationError
 
 from activities.messages import (
     AnalyseInput,
@@ -57,6 +58,7 @@ class FakeActivities:
         self.calls: dict[str, list[Any]] = defaultdict(list)
         self.conflicts: list[str] = []  # files update_from_base cannot resolve
         self.revise_gate: asyncio.Event | None = None  # holds revise_pull_request until set
+        self.revise_error: str | None = None  # revise_pull_request fails for good with this
         self.questions = questions
         self.followup_rounds = followup_rounds
 
@@ -197,6 +199,8 @@ class FakeActivities:
         self.calls["revise_pull_request"].append(inp)
         if self.revise_gate is not None:
             await self.revise_gate.wait()
+        if self.revise_error is not None:
+            raise ApplicationError(self.revise_error, type="ModelAnswerError", non_retryable=True)
         paths = inp.paths or ["calc/operations.py"]
         changes = [
             FileChange(path=p, content=f"# round {len(self.calls['revise_pull_request'])}\n")

@@ -247,3 +247,21 @@ async def test_a_push_during_a_round_is_not_written_over(
     assert markers == ["review-round-1-superseded", "review-round-2"]
     assert "frank pushed human2" in fakes.calls["comment_on_pull_request"][0].body
     assert [r.comment_id for r in fakes.calls["reply_to_review_comment"]] == [21]
+
+
+async def test_a_failed_round_is_reported_and_the_ticket_keeps_following(
+    time_skipping_env: WorkflowEnvironment,
+) -> None:
+    fakes = FakeActivities()
+    fakes.revise_error = "the model kept answering something unusable"
+    async with running_ticket(time_skipping_env, fakes, following("REV-9")) as handle:
+        await wait_until(handle, awaiting(Status.AWAITING_REVIEW))
+        await handle.signal(TicketWorkflow.check_completed, failed("tests"))
+        after = await wait_until(handle, rounds_done("ci", 1))
+        result = await merge(handle)
+
+    assert result.status == Status.MERGED
+    assert after.pull_request and after.pull_request.rounds[0].outcome.startswith("failed: ")
+    failed_comment = fakes.calls["comment_on_pull_request"][-1]
+    assert failed_comment.marker.endswith("/round-1-failed")
+    assert "could not finish: the model kept answering" in failed_comment.body
