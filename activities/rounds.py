@@ -12,7 +12,7 @@ from activities.merging import merge_base
 from activities.pr_messages import ReviseInput, UpdateFromBaseInput, UpdateFromBaseResult
 from activities.repo import Workspaces
 from activities.tester import WorkspaceTester
-from graphs.feedback import feedback_plan, paths_in
+from graphs.feedback import feedback_plan, paths_in, repository_file
 from graphs.implementation.graph import implement_plan
 from graphs.schemas import Implementation
 
@@ -37,7 +37,7 @@ class RoundActivities:
                 named += await workspace.changed_files(inp.repo.base_branch)
             paths = list(
                 dict.fromkeys(
-                    p for p in named if (repo_dir / p).is_file() and not p.startswith(PLAN_DIR)
+                    p for p in named if repository_file(p, repo_dir) and not p.startswith(PLAN_DIR)
                 )
             )
             tester = None

@@ -24,16 +24,22 @@ def quote_untrusted(text: str, limit: int = MAX_FEEDBACK) -> str:
     )
 
 
+def repository_file(candidate: str, repo_dir: Path) -> str | None:
+    """`candidate` when it names a file inside the repository (never .git, never outside)."""
+    parts = Path(candidate).parts
+    if not candidate or Path(candidate).is_absolute() or ".." in parts or ".git" in parts:
+        return None
+    root = repo_dir.resolve()
+    path = (root / candidate).resolve()
+    return candidate if path.is_relative_to(root) and path.is_file() else None
+
+
 def paths_in(text: str, repo_dir: Path) -> list[str]:
     """Repository files a text names (tracebacks, annotations), in order, each once."""
     found: list[str] = []
-    root = repo_dir.resolve()
     for match in _PATH.findall(text):
-        candidate = match.lstrip("./")
-        if ".." in Path(candidate).parts or candidate in found:
-            continue
-        path = (root / candidate).resolve()
-        if path.is_relative_to(root) and path.is_file() and ".git" not in path.parts:
+        candidate = repository_file(match.removeprefix("./"), repo_dir)
+        if candidate and candidate not in found:
             found.append(candidate)
     return found
 

@@ -125,3 +125,20 @@ async def test_no_merge_without_conflict_and_none_forced(
         text=True, check=True,
     ).stdout.strip()  # fmt: skip
     assert after == before
+
+
+async def test_paths_from_comments_never_leave_the_repository(
+    remote: RepoRef, ticket: TicketContext, tmp_path: Path
+) -> None:
+    prompts: list[str] = []
+    outside = tmp_path / "secret.txt"
+    outside.write_text("TOKEN=hunter2\n")
+    inp = ReviseInput(
+        repo=branch(remote), ticket=ticket, kind="review", feedback="see the files",
+        paths=[str(outside), "../../secret.txt", ".git/config", "calc/ops.py"],
+    )  # fmt: skip
+    await ActivityEnvironment().run(rounds(fixer(prompts), tmp_path).revise_pull_request, inp)
+
+    workers = [p for p in prompts if "Your file is" in p]
+    assert workers and all("Your file is `calc/ops.py`" in p for p in workers)
+    assert not any("hunter2" in p or "[core]" in p for p in prompts)
