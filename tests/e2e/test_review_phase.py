@@ -25,55 +25,14 @@ from embedded.demo import starter
 from embedded.stack import Stack
 from tests.e2e.stacks import poll, running, stack_settings
 from tests.support.fake_openai import FakeModelServer, task_of
-from tests.support.fake_team import TeamBrain
+from tests.support.pr_team import OPS, TESTS, pull_request_brain
 from webhooks.security import expected_signature
 from workflows.messages import Status, TicketResult, TicketStatus
 
 pytestmark = pytest.mark.e2e
 KEY = "DEMO-1"
 SECRET = "review-e2e-secret"
-OPS, TESTS = "calc/operations.py", "tests/test_operations.py"
-BUGGY = (
-    "\n\ndef power(base: float, exponent: int) -> float:\n"
-    '    """Return base**exponent."""\n    return base * exponent\n'
-)
-TEST_POWER = (
-    "\n\ndef test_power() -> None:\n    from calc.operations import power\n\n"
-    "    assert power(2, 3) == 8\n"
-)
-TEST_ZERO = (
-    "\n\ndef test_power_zero() -> None:\n    from calc.operations import power\n\n"
-    "    assert power(5, 0) == 1\n"
-)
 REPO = "/api/v3/repos/demo/calc"
-
-
-class PullRequestBrain(TeamBrain):
-    """Writes a buggy power(), fixes it when CI fails, and answers review comments."""
-
-    def _implement_file(self, body: dict[str, Any], inputs: dict[str, Any]) -> Any:
-        human = next(m["content"] for m in reversed(body["messages"]) if m.get("role") == "user")
-        path = inputs["path"]
-        if "failing CI checks" in human and path == OPS:
-            return self._rewrite(
-                body, path, lambda text: text.replace("base * exponent", "base**exponent")
-            )
-        if "review comments" in human:
-            extra = "\n# exponent is a whole number\n" if path == OPS else TEST_ZERO
-            return self._rewrite(body, path, lambda text: text.rstrip("\n") + "\n" + extra)
-        if "failing CI checks" in human:
-            return self._rewrite(body, path, lambda text: text)
-        return super()._implement_file(body, inputs)
-
-    def _rewrite(self, body: dict[str, Any], path: str, change: Any) -> str:
-        from graphs.fences import fence, find_file_block
-
-        human = next(m["content"] for m in reversed(body["messages"]) if m.get("role") == "user")
-        current = find_file_block(human, path, fallback=False) or ""
-        return fence(path, change(current), "python")
-
-    def _review(self, body: dict[str, Any], inputs: dict[str, Any]) -> str:
-        return json.dumps({"passed": True, "summary": "Reviewed.", "fixes": []})
 
 
 def tasks(model: FakeModelServer, marker: str) -> int:
@@ -90,7 +49,7 @@ def tasks(model: FakeModelServer, marker: str) -> int:
 
 @pytest.fixture(scope="module")
 async def model() -> AsyncIterator[FakeModelServer]:
-    server = FakeModelServer(PullRequestBrain(additions={OPS: BUGGY, TESTS: TEST_POWER}))
+    server = FakeModelServer(pull_request_brain())
     server.start()
     yield server
     server.stop()
