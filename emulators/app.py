@@ -72,7 +72,8 @@ def create_app(
         owner: str, repo: str, request: Request, moved: list[tuple[str, str]]
     ) -> None:
         authorization = request.headers.get("authorization", "")
-        await note_push(state, repos_root, hooks, owner, repo, authorization, base_url(request))
+        base = base_url(request)
+        await note_push(state, repos_root, hooks, owner, repo, authorization, base, moved)
         if ci:
             emulated_ci.pushed(owner, repo, [sha for _, sha in moved])
 

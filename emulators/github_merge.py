@@ -97,12 +97,20 @@ def create_merge_router(state: EmulatorState, repos_root: Path, hooks: GitHubWeb
 
 async def note_push(
     state: EmulatorState, repos_root: Path, hooks: GitHubWebhooks, owner: str, repo: str,
-    authorization: str, base: str,
+    authorization: str, base: str, refs: list[tuple[str, str]],
 ) -> list[Json]:  # fmt: skip
-    """After a push: open pull requests whose head moved get `synchronize`; returns them."""
+    """After a push: a `push` event per moved branch, and `synchronize` for each open pull
+    request whose head moved; returns those pull requests."""
     r = find_repo(state, owner, repo)
     bare = bare_path(repos_root, r)
     pusher, _ = caller(state, authorization)
+    for ref, sha in refs:
+        hooks.send("push", {
+            "ref": ref, "after": sha, "created": False, "deleted": False, "forced": False,
+            "commits": [], "head_commit": {"id": sha},
+            "pusher": {"name": pusher}, "repository": repository_json(r, base),
+            "sender": user_json(pusher),
+        })  # fmt: skip
     moved = []
     for pr in state.data["pulls"]:
         if pr["repo"] != f"{r['owner']}/{r['name']}" or pr["state"] != "open":

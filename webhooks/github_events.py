@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from workflows.review_messages import (
+    BaseMovedInput,
     CheckInput,
     CommentKind,
     PullRequestChangeInput,
@@ -21,7 +22,7 @@ STATUS_FAILED = {"failure", "error"}
 BRANCH = re.compile(r"^ticketsmith/(?P<key>[A-Z][A-Z0-9_]*-\d+)(?:-|$)")
 COMMAND = re.compile(r"(^|\s)/ticketsmith\b", re.IGNORECASE)
 
-SignalInput = CheckInput | ReviewFeedbackInput | PullRequestChangeInput
+SignalInput = CheckInput | ReviewFeedbackInput | PullRequestChangeInput | BaseMovedInput
 
 
 @dataclass
@@ -181,7 +182,19 @@ def _issue_comment(payload: dict[str, Any], bot_login: str) -> GitHubEvent | str
     )
 
 
+def _push(payload: dict[str, Any]) -> GitHubEvent | str:
+    ref = str(payload.get("ref") or "")
+    if not ref.startswith("refs/heads/") or payload.get("deleted"):
+        return "a push that moves no branch"
+    branch = ref.removeprefix("refs/heads/")
+    if ticket_key(branch):
+        return "a push to a ticket branch (pull_request synchronize says it)"
+    moved = BaseMovedInput(base=branch, sha=str(payload["after"]))
+    return GitHubEvent("base_branch_moved", moved, [])
+
+
 READERS: dict[str, Any] = {
+    "push": _push,
     "check_run": _check_run,
     "check_suite": _check_suite,
     "workflow_run": _workflow_run,

@@ -14,7 +14,7 @@ from fastapi.responses import JSONResponse
 from temporalio.client import Client, WorkflowExecutionStatus
 from temporalio.service import RPCError, RPCStatusCode
 
-from config import ProjectConfig, ProjectConfigError, Settings, project_for
+from config import ProjectConfig, ProjectConfigError, Settings, load_projects, project_for
 from tickets.launch import workflow_id
 from webhooks.dedup import DeliveryLog
 from webhooks.github_events import GitHubEvent, read_event, ticket_key
@@ -65,6 +65,37 @@ def create_github_router(
                 deliveries.release(delivery)  # let GitHub's redelivery try again
             raise
 
+    async def base_moved(
+        temporal: Client, event: GitHubEvent, repository: str, name: str
+    ) -> JSONResponse:
+        """A push to a base branch: every ticket following a PR onto it checks its branch."""
+        base = event.payload.base  # type: ignore[union-attr]
+        projects = [
+            p.jira_project
+            for p in load_projects(settings.projects_file).values()
+            if p.repository.casefold() == repository.casefold() and p.base_branch == base
+        ]
+        if not projects:
+            return ignored(f"{base} of {repository} is no configured project's base", event=name)
+        listed = ", ".join(f"'{p}'" for p in projects)
+        query = (
+            "WorkflowType = 'TicketWorkflow' AND ExecutionStatus = 'Running' "
+            f"AND Phase = 'review' AND Project IN ({listed})"
+        )
+        signalled = []
+        async for found in temporal.list_workflows(query):
+            try:
+                await temporal.get_workflow_handle(found.id).signal(event.signal, event.payload)
+            except RPCError as err:
+                if err.status != RPCStatusCode.NOT_FOUND:
+                    raise
+                continue
+            signalled.append(found.id)
+        if not signalled:
+            return ignored(f"no ticket follows a pull request onto {base}", event=name)
+        body = {"status": "accepted", "signal": event.signal, "workflow_ids": signalled}
+        return JSONResponse(body, status_code=202)
+
     async def route(
         temporal: Client,
         event: GitHubEvent,
@@ -73,6 +104,9 @@ def create_github_router(
         delivery: str | None,
     ) -> JSONResponse:
         repository = str((payload.get("repository") or {}).get("full_name") or "")
+        event.payload.delivery_id = delivery
+        if event.signal == "base_branch_moved":
+            return await base_moved(temporal, event, repository, name)
         branches = event.branches or await head_branch(repository, event.pr_number)
         key = next((k for k in map(ticket_key, branches) if k), None)
         if key is None:

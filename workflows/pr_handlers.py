@@ -5,6 +5,7 @@ from temporalio import workflow
 with workflow.unsafe.imports_passed_through():
     from workflows.pr_inbox import PullRequestInbox
     from workflows.review_messages import (
+        BaseMovedInput,
         CheckInput,
         PullRequestChangeInput,
         PullRequestView,
@@ -30,6 +31,12 @@ class PullRequestHandlers:
         """A review, inline comments, or a conversation comment addressed to the bot."""
         if self._inbox.first(inp.delivery_id, workflow.now()):
             self._inbox.record_feedback(inp)
+
+    @workflow.signal
+    def base_branch_moved(self, inp: BaseMovedInput) -> None:
+        """The base branch moved: the branch is brought up to date if they now conflict."""
+        if self._inbox.first(inp.delivery_id, workflow.now()):
+            self._inbox.base_moved = True
 
     @workflow.signal
     def pull_request_changed(self, inp: PullRequestChangeInput) -> None:

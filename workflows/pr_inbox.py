@@ -28,6 +28,7 @@ class PullRequestInbox:
         self.own_shas: set[str] = set()
         self.pushed_by_others: list[str] = []
         self.last_activity: datetime | None = None
+        self.base_moved = False
         self._deliveries: set[str] = set()
 
     def first(self, delivery_id: str | None, at: datetime) -> bool:
@@ -41,7 +42,8 @@ class PullRequestInbox:
 
     def has_work(self) -> bool:
         """Whether anything waits to be acted on."""
-        return bool(self.change or self.failures or self.comments or self.outsiders)
+        work = self.change or self.failures or self.comments or self.outsiders
+        return bool(work or self.base_moved)
 
     def record_check(self, inp: CheckInput) -> None:
         """Keep a check's conclusion; a failure on the head commit becomes work."""

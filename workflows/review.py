@@ -33,6 +33,7 @@ class ReviewPhase:
         self._inbox, self._rounds, self._url = inbox, rounds, pr_url
         self._view = inbox.view
         self._policy = inp.review
+        self._base_checks = 0
 
     async def follow(self) -> tuple[Status, str]:
         """Act on events until the pull request is merged or closed, or nothing happens."""
@@ -68,6 +69,9 @@ class ReviewPhase:
                 await self._guarded(self._ci_round, "CI fix")
             if self._inbox.comments:
                 await self._guarded(self._review_round, "review")
+            if self._inbox.base_moved:  # the rounds above bring the base in themselves
+                self._inbox.base_moved = False
+                await self._guarded(self._base_round, "base update")
 
     async def _wait_for_work(self) -> bool:
         """True once there is work; False after `expire_after` without any event."""
@@ -119,7 +123,8 @@ class ReviewPhase:
         number = self._view.ci_rounds
         names = ", ".join(f.name for f in failures)
         record = self._start("ci", number, f"failed: {names}")
-        await self._base(number)
+        await self._base(number, f"ci-{number}")
+        self._inbox.base_moved = False
         sha, files = await self._rounds.ci_round(number, failures)
         self._finish(record, sha, files)
 
@@ -132,12 +137,20 @@ class ReviewPhase:
         number = self._view.review_rounds
         authors = ", ".join(sorted({c.author for c in comments}))
         record = self._start("review", number, f"{len(comments)} comments by {authors}")
-        await self._base(number)
+        await self._base(number, f"review-{number}")
+        self._inbox.base_moved = False
         sha, files = await self._rounds.review_round(number, comments)
         self._finish(record, sha, files)
 
-    async def _base(self, number: int) -> None:
-        result = await self._rounds.update_from_base(number)
+    async def _base_round(self) -> None:
+        """The base moved without other work: merge it in if it now conflicts."""
+        self._base_checks += 1
+        number = self._base_checks
+        self._tracker.set(Phase.REVIEW, Status.RUNNING, "Checking the branch against its base")
+        await self._base(number, f"base-{number}")
+
+    async def _base(self, number: int, step: str) -> None:
+        result = await self._rounds.update_from_base(step)
         if result.merged or result.unresolved:
             outcome = "merged" if result.merged else f"conflicts left: {result.unresolved}"
             record = self._start("base", number, f"{self._rounds.repo.base_branch} moved")

@@ -72,6 +72,14 @@ class PullRequestChangeInput(BaseModel):
     delivery_id: str | None = None
 
 
+class BaseMovedInput(BaseModel):
+    """The pull request's base branch got new commits (a `push` to it)."""
+
+    base: str
+    sha: str
+    delivery_id: str | None = None
+
+
 class CheckState(BaseModel):
     """The last known conclusion of one check on the pull request's head."""
 

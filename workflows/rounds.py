@@ -131,7 +131,7 @@ class PullRequestRounds:
         await self.comment(f"review-round-{number}", body)
         return sha, files
 
-    async def update_from_base(self, number: int) -> UpdateFromBaseResult:
+    async def update_from_base(self, step: str) -> UpdateFromBaseResult:
         """Merge the base in when it conflicts; an unresolvable conflict is reported."""
         await self._before_agent()
         result: UpdateFromBaseResult = await workflow.execute_activity_method(
@@ -150,7 +150,7 @@ class PullRequestRounds:
             self._inbox.moved_to(result.sha, by_us=True)
         if result.unresolved:
             body = review_texts.conflict_comment(self.repo.base_branch, result.unresolved)
-            await self.comment(f"conflict-{number}", body)
+            await self.comment(f"conflict-{step}", body)
         return result
 
     async def _read_failure(self, failure: CheckInput) -> CiFailureReport:

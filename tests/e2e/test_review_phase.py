@@ -3,48 +3,42 @@ server), emulators with emulated CI and GitHub webhooks, the webhook app and rea
 
 The first implementation has a bug the emulated CI catches; a fix round pushes one commit and
 the check goes green. A person pushes to the branch, a reviewer asks for two changes inline,
-a passer-by asks for something, then the reviewer asks again past the bound; the PR is merged
-with `starter.py merge` and Jira says Done.
+a passer-by asks for something, the reviewer asks again past the bound, the base moves into
+a conflict that is merged in; the PR is merged with `starter.py merge` and Jira says Done.
 """
 
 import base64
 import json
 import os
-import subprocess
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
 from pydantic import SecretStr
-from temporalio.client import Client
 
 from config import connect_temporal
 from embedded.demo import starter
 from embedded.stack import Stack
+from tests.e2e.review_helpers import (
+    KEY,
+    REPO,
+    as_person,
+    check_on_head,
+    comments_with,
+    git,
+    second_answer,
+    tasks,
+    waiting_after,
+)
 from tests.e2e.stacks import poll, running, stack_settings
-from tests.support.fake_openai import FakeModelServer, task_of
+from tests.support.fake_openai import FakeModelServer
 from tests.support.pr_team import OPS, TESTS, pull_request_brain
 from webhooks.security import expected_signature
-from workflows.messages import Status, TicketResult, TicketStatus
+from workflows.messages import Status, TicketResult
 
 pytestmark = pytest.mark.e2e
-KEY = "DEMO-1"
 SECRET = "review-e2e-secret"
-REPO = "/api/v3/repos/demo/calc"
-
-
-def tasks(model: FakeModelServer, marker: str) -> int:
-    """Worker calls whose prompt carries `marker` (which kind of round asked)."""
-    count = 0
-    for call in model.calls:
-        task, _ = task_of(call.body)
-        human = next(
-            (m["content"] for m in reversed(call.body["messages"]) if m.get("role") == "user"), ""
-        )
-        count += task == "implement_file" and marker in str(human)
-    return count
 
 
 @pytest.fixture(scope="module")
@@ -79,39 +73,6 @@ async def stack(
                 os.environ.pop(k, None)
             else:
                 os.environ[k] = v
-
-
-def as_person(login: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {login}-token"}
-
-
-async def current(client: Client) -> TicketStatus:
-    return await client.get_workflow_handle(f"ticket-{KEY}").query(
-        "status", result_type=TicketStatus
-    )
-
-
-async def waiting_after(client: Client, kind: str, count: int) -> TicketStatus | None:
-    """The status once `count` rounds of `kind` are done and the ticket waits again."""
-    try:
-        status = await current(client)
-    except Exception:
-        return None
-    assert status.status not in (Status.FAILED, Status.CANCELLED), status.message
-    view = status.pull_request
-    done = view is not None and len([r for r in view.rounds if r.kind == kind]) >= count
-    return status if done and status.status == Status.AWAITING_REVIEW else None
-
-
-async def check_on_head(http: httpx.AsyncClient, sha: str) -> str | None:
-    runs = (await http.get(f"{REPO}/commits/{sha}/check-runs", headers=as_person("carol"))).json()
-    done = [r for r in runs["check_runs"] if r["status"] == "completed"]
-    return done[0]["conclusion"] if done else None
-
-
-def git(*args: str, cwd: Path | None = None) -> str:
-    done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=True)
-    return done.stdout.strip()
 
 
 async def test_the_ticket_follows_its_pull_request_to_the_merge(
@@ -206,9 +167,7 @@ async def test_the_ticket_follows_its_pull_request_to_the_merge(
             await http.post(
                 f"{REPO}/issues/{number}/comments", json=ask, headers=as_person("mallory")
             )
-        polite = await poll(
-            lambda: _comments_with(http, number, "@mallory"), "the polite reply", 60
-        )
+        polite = await poll(lambda: comments_with(http, number, "@mallory"), "the polite reply", 60)
         assert len(polite) == 1
         hooks = (await http.get("/_emulator/github/webhooks")).json()["deliveries"]
         answers = {
@@ -226,7 +185,7 @@ async def test_the_ticket_follows_its_pull_request_to_the_merge(
         mallory = [d for d in hooks if d["payload"].get("sender", {}).get("login") == "mallory"]
         assert all("one polite reply" in answers[d["id"]]["note"] for d in mallory)
         await http.post(f"/_emulator/github/webhooks/{mallory[0]['id']}/redeliver")
-        again = await poll(lambda: _second_answer(http, mallory[0]["id"]), "the redelivery", 60)
+        again = await poll(lambda: second_answer(http, mallory[0]["id"]), "the redelivery", 60)
         assert again["reason"] == f"delivery {mallory[0]['id']} was already handled"
         hook_url = f"http://{settings.webhook_host}:{settings.webhook_port}/webhooks/github"
         body = json.dumps(mallory[0]["payload"]).encode()
@@ -249,11 +208,29 @@ async def test_the_ticket_follows_its_pull_request_to_the_merge(
             f"{REPO}/pulls/{number}/reviews", json=again_review, headers=as_person("carol")
         )
         bound = await poll(
-            lambda: _comments_with(http, number, "review rounds on this pull request"),
+            lambda: comments_with(http, number, "review rounds on this pull request"),
             "the bound",
             60,
         )
         assert len(bound) == 1 and tasks(model, "review comments") == before
+
+        # The base moves under the branch and now conflicts: merged in file by file, pushed.
+        main = tmp_path / "dave-main"
+        git("clone", "--quiet", "--branch", "main", url, str(main))
+        with (main / OPS).open("a") as ops:
+            ops.write("\n\ndef modulo(a: int, b: int) -> int:\n    return a % b\n")
+        git("-c", "user.name=Dave", "-c", "user.email=d@example.com", "commit", "-qam", "modulo",
+            cwd=main)  # fmt: skip
+        git("-c", f"http.extraHeader=Authorization: Basic {auth}", "push", "-q", "origin", "main",
+            cwd=main)  # fmt: skip
+        based = await poll(lambda: waiting_after(client, "base", 1), "the base update", 300)
+        base_round = next(r for r in based.pull_request.rounds if r.kind == "base")  # type: ignore[union-attr]
+        assert (base_round.outcome, base_round.files) == ("merged", [OPS])
+        git("fetch", "-q", cwd=clone)
+        git("checkout", "-q", f"origin/{fixed.branch}", cwd=clone)
+        merged_ops = (clone / OPS).read_text()
+        assert "def modulo" in merged_ops and "def power" in merged_ops
+        assert len(git("rev-list", "--parents", "-n1", "HEAD", cwd=clone).split()) == 3
 
         # (d) Merging closes the ticket: workflow merged, Jira Done.
         assert "Merged demo/calc#" in starter(settings, "merge", KEY)
@@ -266,19 +243,3 @@ async def test_the_ticket_follows_its_pull_request_to_the_merge(
         result.pull_request.ci_rounds,
         result.pull_request.review_rounds,
     ) == (1, 1)
-
-
-async def _comments_with(http: httpx.AsyncClient, number: int, text: str) -> list[str] | None:
-    found = (await http.get(f"{REPO}/issues/{number}/comments", headers=as_person("carol"))).json()
-    bodies = [c["body"] for c in found if text in c["body"]]
-    return bodies or None
-
-
-async def _second_answer(http: httpx.AsyncClient, delivery_id: str) -> dict[str, Any] | None:
-    hooks = (await http.get("/_emulator/github/webhooks")).json()["deliveries"]
-    delivery = next(d for d in hooks if d["id"] == delivery_id)
-    attempts = delivery["attempts"]
-    if delivery["state"] == "pending" or len(attempts) < 2:
-        return None
-    answer: dict[str, Any] = json.loads(attempts[1]["response"])
-    return answer

@@ -45,6 +45,18 @@ class PullRequestBrain(TeamBrain):
         current = find_file_block(human, path, fallback=False) or ""
         return fence(path, change(current), "python")
 
+    def _resolve_conflict(self, body: dict[str, Any], inputs: dict[str, Any]) -> str:
+        """Keep both sides of every conflict, the branch's first."""
+        human = next(m["content"] for m in reversed(body["messages"]) if m.get("role") == "user")
+        path = inputs["path"]
+        conflicted = find_file_block(human, path, fallback=False) or ""
+        kept = [
+            line
+            for line in conflicted.splitlines(keepends=True)
+            if not line.startswith(("<<<<<<<", "=======", ">>>>>>>"))
+        ]
+        return fence(path, "".join(kept), "python")
+
     def _review(self, body: dict[str, Any], inputs: dict[str, Any]) -> str:
         return json.dumps({"passed": True, "summary": "Reviewed.", "fixes": []})
 

@@ -120,3 +120,13 @@ def test_ticket_branches_name_their_ticket() -> None:
     assert ticket_key("ticketsmith/DEMO-1-add-power") == "DEMO-1"
     assert ticket_key("ticketsmith/DEMO-12") == "DEMO-12"
     assert ticket_key("changes") is None and ticket_key("feature/DEMO-1") is None
+
+
+def test_a_push_to_a_base_branch_moves_the_base() -> None:
+    deleted = read("push", "push")  # the example deletes the branch
+    assert deleted == "a push that moves no branch"
+    moved = read("push", "push", deleted=False, after=HEAD)
+    assert isinstance(moved, GitHubEvent) and moved.signal == "base_branch_moved"
+    assert moved.payload.model_dump(include={"base", "sha"}) == {"base": "master", "sha": HEAD}
+    on_ticket = read("push", "push", deleted=False, ref="refs/heads/ticketsmith/DEMO-1-x")
+    assert on_ticket == "a push to a ticket branch (pull_request synchronize says it)"

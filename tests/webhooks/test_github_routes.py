@@ -158,3 +158,15 @@ async def test_a_ticket_of_another_repository_is_not_signalled(app_for: Any) -> 
     assert response.json()["reason"] == (
         f"no ticket owns this pull request: ticket-{key} never ran"
     )
+
+
+async def test_a_push_to_the_base_reaches_tickets_in_review_only(app_for: Any) -> None:
+    http = await app_for("unused")
+    push = github_example("push")
+    push.update(deleted=False, after="1" * 40)
+    response = await http.post("/webhooks/github", **github_request("push", push))
+    assert (
+        response.json()["reason"]
+        == "master of Codertocat/Hello-World is no configured project's base"
+    )
+    # Tickets in review are found through visibility: the end-to-end test covers that.

@@ -16,6 +16,7 @@ from tests.workflows.test_ticket_workflow import (
 )
 from workflows.messages import Phase, Status, TicketInput, TicketResult, TicketStatus
 from workflows.review_messages import (
+    BaseMovedInput,
     CheckInput,
     CommentKind,
     PullRequestChangeInput,
@@ -215,7 +216,7 @@ async def test_someone_elses_push_moves_the_head(time_skipping_env: WorkflowEnvi
 
     assert [c.name for c in fakes.calls["read_ci_failure"]] == ["tests"]
     markers = [c.marker.rsplit("/", 1)[1] for c in fakes.calls["comment_on_pull_request"]]
-    assert markers == ["conflict-1", "ci-round-1"]
+    assert markers == ["conflict-ci-1", "ci-round-1"]
     assert "did not force" in fakes.calls["comment_on_pull_request"][0].body
 
 
@@ -265,3 +266,31 @@ async def test_a_failed_round_is_reported_and_the_ticket_keeps_following(
     failed_comment = fakes.calls["comment_on_pull_request"][-1]
     assert failed_comment.marker.endswith("/round-1-failed")
     assert "could not finish: the model kept answering" in failed_comment.body
+
+
+async def test_a_moved_base_is_checked_and_a_conflict_reported(
+    time_skipping_env: WorkflowEnvironment,
+) -> None:
+    fakes = FakeActivities()
+    async with running_ticket(time_skipping_env, fakes, following("REV-10")) as handle:
+        await wait_until(handle, awaiting(Status.AWAITING_REVIEW))
+        moved = BaseMovedInput(base="main", sha="base2", delivery_id="p-1")
+        await handle.signal(TicketWorkflow.base_branch_moved, moved)
+        await handle.signal(TicketWorkflow.base_branch_moved, moved)  # redelivered: once
+        await wait_until(
+            handle,
+            lambda s: (
+                len(fakes.calls["update_from_base"]) == 1 and s.status == Status.AWAITING_REVIEW
+            ),
+        )
+        fakes.conflicts = ["calc/cli.py"]
+        await handle.signal(TicketWorkflow.base_branch_moved, BaseMovedInput(base="main", sha="b3"))
+        after = await wait_until(handle, rounds_done("base", 1))
+        await merge(handle)
+
+    assert len(fakes.calls["update_from_base"]) == 2
+    assert [c.marker.rsplit("/", 1)[1] for c in fakes.calls["comment_on_pull_request"]] == [
+        "conflict-base-2"
+    ]
+    assert after.pull_request and after.pull_request.rounds[0].outcome.startswith("conflicts left")
+    assert "revise_pull_request" not in fakes.calls
