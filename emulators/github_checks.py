@@ -23,7 +23,7 @@ JsonObject = Annotated[dict[str, Any], Body()]
 CHECK_STATES = {"queued", "in_progress", "completed"}
 STATUS_STATES = {"error", "failure", "pending", "success"}
 CI_LOGIN = "ticketsmith-ci"
-APP = {"id": 1, "slug": CI_LOGIN, "name": "ticketsmith CI", "owner": user_json("demo")}
+APP: Json = {"id": 1, "slug": CI_LOGIN, "name": "ticketsmith CI", "owner": user_json("demo")}
 
 
 def create_checks_router(
@@ -89,7 +89,7 @@ def create_checks_router(
 
     def announce(r: Json, run: Json, action: str, request: Request) -> None:
         base = base_url(request)
-        payload = {"action": action, "check_run": run_json(r, run, base)}
+        payload: Json = {"action": action, "check_run": run_json(r, run, base)}
         payload |= {"repository": repository_json(r, base), "sender": user_json(CI_LOGIN)}
         hooks.send("check_run", payload)
         if action == "completed":  # one run per suite here: the suite completes with it

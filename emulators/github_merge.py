@@ -104,10 +104,10 @@ async def note_push(
     r = find_repo(state, owner, repo)
     bare = bare_path(repos_root, r)
     pusher, _ = caller(state, authorization)
-    for ref, sha in refs:
+    for ref, pushed in refs:
         hooks.send("push", {
-            "ref": ref, "after": sha, "created": False, "deleted": False, "forced": False,
-            "commits": [], "head_commit": {"id": sha},
+            "ref": ref, "after": pushed, "created": False, "deleted": False, "forced": False,
+            "commits": [], "head_commit": {"id": pushed},
             "pusher": {"name": pusher}, "repository": repository_json(r, base),
             "sender": user_json(pusher),
         })  # fmt: skip
