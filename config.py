@@ -37,6 +37,9 @@ class Settings(BaseSettings):
     max_concurrent_http_activities: int = Field(default=20, ge=1)
     max_concurrent_agent_activities: int = Field(default=2, ge=1)
     graceful_shutdown_seconds: float = Field(default=30.0, ge=0)
+    # How long the embedded stack waits for each service to be ready: a busy machine can
+    # take minutes to import the worker.
+    ready_timeout_seconds: float = Field(default=600.0, gt=0)
 
     metrics_host: str = "127.0.0.1"
     metrics_port: int = Field(default=9000, ge=0, description="0 switches metrics off")
@@ -83,6 +86,8 @@ class Settings(BaseSettings):
     git_base_url: str = ""
     git_author_name: str = "ticketsmith"
     git_author_email: str = "ticketsmith@example.com"
+    # A project's `discord_webhook_url` that starts with "/" is relative to this URL.
+    discord_base_url: str = ""
 
     model_provider: str = "auto"
     openai_api_key: SecretStr | None = Field(
@@ -108,6 +113,7 @@ class Settings(BaseSettings):
         self.jira_base_url = self.jira_base_url or emulators
         self.github_api_url = self.github_api_url or f"{emulators}/api/v3"
         self.git_base_url = self.git_base_url or emulators
+        self.discord_base_url = self.discord_base_url or emulators
         self.temporal_ui_url = self.temporal_ui_url or f"http://127.0.0.1:{self.temporal_ui_port}"
         return self
 
@@ -195,6 +201,14 @@ def project_for(key: str, settings: Settings) -> ProjectConfig:
 def clone_url_for(project: ProjectConfig, settings: Settings) -> str:
     """The git URL of a project's repository (no credentials: those go in the environment)."""
     return project.clone_url or f"{settings.git_base_url.rstrip('/')}/{project.repository}.git"
+
+
+def discord_webhook_for(project: ProjectConfig, settings: Settings) -> str | None:
+    """A project's Discord webhook URL, a relative one resolved against `discord_base_url`."""
+    url = project.discord_webhook_url
+    if url and url.startswith("/"):
+        return settings.discord_base_url.rstrip("/") + url
+    return url
 
 
 async def connect_temporal(

@@ -22,7 +22,13 @@ from activities.discord import DiscordActivities
 from activities.github import GitHubActivities
 from activities.jira import JiraActivities
 from activities.repo import RepoActivities, Workspaces
-from config import Settings, connect_temporal, get_settings, load_projects
+from config import (
+    Settings,
+    connect_temporal,
+    discord_webhook_for,
+    get_settings,
+    load_projects,
+)
 from graphs.models import make_chat_model
 from integrations.discord import DiscordClient
 from integrations.github import GitHubClient
@@ -39,7 +45,7 @@ log = logging.getLogger("ticketsmith.worker")
 def discord_webhooks(settings: Settings) -> dict[str, str | None]:
     """Discord webhook URLs by Jira project; they stay on the worker, out of histories."""
     projects = load_projects(settings.projects_file)
-    return {key: project.discord_webhook_url for key, project in projects.items()}
+    return {key: discord_webhook_for(project, settings) for key, project in projects.items()}
 
 
 class ActivitySets(NamedTuple):
