@@ -40,6 +40,8 @@ class Settings(BaseSettings):
     # How long the embedded stack waits for each service to be ready: a busy machine can
     # take minutes to import the worker.
     ready_timeout_seconds: float = Field(default=600.0, gt=0)
+    # How long `starter.py status` waits for a worker to answer about a running ticket.
+    status_query_seconds: float = Field(default=30.0, gt=0)
 
     metrics_host: str = "127.0.0.1"
     metrics_port: int = Field(default=9000, ge=0, description="0 switches metrics off")

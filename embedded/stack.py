@@ -161,15 +161,23 @@ class Stack:
         """Start every service in order and wait until each is ready."""
         self.check_ports()
         self.log_dir.mkdir(parents=True, exist_ok=True)
-        env = child_env(self.settings)
         for service in self.services:
-            with self.log_path(service).open("ab") as log:
-                # Children die with this process, even when it is killed (see embedded.reaper).
-                service.process = popen_bound(
-                    service.argv, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-                    stdin=subprocess.DEVNULL,
-                )  # fmt: skip
-            await self._wait_ready(service)
+            await self.start_service(service.name)
+
+    async def start_service(self, name: str) -> None:
+        """Start one service (again) and wait until it is ready."""
+        service = self.service(name)
+        with self.log_path(service).open("ab") as log:
+            # Children die with this process, even when it is killed (see embedded.reaper).
+            service.process = popen_bound(
+                service.argv, cwd=ROOT, env=child_env(self.settings), stdout=log,
+                stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+            )  # fmt: skip
+        await self._wait_ready(service)
+
+    def service(self, name: str) -> Service:
+        """The service of that name."""
+        return next(service for service in self.services if service.name == name)
 
     def log_path(self, service: Service) -> Path:
         """The file a service's output goes to."""
@@ -211,15 +219,19 @@ class Stack:
     def stop(self) -> None:
         """Stop every service, newest first, politely then firmly."""
         for service in reversed(self.services):
-            proc = service.process
-            if proc is None or proc.poll() is not None:
-                continue
-            os.killpg(proc.pid, signal.SIGTERM)
-            try:
-                proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait()
+            self.stop_service(service.name)
+
+    def stop_service(self, name: str) -> None:
+        """Stop one service and everything it started, politely then firmly."""
+        proc = self.service(name).process
+        if proc is None or proc.poll() is not None:
+            return
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
 
     def describe(self) -> str:
         """Where everything runs."""

@@ -1,6 +1,7 @@
 """What the command line does: start, human input, status, list and cancel, as one-line results."""
 
 import asyncio
+from datetime import timedelta
 from typing import Any
 
 import httpx
@@ -11,6 +12,7 @@ from temporalio.service import RPCError, RPCStatusCode
 from config import Settings, connect_temporal
 from integrations.jira import JiraClient
 from tickets.launch import LaunchError, start_ticket, ticket_input, web_ui_link, workflow_id
+from tickets.status import StatusUnreadable, read_status
 from workflows.messages import HumanInputAccepted, TicketStatus
 
 
@@ -85,18 +87,12 @@ async def send_update(settings: Settings, key: str, update: str, payload: Any) -
 
 
 async def status(settings: Settings, key: str) -> TicketStatus:
-    """A readable account of where the ticket is."""
+    """Where the ticket is; a finished ticket answers without a worker."""
     client = await connect(settings)
-    handle = client.get_workflow_handle(workflow_id(key))
     try:
-        current = await handle.query("status", result_type=TicketStatus)
-    except RPCError as err:
-        if err.status == RPCStatusCode.NOT_FOUND:
-            raise CommandError(
-                f"{key} has never been started; start it with: starter.py {key}"
-            ) from None
-        raise CommandError(f"cannot read the status of {key}: {err.message}") from err
-    return current
+        return await read_status(client, key, timedelta(seconds=settings.status_query_seconds))
+    except StatusUnreadable as err:
+        raise CommandError(str(err)) from None
 
 
 async def list_tickets(settings: Settings, status_filter: str | None) -> list[dict[str, str]]:

@@ -127,6 +127,8 @@ class TicketResult(BaseModel):
     tests_passed: bool | None = None
     message: str = ""
     usage: list[PhaseUsage] = Field(default_factory=list)
+    # The status query's last answer: a closed ticket's status is read from here, no replay.
+    final_status: "TicketStatus | None" = None
 
 
 class AnswerInput(BaseModel):
