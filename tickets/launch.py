@@ -87,6 +87,8 @@ async def start_ticket(
         raise LaunchError(
             f"{wf_id} already ran and is {state}; pass --restart to work on {inp.key} again"
         )
+    if existing:
+        inp = inp.model_copy(update={"restarted": True})
     handle = await client.start_workflow(
         "TicketWorkflow",
         inp,

@@ -80,6 +80,8 @@ class TicketInput(BaseModel):
     waits: WaitPolicy = Field(default_factory=WaitPolicy)
     token_budget: int | None = None
     agent_task_queue: str | None = None
+    # Started again with --restart after an earlier run: the branch starts from the current base.
+    restarted: bool = False
 
 
 class ImplementationInput(BaseModel):
