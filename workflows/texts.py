@@ -4,9 +4,10 @@ from workflows.messages import Implementation, Plan, Question, TicketContext
 
 OFFLINE_PR_NOTE = (
     "**Draft: a language model is needed to write the code.** This run used the offline "
-    "model, which does not write code; the branch holds the approved plan only. Set "
-    "`OPENAI_API_KEY` (or `OPENAI_BASE_URL` for any OpenAI-compatible server) on the worker "
-    "and restart the ticket to have the code written."
+    "model, which does not write code; the branch holds the approved plan only. Give the "
+    "worker a model, either the local one (`make local-model`: no account, no key) or "
+    "`OPENAI_API_KEY` (or `OPENAI_BASE_URL` for any OpenAI-compatible server), and restart "
+    "the ticket to have the code written."
 )
 
 
@@ -95,8 +96,16 @@ def tests_summary(passed: bool, exit_code: int, output: str) -> str:
     return f"The test command {verdict}.\n\n```\n{tail}\n```"
 
 
-def pr_comment(url: str, draft: bool, passed: bool) -> str:
-    """The Jira comment that announces the pull request."""
+def pr_comment(url: str, draft: bool, passed: bool, implementation: Implementation) -> str:
+    """The Jira comment that announces the pull request; passing tests claim nothing alone."""
     kind = "Draft pull request" if draft else "Pull request"
-    verdict = "tests pass" if passed else "tests do not pass yet"
-    return f"{kind} opened: {url} ({verdict})."
+    if not implementation.changes:
+        why = (
+            "the offline model writes none"
+            if implementation.produced_offline
+            else "the implementation produced no changes"
+        )
+        return f"{kind} opened: {url}. No code was written ({why}); the branch holds the plan."
+    files = len(implementation.changes)
+    verdict = "the tests pass" if passed else "the tests do not pass yet"
+    return f"{kind} opened: {url}. It changes {files} file{'s' * (files != 1)} and {verdict}."
