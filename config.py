@@ -70,6 +70,8 @@ class Settings(BaseSettings):
     # Send Jira webhooks as Server/DC does (`comment_created` without its issue, plus an
     # `issue_commented` update) instead of as Cloud does.
     emulator_jira_server_webhooks: bool = False
+    # The emulators' seed data (JSON: users, projects, issues, repositories); None: the shipped one.
+    emulator_seed_file: Path | None = None
     # A JSON file of faults the emulators inject from the start (see README, "Faults").
     emulator_faults_file: Path | None = None
 

@@ -85,6 +85,8 @@ def child_env(settings: Settings) -> dict[str, str]:
     # The Jira emulator sends its webhooks to the stack's webhook app unless told otherwise.
     webhook_app = f"http://{settings.webhook_host}:{settings.webhook_port}/webhooks/jira"
     env["TICKETSMITH_EMULATOR_WEBHOOK_URL"] = settings.emulator_webhook_url or webhook_app
+    if settings.emulator_seed_file is not None:
+        env["TICKETSMITH_EMULATOR_SEED_FILE"] = str(settings.emulator_seed_file)
     if settings.emulator_faults_file is not None:
         env["TICKETSMITH_EMULATOR_FAULTS_FILE"] = str(settings.emulator_faults_file)
     env["TICKETSMITH_JIRA_START_LABEL"] = settings.jira_start_label
