@@ -147,13 +147,32 @@ def get_settings() -> Settings:
     return Settings()
 
 
+REPOSITORY_NAME = r"^[\w.-]+/[\w.-]+$"
+
+
+class RepositoryRoute(BaseModel):
+    """One more repository of a project, for tickets with one of these components or labels."""
+
+    model_config = {"extra": "forbid"}
+
+    repository: str = Field(pattern=REPOSITORY_NAME, description="owner/name")
+    components: list[str] = Field(default_factory=list)
+    labels: list[str] = Field(default_factory=list)
+    clone_url: str | None = None
+    base_branch: str | None = None
+    test_command: str | None = None
+
+
 class ProjectConfig(BaseModel):
     """How ticketsmith works on one Jira project."""
 
     model_config = {"extra": "forbid"}
 
     jira_project: str
-    repository: str = Field(pattern=r"^[\w.-]+/[\w.-]+$", description="owner/name")
+    repository: str = Field(pattern=REPOSITORY_NAME, description="owner/name (the default)")
+    # Tickets go to the first of these whose components or labels they carry, else to
+    # `repository`; a ticket can name one of them with a `repo:owner/name` label.
+    repositories: list[RepositoryRoute] = Field(default_factory=list)
     clone_url: str | None = None
     base_branch: str = "main"
     test_command: str = "python -m pytest -q"
@@ -202,7 +221,7 @@ def project_for(key: str, settings: Settings) -> ProjectConfig:
     return projects[project]
 
 
-def clone_url_for(project: ProjectConfig, settings: Settings) -> str:
+def clone_url_for(project: "ProjectConfig | RepositoryRoute", settings: Settings) -> str:
     """The git URL of a project's repository (no credentials: those go in the environment)."""
     return project.clone_url or f"{settings.git_base_url.rstrip('/')}/{project.repository}.git"
 
