@@ -12,6 +12,7 @@ import os
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 Arguments = Callable[[argparse.ArgumentParser], None]
 
@@ -71,8 +72,8 @@ def status_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def list_arguments(parser: argparse.ArgumentParser) -> None:
-    statuses = ("running", "awaiting_answers", "awaiting_approval", "awaiting_budget")
-    statuses += ("completed", "failed", "cancelled", "expired")
+    statuses = ["running", "awaiting_answers", "awaiting_approval", "awaiting_budget"]
+    statuses += ["completed", "failed", "cancelled", "expired"]
     parser.add_argument("--status", choices=statuses, help="only these")
 
 
@@ -106,14 +107,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def handler(name: str) -> Callable[[argparse.Namespace], object]:
-    """The function that carries out a subcommand, imported now that it runs."""
+def handler(name: str) -> Any:
+    """The async function that carries out a subcommand, imported now that it runs."""
     target = next(command.target for command in COMMANDS if command.name == name)
     module, function = target.split(":")
-    found: Callable[[argparse.Namespace], object] = getattr(
-        importlib.import_module(module), function
-    )
-    return found
+    return getattr(importlib.import_module(module), function)
 
 
 def main(argv: list[str] | None = None) -> int:

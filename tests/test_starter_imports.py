@@ -11,6 +11,7 @@ import pytest
 
 import starter
 from config import ROOT
+from workflows.messages import Status
 
 HEAVY = ("langchain_core", "langchain_openai", "langgraph", "openai", "graphs.implementation")
 
@@ -40,3 +41,8 @@ def test_a_bare_key_starts_the_ticket_and_flags_reach_their_subcommand() -> None
     args = starter.parse_args(["DEMO-1", "--follow"])
     assert (args.command, args.key, args.follow, args.restart) == ("start", "DEMO-1", True, False)
     assert starter.parse_args(["status", "DEMO-1", "--full"]).full is True
+
+
+def test_list_offers_every_status() -> None:
+    for status in Status:
+        assert starter.parse_args(["list", "--status", status.value]).status == status.value

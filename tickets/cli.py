@@ -3,8 +3,9 @@
 import argparse
 import asyncio
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from datetime import UTC, datetime
+from typing import Any
 
 from rich.console import Console, RenderableType
 
@@ -17,7 +18,8 @@ from tickets.watch import follow
 from workflows.messages import AnswerInput, ApprovalInput, BudgetInput, RejectionInput
 
 KEY_PATTERN = re.compile(r"^[A-Z][A-Z0-9_]+-[1-9][0-9]*$")
-Handler = Callable[[argparse.Namespace], Awaitable[RenderableType | int | None]]
+Answer = RenderableType | int | None
+Handler = Callable[[argparse.Namespace], Coroutine[Any, Any, Answer]]
 
 
 def check_key(key: str) -> str:
@@ -37,7 +39,7 @@ def run(handler: Handler, args: argparse.Namespace) -> int:
     """Carry out one subcommand and print its answer; a CommandError is one line on stderr."""
     out = console()
     try:
-        answer = asyncio.run(handler(args))
+        answer: Answer = asyncio.run(handler(args))
     except CommandError as err:
         Console(stderr=True, highlight=False, soft_wrap=True).print(f"error: {err}", markup=False)
         return 1

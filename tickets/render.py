@@ -66,7 +66,7 @@ def usage_table(usage: list[PhaseUsage], now: datetime | None = None) -> Table:
 
     A phase still under way counts up to `now` (its start when not given).
     """
-    table = Table(box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=True)
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, padding=(0, 1), pad_edge=False)
     table.add_column("phase")
     for name in ("working", "waiting", "tokens"):
         table.add_column(name, justify="right")
@@ -81,8 +81,8 @@ def usage_table(usage: list[PhaseUsage], now: datetime | None = None) -> Table:
         total_work, total_wait = total_work + work, total_wait + wait
         total_tokens += phase.tokens
         table.add_row(phase.phase.value, f"{work:.1f}s", f"{wait:.1f}s", f"{phase.tokens:,}")
-    table.add_section()
-    table.add_row("total", f"{total_work:.1f}s", f"{total_wait:.1f}s", f"{total_tokens:,}")
+    total = ("total", f"{total_work:.1f}s", f"{total_wait:.1f}s", f"{total_tokens:,}")
+    table.add_row(*total, style="bold")
     return table
 
 

@@ -25,8 +25,9 @@ ENDED = {Status.COMPLETED, Status.FAILED, Status.CANCELLED, Status.EXPIRED}
 
 
 def live_tokens(current: TicketStatus) -> int:
-    """Tokens so far, with those of an implementation still under way."""
-    running = current.implementation if current.phase == Phase.IMPLEMENTATION else None
+    """Tokens so far, with those of an implementation still under way (its step in flight)."""
+    in_flight = current.phase == Phase.IMPLEMENTATION and current.step is not None
+    running = current.implementation if in_flight else None
     return current.tokens + (running.tokens if running else 0)
 
 
