@@ -92,7 +92,8 @@ async def start_ticket(
     if existing and not restart:
         state = existing.status.name.lower() if existing.status else "finished"
         raise LaunchError(
-            f"{wf_id} already ran and is {state}; pass --restart to work on {inp.key} again"
+            f"{wf_id} already ran and is {state}; to work on {inp.key} again, run: "
+            f"starter.py {inp.key} --restart"
         )
     if existing:
         inp = inp.model_copy(update={"restarted": True})

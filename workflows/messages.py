@@ -5,6 +5,7 @@ from enum import StrEnum
 
 from pydantic import BaseModel, Field
 
+from graphs.progress import ImplementationProgress
 from graphs.schemas import (
     Analysis,
     FileChange,
@@ -24,6 +25,7 @@ __all__ = [
     "Question",
     "QuestionSet",
     "Requirements",
+    "ImplementationProgress",
     "TicketContext",
 ]
 
@@ -199,3 +201,6 @@ class TicketStatus(BaseModel):
     token_budget: int | None = None
     message: str = ""
     usage: list[PhaseUsage] = Field(default_factory=list)
+    step: str | None = None
+    step_started_at: datetime | None = None
+    implementation: ImplementationProgress | None = None
