@@ -50,6 +50,7 @@ def ticket_input(key: str, settings: Settings, *, auto: bool = False) -> TicketI
             clone_url=clone_url_for(project, settings),
             base_branch=project.base_branch,
             test_command=project.test_command,
+            setup_command=project.setup_command,
             implement_after_approval=project.implement_after_approval,
         ),
         auto=auto,

@@ -53,6 +53,7 @@ class ImplementationWorkflow:
             ImplementInput(
                 repo=repo, ticket=inp.ticket, plan=inp.plan, requirements=inp.requirements,
                 analysis=inp.analysis, test_command=inp.project.test_command,
+                setup_command=inp.project.setup_command,
             ),
             task_queue=inp.agent_task_queue,
             start_to_close_timeout=LLM_TIMEOUT,
@@ -63,7 +64,10 @@ class ImplementationWorkflow:
         tests = await workflow.execute_activity_method(
             RepoActivities.run_tests,
             RunTestsInput(
-                repo=repo, changes=implementation.changes, test_command=inp.project.test_command
+                repo=repo,
+                changes=implementation.changes,
+                test_command=inp.project.test_command,
+                setup_command=inp.project.setup_command,
             ),
             start_to_close_timeout=TEST_TIMEOUT,
             heartbeat_timeout=LLM_HEARTBEAT,
@@ -78,7 +82,8 @@ class ImplementationWorkflow:
             or not tests.passed
             or implementation.qa_passed is False
         )
-        summary = texts.tests_summary(tests.passed, tests.exit_code, tests.output)
+        summary = texts.tests_summary(tests.passed, tests.exit_code, tests.output, tests)
+        note = texts.tests_note(tests)
         pr = await workflow.execute_activity_method(
             GitHubActivities.open_pull_request,
             OpenPullRequestInput(
@@ -95,9 +100,13 @@ class ImplementationWorkflow:
         )
         workflow.set_current_details(f"Pull request: {pr.url}")
         await asyncio.gather(
-            outbox.comment("pull-request", texts.pr_comment(pr.url, pr.draft, tests.passed)),
+            outbox.comment("pull-request", texts.pr_comment(pr.url, pr.draft, tests.passed, note)),
             outbox.transition("In Review"),
         )
         return ImplementationResult(
-            pr_url=pr.url, draft=pr.draft, tests_passed=tests.passed, tokens=implementation.tokens
+            pr_url=pr.url,
+            draft=pr.draft,
+            tests_passed=tests.passed,
+            tokens=implementation.tokens,
+            tests_note=note,
         )
