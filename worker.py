@@ -31,8 +31,10 @@ from config import (
 )
 from graphs.models import make_chat_model
 from integrations.discord import DiscordClient
+from integrations.environments import Environments
 from integrations.github import GitHubClient
 from integrations.jira import JiraClient
+from integrations.sandbox import SandboxUnavailable
 from observability.interceptors import ObservabilityInterceptor
 from observability.logs import configure_logging, secret_values
 from observability.metrics import TicketGauge, metrics_runtime
@@ -68,11 +70,17 @@ def build_activities(settings: Settings, stack: AsyncExitStack) -> ActivitySets:
     discord = DiscordClient()
     for client in (jira, github, discord):
         stack.push_async_callback(client.aclose)
+    environments = Environments(
+        settings.environments_dir,
+        settings.sandbox_config(),
+        settings.environment_setup_timeout_seconds,
+    )
     workspaces = Workspaces(
         settings.workspace_dir,
         settings.github_token.get_secret_value(),
         settings.git_author_name,
         settings.git_author_email,
+        environments,
     )
     api_key = settings.openai_api_key.get_secret_value() if settings.openai_api_key else None
     model = make_chat_model(
@@ -178,10 +186,28 @@ async def run_worker(settings: Settings, client: Client, stop: asyncio.Event) ->
         await asyncio.gather(*tasks)
 
 
+def check_sandbox(settings: Settings) -> None:
+    """Refuse to start when workspace commands cannot be sandboxed (unless told `none`)."""
+    sandbox = settings.sandbox_config()
+    if not sandbox.sandboxed:
+        log.warning(
+            "TICKETSMITH_SANDBOX=none: tests and other workspace commands run UNSANDBOXED, as "
+            "this worker's user, with its network; every test report says so"
+        )
+        return
+    try:
+        sandbox.check()
+    except SandboxUnavailable as err:
+        log.error("worker not started: %s", err)
+        raise SystemExit(f"worker not started: {err}") from err
+    log.info("workspace commands run in bubblewrap (no network, limits %s)", sandbox.limits)
+
+
 async def main() -> None:
     """Entry point: run until SIGINT or SIGTERM."""
     settings = get_settings()
     configure_logging(secrets=secret_values(settings))
+    check_sandbox(settings)
     runtime = metrics_runtime(settings.metrics_host, settings.metrics_port)
     client = await connect_temporal(settings, runtime)
     stop = asyncio.Event()

@@ -57,6 +57,7 @@ def ticket_input(
             clone_url=clone_url_for(repo, settings),
             base_branch=repo.base_branch or project.base_branch,
             test_command=repo.test_command or project.test_command,
+            setup_command=repo.setup_command or project.setup_command,
             implement_after_approval=project.implement_after_approval,
         ),
         auto=auto,

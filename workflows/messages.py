@@ -60,6 +60,7 @@ class TicketProject(BaseModel):
     clone_url: str
     base_branch: str = "main"
     test_command: str = "python -m pytest -q"
+    setup_command: str | None = None
     implement_after_approval: bool = False
 
 
@@ -106,6 +107,7 @@ class ImplementationResult(BaseModel):
     draft: bool
     tests_passed: bool
     tokens: int = 0
+    tests_note: str = ""  # an environment that could not be built, a sandbox limit hit
 
 
 class PhaseUsage(BaseModel):
@@ -196,6 +198,7 @@ class TicketStatus(BaseModel):
     pr_url: str | None = None
     pr_draft: bool | None = None
     tests_passed: bool | None = None
+    tests_note: str = ""
     decisions: list[Decision] = Field(default_factory=list)
     tokens: int = 0
     token_budget: int | None = None

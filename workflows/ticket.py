@@ -101,6 +101,7 @@ class TicketWorkflow(HumanHandlers):
         self._status.tokens += done.tokens
         self._status.pr_url = done.pr_url
         self._status.pr_draft, self._status.tests_passed = done.draft, done.tests_passed
+        self._status.tests_note = done.tests_note
         return await self._finish(f"Pull request opened: {done.pr_url}")
 
     async def _refine(
