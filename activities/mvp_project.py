@@ -57,7 +57,7 @@ def merge(previous: Project | None, written: list[dict[str, Any] | None]) -> tup
     return files, changed
 
 
-def test_command_of(root: Path) -> str | None:
+def project_test_command(root: Path) -> str | None:
     """The project's test command as its layout reveals it; pytest for Python test files."""
     files = scan_files(root)
     command = detect_test_command(root, files, detect_frameworks(root, files))
@@ -88,7 +88,7 @@ class ProjectAgents:
             with tempfile.TemporaryDirectory(prefix="mvp-tests-") as tmp:
                 root = Path(tmp)
                 await asyncio.to_thread(write_tree, root, files)
-                project.test_command = await asyncio.to_thread(test_command_of, root)
+                project.test_command = await asyncio.to_thread(project_test_command, root)
                 if project.test_command:
                     result = await heartbeating(
                         run_command(root, project.test_command, inp.timeout_seconds)
