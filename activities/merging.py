@@ -2,8 +2,10 @@
 
 from langchain_core.language_models import BaseChatModel
 
-from activities.pr_messages import UpdateFromBaseResult
+from activities.pr_messages import UpdateFromBaseInput, UpdateFromBaseResult
+from activities.testrun import run_project_tests
 from graphs.merging import resolve_conflict
+from integrations.environments import Environments
 from integrations.git import GitWorkspace
 
 TEST_TIMEOUT_SECONDS = 600.0
@@ -12,12 +14,11 @@ TEST_TIMEOUT_SECONDS = 600.0
 async def merge_base(
     model: BaseChatModel,
     workspace: GitWorkspace,
-    branch: str,
-    base: str,
-    key: str,
-    test_command: str | None,
+    environments: Environments,
+    inp: UpdateFromBaseInput,
 ) -> UpdateFromBaseResult:
-    """Merge `base` into the checked-out branch; a conflict the model cannot resolve aborts."""
+    """Merge the base into the checked-out branch; a conflict the model cannot resolve aborts."""
+    branch, base, key = inp.repo.branch, inp.repo.base_branch, inp.key
     conflicted = await workspace.merge_from(base)
     if conflicted is None:
         return UpdateFromBaseResult(merged=False)
@@ -38,9 +39,12 @@ async def merge_base(
     if conflicted:
         await workspace.conclude_merge(base)
     passed = None
-    if test_command:
-        result = await workspace.run_command(test_command, TEST_TIMEOUT_SECONDS)
-        passed = result.exit_code == 0 and not result.timed_out
+    if inp.test_command:
+        report = await run_project_tests(
+            environments, workspace, inp.repo.repository, inp.test_command,
+            TEST_TIMEOUT_SECONDS, inp.setup_command,
+        )  # fmt: skip
+        passed = report.passed
     return UpdateFromBaseResult(
         merged=True, sha=await workspace.head_sha(), resolved=resolved, tests_passed=passed,
         tokens=tokens,

@@ -58,6 +58,7 @@ class ReviseInput(BaseModel):
     feedback: str  # untrusted text from the pull request, quoted as data in prompts
     paths: list[str] = Field(default_factory=list)
     test_command: str | None = None
+    setup_command: str | None = None
     max_revisions: int = 3
 
 
@@ -67,6 +68,7 @@ class UpdateFromBaseInput(BaseModel):
     repo: RepoRef
     key: str
     test_command: str | None = None
+    setup_command: str | None = None
 
 
 class UpdateFromBaseResult(BaseModel):

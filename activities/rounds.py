@@ -43,8 +43,9 @@ class RoundActivities:
             tester = None
             if inp.test_command:
                 tester = WorkspaceTester(
-                    self._workspaces, inp.repo, inp.test_command, TEST_TIMEOUT_SECONDS
-                )
+                    self._workspaces, inp.repo, inp.test_command, TEST_TIMEOUT_SECONDS,
+                    inp.setup_command,
+                )  # fmt: skip
             plan = feedback_plan(inp.kind, inp.feedback, paths)
             work = implement_plan(
                 self._model, repo_dir, inp.ticket, plan, None,
@@ -62,14 +63,7 @@ class RoundActivities:
             await workspace.sync(inp.repo.branch, inp.repo.base_branch)
             with model_answers():
                 result = await heartbeating(
-                    merge_base(
-                        self._model,
-                        workspace,
-                        inp.repo.branch,
-                        inp.repo.base_branch,
-                        inp.key,
-                        inp.test_command,
-                    )  # fmt: skip
+                    merge_base(self._model, workspace, self._workspaces.environments, inp)
                 )
             if result.merged and result.sha:
                 result.sha = await workspace.push(inp.repo.branch)

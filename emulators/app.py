@@ -13,13 +13,15 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
+from emulators.admin_routes import create_admin_router
 from emulators.control import create_control_router
 from emulators.discord_routes import create_discord_router
 from emulators.faults import FaultInjector
 from emulators.git_hosting import create_git_router, ensure_seed_repository
 from emulators.github_checks import create_checks_router
 from emulators.github_ci import EmulatedCI
-from emulators.github_merge import create_merge_router, note_push
+from emulators.github_merge import create_merge_router, note_push, send_pull_event
+from emulators.github_repos import create_user_repos_router
 from emulators.github_reviews import announce_issue_comment, create_reviews_router
 from emulators.github_routes import DOCS, create_github_router
 from emulators.github_store import base_url, request_caller
@@ -87,6 +89,7 @@ def create_app(
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(HTTPException, _http_error)
     app.include_router(create_control_router(state, log, faults, webhooks))
+    app.include_router(create_admin_router(state, repos_root))
     app.include_router(create_jira_router(state, webhooks))
     app.include_router(create_github_hooks_router(hooks))
     app.include_router(
@@ -97,11 +100,15 @@ def create_app(
             comment_added=lambda pr, comment, request: announce_issue_comment(
                 state, hooks, pr, comment, request
             ),
+            pull_closed=lambda pr, request: send_pull_event(
+                state, hooks, pr, "closed", request_caller(state, request)[0], base_url(request)
+            ),
         )
     )
     app.include_router(create_checks_router(state, repos_root, hooks))
     app.include_router(create_reviews_router(state, hooks))
     app.include_router(create_merge_router(state, repos_root, hooks))
+    app.include_router(create_user_repos_router(state, repos_root))
     app.include_router(create_discord_router(state))
     app.include_router(create_git_router(repos_root, after_push))
     app.add_middleware(RecordingMiddleware, log=log, faults=faults, error=service_error)

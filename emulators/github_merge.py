@@ -38,7 +38,7 @@ def send_pull_event(
 
 
 def create_merge_router(state: EmulatorState, repos_root: Path, hooks: GitHubWebhooks) -> APIRouter:
-    """`PUT .../pulls/{n}/merge` and `PATCH .../pulls/{n}`."""
+    """`PUT .../pulls/{n}/merge` (closing without merging is the pull request's PATCH)."""
     api = APIRouter(prefix="/api/v3/repos/{owner}/{repo}", dependencies=[Depends(require_token)])
 
     @api.put("/pulls/{number}/merge")
@@ -73,24 +73,6 @@ def create_merge_router(state: EmulatorState, repos_root: Path, hooks: GitHubWeb
         state.save()
         send_pull_event(state, hooks, pr, "closed", login, base_url(request))
         return {"sha": sha, "merged": True, "message": "Pull Request successfully merged"}
-
-    @api.patch("/pulls/{number}")
-    async def update(
-        owner: str, repo: str, number: int, request: Request, payload: JsonObject
-    ) -> Any:
-        pr = find_pull(state, owner, repo, number)
-        login, _ = request_caller(state, request)
-        for field in ("title", "body"):
-            if field in payload:
-                pr[field] = payload[field]
-        closing = payload.get("state") == "closed" and pr["state"] == "open"
-        if closing:
-            pr.update(state="closed", closed_at=github_time())
-        pr["updated_at"] = github_time()
-        state.save()
-        if closing:
-            send_pull_event(state, hooks, pr, "closed", login, base_url(request))
-        return pull_event_json(pr, base_url(request)) | {"merged": False}
 
     return api
 

@@ -15,6 +15,7 @@ from emulators.state import EmulatorError, EmulatorState, now
 # Who is calling (login, author association), and what to tell when a comment is added.
 Caller = Callable[[Request], tuple[str, str]]
 CommentAdded = Callable[[dict[str, Any], dict[str, Any], Request], None]
+PullClosed = Callable[[dict[str, Any], Request], None]
 
 DOCS = "https://docs.github.com/rest"
 BOT_LOGIN = "ticketsmith-bot"
@@ -80,6 +81,7 @@ def create_github_router(
     repos_root: Path,
     caller: Caller | None = None,
     comment_added: CommentAdded | None = None,
+    pull_closed: PullClosed | None = None,
 ) -> APIRouter:
     """The GitHub routes over the shared state and the bare repositories."""
     router = APIRouter(tags=["github"])
@@ -238,6 +240,26 @@ def create_github_router(
     @api.get("/pulls/{number}")
     async def get_pull(owner: str, repo: str, number: int, request: Request) -> Any:
         return await pull_json(find_pull(owner, repo, number), _base(request))
+
+    @api.patch("/pulls/{number}")
+    async def update_pull(
+        owner: str, repo: str, number: int, request: Request, payload: JsonObject
+    ) -> Any:
+        pr = find_pull(owner, repo, number)
+        if payload.get("state") not in (None, "open", "closed"):
+            raise validation_failed(field_error("PullRequest", "state"))
+        was = pr["state"]
+        for name in ("title", "body", "state"):
+            if name in payload:
+                pr[name] = payload[name]
+        pr["updated_at"] = github_time()
+        closing = was == "open" and pr["state"] == "closed"
+        if closing:
+            pr["closed_at"] = pr["updated_at"]
+        state.save()
+        if closing and pull_closed is not None:
+            pull_closed(pr, request)
+        return await pull_json(pr, _base(request))
 
     @api.post("/issues/{number}/comments", status_code=201)
     async def add_comment(

@@ -20,6 +20,7 @@ TASKS = (
     "plan",
     "implement_file",
     "review",
+    "manager",
     "resolve_conflict",
 )
 

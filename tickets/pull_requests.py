@@ -1,24 +1,21 @@
-"""`starter.py merge KEY` / `close KEY`: act on a ticket's pull request through the GitHub API,
-and the lines `starter.py status` shows about it."""
+"""`starter.py merge KEY` / `close KEY`: act on a ticket's pull request through the GitHub API."""
 
-from config import ProjectConfigError, Settings, project_for
+import argparse
+from urllib.parse import urlparse
+
+from config import Settings, get_settings
 from tickets.commands import CommandError, status
-from workflows.messages import TicketStatus
 
 
 async def _pull_request(settings: Settings, key: str) -> tuple[str, int]:
-    """The repository and number of the ticket's pull request, or a clear error."""
-    try:
-        project = project_for(key, settings)
-    except ProjectConfigError as err:
-        raise CommandError(str(err)) from err
+    """The repository and number of the ticket's pull request (from its URL), or a clear error."""
     current = await status(settings, key)
-    number = current.pull_request.number if current.pull_request else None
-    if number is None and current.pr_url:
-        number = int(current.pr_url.rstrip("/").rsplit("/", 1)[1])
-    if number is None:
+    if not current.pr_url:
         raise CommandError(f"{key} has no pull request yet (it is {current.status.value})")
-    return project.repository, number
+    parts = urlparse(current.pr_url).path.strip("/").split("/")
+    if len(parts) < 4 or parts[-2] != "pull" or not parts[-1].isdigit():
+        raise CommandError(f"{key}'s pull request URL {current.pr_url} is not a GitHub one")
+    return f"{parts[-4]}/{parts[-3]}", int(parts[-1])
 
 
 async def merge(settings: Settings, key: str) -> str:
@@ -53,17 +50,15 @@ async def close(settings: Settings, key: str) -> str:
     return f"Closed {repository}#{number} without merging (state: {closed.state})."
 
 
-def review_lines(current: TicketStatus) -> list[str]:
-    """The pull request's checks and rounds, for `starter.py status`."""
-    view = current.pull_request
-    if view is None:
-        return []
-    lines = [f"  pull request #{view.number}: {view.state}, head {(view.head_sha or '?')[:7]}"]
-    for check in view.checks:
-        lines.append(f"    check {check.name}: {check.conclusion}")
-    lines.append(f"  rounds: {view.ci_rounds} CI fix, {view.review_rounds} review")
-    for done in view.rounds:
-        lines.append(f"    {done.kind} round {done.number}: {done.trigger} -> {done.outcome}")
-    if view.waiting_for:
-        lines.append(f"  waiting for: {view.waiting_for}")
-    return lines
+async def merge_command(args: argparse.Namespace) -> str:
+    """`starter.py merge KEY`."""
+    from tickets.cli import check_key
+
+    return await merge(get_settings(), check_key(args.key))
+
+
+async def close_command(args: argparse.Namespace) -> str:
+    """`starter.py close KEY`."""
+    from tickets.cli import check_key
+
+    return await close(get_settings(), check_key(args.key))

@@ -73,7 +73,7 @@ def create_github_router(
         projects = [
             p.jira_project
             for p in load_projects(settings.projects_file).values()
-            if p.repository.casefold() == repository.casefold() and p.base_branch == base
+            if (repository.casefold(), base) in {(r.casefold(), b) for r, b in repositories(p)}
         ]
         if not projects:
             return ignored(f"{base} of {repository} is no configured project's base", event=name)
@@ -115,7 +115,7 @@ def create_github_router(
             project = project_for(key, settings)
         except ProjectConfigError as err:
             return ignored(f"no ticket owns this pull request: {err}", event=name)
-        if project.repository.casefold() != repository.casefold():
+        if repository.casefold() not in {r.casefold() for r, _ in repositories(project)}:
             return ignored(f"{key} works on {project.repository}, not {repository}", event=name)
         event.payload.delivery_id = delivery
         if event.association is not None or event.author is not None:
@@ -153,6 +153,12 @@ def create_github_router(
             return [(await github.get_pull_request(repository, number)).head]
 
     return router
+
+
+def repositories(project: ProjectConfig) -> list[tuple[str, str]]:
+    """Every repository a project's tickets may work on, with its base branch."""
+    routes = [(r.repository, r.base_branch or project.base_branch) for r in project.repositories]
+    return [(project.repository, project.base_branch), *routes]
 
 
 def may_start_rounds(event: GitHubEvent, project: ProjectConfig) -> bool:

@@ -5,6 +5,7 @@ from enum import StrEnum
 
 from pydantic import BaseModel, Field
 
+from graphs.progress import ImplementationProgress
 from graphs.schemas import (
     Analysis,
     FileChange,
@@ -25,6 +26,7 @@ __all__ = [
     "Question",
     "QuestionSet",
     "Requirements",
+    "ImplementationProgress",
     "TicketContext",
 ]
 
@@ -63,6 +65,7 @@ class TicketProject(BaseModel):
     clone_url: str
     base_branch: str = "main"
     test_command: str = "python -m pytest -q"
+    setup_command: str | None = None
     implement_after_approval: bool = False
 
 
@@ -86,6 +89,8 @@ class TicketInput(BaseModel):
     token_budget: int | None = None
     agent_task_queue: str | None = None
     review: ReviewPolicy = Field(default_factory=ReviewPolicy)
+    # Started again with --restart after an earlier run: the branch starts from the current base.
+    restarted: bool = False
 
 
 class ImplementationInput(BaseModel):
@@ -110,6 +115,7 @@ class ImplementationResult(BaseModel):
     tokens: int = 0
     pr_number: int | None = None
     head_sha: str | None = None
+    tests_note: str = ""  # an environment that could not be built, a sandbox limit hit
 
 
 class PhaseUsage(BaseModel):
@@ -136,6 +142,8 @@ class TicketResult(BaseModel):
     message: str = ""
     usage: list[PhaseUsage] = Field(default_factory=list)
     pull_request: PullRequestView | None = None
+    # The status query's last answer: a closed ticket's status is read from here, no replay.
+    final_status: "TicketStatus | None" = None
 
 
 class AnswerInput(BaseModel):
@@ -199,9 +207,13 @@ class TicketStatus(BaseModel):
     pr_url: str | None = None
     pr_draft: bool | None = None
     tests_passed: bool | None = None
+    tests_note: str = ""
     decisions: list[Decision] = Field(default_factory=list)
     tokens: int = 0
     token_budget: int | None = None
     message: str = ""
     usage: list[PhaseUsage] = Field(default_factory=list)
     pull_request: PullRequestView | None = None
+    step: str | None = None
+    step_started_at: datetime | None = None
+    implementation: ImplementationProgress | None = None

@@ -137,8 +137,11 @@ class PullRequestRounds:
         result: UpdateFromBaseResult = await workflow.execute_activity_method(
             RoundActivities.update_from_base,
             UpdateFromBaseInput(
-                repo=self.repo, key=self._inp.key, test_command=self._inp.project.test_command
-            ),
+                repo=self.repo,
+                key=self._inp.key,
+                test_command=self._inp.project.test_command,
+                setup_command=self._inp.project.setup_command,
+            ),  # fmt: skip
             task_queue=self._inp.agent_task_queue,
             start_to_close_timeout=LLM_TIMEOUT,
             heartbeat_timeout=LLM_HEARTBEAT,
@@ -174,6 +177,7 @@ class PullRequestRounds:
             ReviseInput(
                 repo=self.repo, ticket=self._ticket, kind=kind, feedback=feedback, paths=paths,
                 test_command=self._inp.project.test_command,
+                setup_command=self._inp.project.setup_command,
             ),
             task_queue=self._inp.agent_task_queue,
             start_to_close_timeout=LLM_TIMEOUT,
@@ -188,8 +192,11 @@ class PullRequestRounds:
         return await workflow.execute_activity_method(
             RepoActivities.run_tests,
             RunTestsInput(
-                repo=self.repo, changes=done.changes, test_command=self._inp.project.test_command
-            ),
+                repo=self.repo,
+                changes=done.changes,
+                test_command=self._inp.project.test_command,
+                setup_command=self._inp.project.setup_command,
+            ),  # fmt: skip
             start_to_close_timeout=TEST_TIMEOUT,
             heartbeat_timeout=LLM_HEARTBEAT,
             retry_policy=TEST_RETRY,
