@@ -14,7 +14,8 @@ import structlog
 
 from emulators.github_store import bare_path, find_repo
 from emulators.state import EmulatorState
-from integrations.commands import run_command
+from integrations.commands import CommandResult, default_sandbox, run_command
+from integrations.environments import Environments
 
 log = structlog.get_logger(__name__)
 CHECK_NAME = "ci / tests"
@@ -45,6 +46,7 @@ class EmulatedCI:
 
     def __init__(self, state: EmulatorState, repos_root: Path) -> None:
         self._state, self._repos_root = state, repos_root
+        self._environments: Environments | None = None  # built on first use, like the worker's
         self._tasks: set[asyncio.Task[None]] = set()
         self.transport: httpx.AsyncBaseTransport | None = None  # the emulator app itself
 
@@ -103,7 +105,20 @@ class EmulatedCI:
             stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL,
         )  # fmt: skip
         await checkout.wait()
-        return await run_command(work / "repo", command, TIMEOUT_S)
+        if self._environments is None:
+            root = self._repos_root.parent / "ci-environments"
+            self._environments = Environments(root, default_sandbox())
+        env = await self._environments.ensure(
+            work / "repo", str(bare.relative_to(self._repos_root))
+        )
+        if env.error or env.path is None:
+            return CommandResult(
+                exit_code=-1, output=env.error or "", timed_out=False, duration_s=0
+            )
+        sandbox = self._environments.sandbox
+        return await run_command(
+            work / "repo", command, TIMEOUT_S, env_dir=env.path, sandbox=sandbox
+        )
 
     async def drain(self, timeout: float = 120) -> None:
         """Wait until every run has reported (tests, shutdown)."""

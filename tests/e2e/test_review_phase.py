@@ -53,8 +53,12 @@ async def model() -> AsyncIterator[FakeModelServer]:
 async def stack(
     tmp_path_factory: pytest.TempPathFactory, model: FakeModelServer
 ) -> AsyncIterator[Stack]:
-    saved = {k: os.environ.get(k) for k in ("OPENAI_BASE_URL", "TICKETSMITH_OPENAI_MODEL")}
+    names = ("OPENAI_BASE_URL", "TICKETSMITH_OPENAI_MODEL", "TICKETSMITH_SANDBOX")
+    saved = {k: os.environ.get(k) for k in names}
     os.environ.update(OPENAI_BASE_URL=model.base_url, TICKETSMITH_OPENAI_MODEL="fake")
+    # The worker's and the emulated CI's test runs build the repository's environment; where
+    # the machine's pip configuration lives outside what bubblewrap shows, only `none` builds it.
+    os.environ.setdefault("TICKETSMITH_SANDBOX", "none")
     settings = stack_settings(
         tmp_path_factory.mktemp("review-phase"),
         follow_pull_request=True,
