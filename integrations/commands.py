@@ -13,6 +13,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 OUTPUT_LIMIT = 8000
+WORKER_PYTEST_OPTIONS = ("-p", "no:langsmith_plugin")
 _SECRET_ENV = re.compile(r"^(GIT_|TICKETSMITH_)|TOKEN|SECRET|PASSWORD|API_KEY", re.IGNORECASE)
 
 
@@ -44,6 +45,10 @@ async def run_command(root: Path, command: str, timeout_s: float) -> CommandResu
     # The checkout's own packages (flat or src layout) shadow any installed copy of them.
     own = [str(p) for p in (root / "src", root) if p.is_dir()]
     env["PYTHONPATH"] = os.pathsep.join([*own, *filter(None, [env.get("PYTHONPATH")])])
+    # The worker's own pytest plugins are not the project's; langsmith's costs a second a run.
+    env["PYTEST_ADDOPTS"] = " ".join(
+        [*WORKER_PYTEST_OPTIONS, env.get("PYTEST_ADDOPTS", "")]
+    ).strip()
     started = time.monotonic()
     try:
         proc = await asyncio.create_subprocess_exec(
