@@ -3,6 +3,7 @@
 from dataclasses import dataclass
 from typing import Any
 
+from google.protobuf.message import Message
 from temporalio.api.common.v1 import Payload
 from temporalio.api.history.v1 import HistoryEvent
 from temporalio.client import Client
@@ -54,13 +55,13 @@ def _payloads(message: Any, where: str) -> list[tuple[str, Payload]]:
     for descriptor, value in message.ListFields():
         if descriptor.message_type is None:
             continue
-        if descriptor.message_type.GetOptions().map_entry:
+        if isinstance(value, Message):
+            items = [value]
+        elif descriptor.message_type.GetOptions().map_entry:
             value_field = descriptor.message_type.fields_by_name["value"]
             items = list(value.values()) if value_field.message_type else []
-        elif descriptor.label == descriptor.LABEL_REPEATED:
-            items = list(value)
         else:
-            items = [value]
+            items = list(value)
         for item in items:
             found += _payloads(item, f"{where}.{descriptor.name}")
     return found
