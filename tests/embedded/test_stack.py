@@ -1,4 +1,4 @@
-"""The embedded stack's Temporal server writes its SQLite file in WAL mode without fsync per commit."""
+"""The embedded Temporal server writes SQLite in WAL mode without an fsync per commit."""
 
 from pathlib import Path
 
