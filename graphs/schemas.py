@@ -116,6 +116,7 @@ class Implementation(BaseModel):
     notes: str
     tests_passed: bool | None = None
     test_output: str = ""
+    test_exit_code: int | None = None
     qa_passed: bool | None = None
     qa_verdict: str = ""
     revisions: int = 0

@@ -15,10 +15,11 @@ with workflow.unsafe.imports_passed_through():
         OpenPullRequestInput,
         RepoRef,
         RunTestsInput,
+        RunTestsResult,
     )
     from activities.repo import RepoActivities
     from workflows import texts
-    from workflows.messages import ImplementationInput, ImplementationResult
+    from workflows.messages import Implementation, ImplementationInput, ImplementationResult
     from workflows.outbox import Outbox
     from workflows.policies import (
         HTTP_RETRY,
@@ -60,16 +61,21 @@ class ImplementationWorkflow:
             retry_policy=LLM_RETRY,
             summary="Implement the plan",
         )  # fmt: skip
-        tests = await workflow.execute_activity_method(
-            RepoActivities.run_tests,
-            RunTestsInput(
-                repo=repo, changes=implementation.changes, test_command=inp.project.test_command
-            ),
-            start_to_close_timeout=TEST_TIMEOUT,
-            heartbeat_timeout=LLM_HEARTBEAT,
-            retry_policy=TEST_RETRY,
-            summary=f"Run `{inp.project.test_command}`",
-        )
+        # The implementation graph's last test run was of exactly these changes on the branch.
+        tested = implementation.tests_passed is not None and bool(implementation.changes)
+        if workflow.patched("tests-from-implementation") and tested:
+            tests = tests_of(implementation)
+        else:
+            tests = await workflow.execute_activity_method(
+                RepoActivities.run_tests,
+                RunTestsInput(
+                    repo=repo, changes=implementation.changes, test_command=inp.project.test_command
+                ),
+                start_to_close_timeout=TEST_TIMEOUT,
+                heartbeat_timeout=LLM_HEARTBEAT,
+                retry_policy=TEST_RETRY,
+                summary=f"Run `{inp.project.test_command}`",
+            )
         if implementation.changes:
             await outbox.commit(repo, implementation.changes, f"{inp.key}: {inp.ticket.summary}")
         draft = (
@@ -101,3 +107,14 @@ class ImplementationWorkflow:
         return ImplementationResult(
             pr_url=pr.url, draft=pr.draft, tests_passed=tests.passed, tokens=implementation.tokens
         )
+
+
+def tests_of(implementation: Implementation) -> RunTestsResult:
+    """The test run the implementation graph ended with, as the test activity reports one."""
+    passed = bool(implementation.tests_passed)
+    exit_code = implementation.test_exit_code
+    return RunTestsResult(
+        passed=passed,
+        exit_code=exit_code if exit_code is not None else (0 if passed else 1),
+        output=implementation.test_output,
+    )

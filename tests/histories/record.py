@@ -1,9 +1,12 @@
-"""Re-record the replay histories: `python -m tests.histories.record`.
+"""Re-record the replay histories: `python -m tests.histories.record [SCENARIO...]`.
 
 Runs each scenario of the ticket workflow on the time-skipping server with the fake
 activities and writes every workflow's history (children included) next to this file.
 Histories named `*-v1` were recorded before the `comment-on-approval` patch and are kept
-so the patched workflow is shown to replay them.
+so the patched workflow is shown to replay them; `happy-implementation` still runs the test
+activity after the implementation, as before the `tests-from-implementation` patch, and
+`tested-implementation` takes the implementation graph's test run instead. Name scenarios to
+record only those (`... record tested-implementation`).
 """
 
 import asyncio
@@ -79,10 +82,29 @@ async def save(client: Client, workflow_id: str, name: str) -> None:
     ids_file.write_text(json.dumps(ids, indent=1, sort_keys=True) + "\n")
 
 
-async def record(env: WorkflowEnvironment) -> list[str]:
-    """Run every scenario and save its histories; returns the files written."""
+async def record_tested_implementation(env: WorkflowEnvironment) -> str:
+    """An auto ticket whose implementation graph ran the tests (no separate test activity)."""
+    inp = ticket_input("REC-TESTED")
+    inp.auto = True
+    workflow_id = f"ticket-{inp.key}"
+    fakes = FakeActivities(tests_passed=True)
+    async with Worker(
+        env.client, task_queue="record-tested", workflows=WORKFLOWS, activities=fakes.all()
+    ):
+        handle = await env.client.start_workflow(
+            TicketWorkflow.run, inp, id=workflow_id, task_queue="record-tested"
+        )
+        await asyncio.wait_for(handle.result(), 60)
+    await save(env.client, f"{workflow_id}-implementation", "tested-implementation")
+    return "tested-implementation.json"
+
+
+async def record(env: WorkflowEnvironment, only: set[str] | None = None) -> list[str]:
+    """Run the scenarios (all, or those named) and save their histories; the files written."""
     written = []
     for name, drive in SCENARIOS.items():
+        if only is not None and name not in only:
+            continue
         inp = ticket_input(f"REC-{len(written) + 1}")
         if name == "expiry":
             inp.waits = WaitPolicy(max_reminders=1)
@@ -102,6 +124,8 @@ async def record(env: WorkflowEnvironment) -> list[str]:
         if name == "happy":
             await save(env.client, f"{workflow_id}-implementation", "happy-implementation")
             written.append("happy-implementation.json")
+    if only is None or "tested-implementation" in only:
+        written.append(await record_tested_implementation(env))
     return written
 
 
@@ -113,7 +137,7 @@ async def main() -> None:
     )
     async with env:
         await register_search_attributes(env.client)
-        for name in await record(env):
+        for name in await record(env, set(sys.argv[1:]) or None):
             print(f"recorded tests/histories/{name}")  # noqa: T201
 
 
