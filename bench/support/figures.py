@@ -1,5 +1,6 @@
 """Figures as one line each, with their target and whether it is met; percentiles; RSS."""
 
+import os
 import statistics
 import sys
 from dataclasses import dataclass, field
@@ -60,6 +61,7 @@ class Report:
 
     def __post_init__(self) -> None:
         print(f"# {self.title}", flush=True)
+        self.note(f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the start")
 
     def figure(self, name: str, value: str, target: str = "", met: bool | None = None) -> None:
         """Print `name: value  (target: ..., met|MISSED)`."""
@@ -75,6 +77,7 @@ class Report:
 
     def done(self) -> int:
         """Exit code: 0 once measured, whatever the targets (a missed one is reported)."""
+        self.note(f"load average {os.getloadavg()[0]:.1f} at the end")
         if self.missed:
             print(f"targets missed: {', '.join(self.missed)}", flush=True)
         return 0
