@@ -86,10 +86,18 @@ class Report:
 def run_main(main_coro: object) -> None:
     """Run a bench's main coroutine; exit 2 with the reason when it could not measure."""
     import asyncio
+    import signal
 
+    def interrupted(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt  # unwinds the bench, so its stack is stopped
+
+    signal.signal(signal.SIGTERM, interrupted)
     try:
         code = asyncio.run(main_coro)  # type: ignore[arg-type]
     except CannotMeasureError as err:
         print(f"could not measure: {err}", file=sys.stderr)
         sys.exit(2)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        sys.exit(130)
     sys.exit(code)
