@@ -17,8 +17,9 @@ from typing import Any
 
 from temporalio.client import Client
 
+from bench.support.figures import CannotMeasureError
 from config import ROOT, Settings, connect_temporal
-from embedded.stack import Stack, child_env
+from embedded.stack import Stack, StackError, child_env
 from emulators.app import DEFAULT_SEED
 from emulators.state import seed_data
 from tests.e2e.stacks import stack_settings
@@ -78,7 +79,10 @@ async def bench_stack(
     seed_emulators(settings.emulator_state_dir, tickets)
     stack = Stack(settings)
     try:
-        await stack.start()
+        try:
+            await stack.start()
+        except StackError as err:
+            raise CannotMeasureError(f"the stack did not start: {err}") from err
         yield stack
     finally:
         stack.stop()
