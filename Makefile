@@ -13,13 +13,13 @@ MODEL_ENV := $(if $(MODEL),TICKETSMITH_MODEL_PROVIDER=$(MODEL))
 .PHONY: install demo up test test-local-model local-model lint bench clean
 
 # uv (from PyPI, bootstrapped into the venv by pip) installs in seconds, from the indexes pip
-# is configured with (deploy/uv_env.py), compiling bytecode as pip does (else the first start
-# of every process compiles it); pip does the install when uv cannot be had or fails.
+# is configured with (deploy/uv_env.py); pip does the install when uv cannot be had or fails.
+# Bytecode is compiled on first import, not for all of site-packages at install time.
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	{ test -x $(UV) || $(PY) -m pip install --quiet uv; } \
 		&& eval "$$($(PY) deploy/uv_env.py)" \
-		&& $(UV) pip install --quiet --compile-bytecode --python $(PY) -e '.[dev]' \
+		&& $(UV) pip install --quiet --python $(PY) -e '.[dev]' \
 	|| { echo "uv unavailable or failed: installing with pip"; \
 		$(PY) -m pip install --quiet --upgrade pip && $(PY) -m pip install --quiet -e '.[dev]'; }
 	touch $(STAMP)
