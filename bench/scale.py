@@ -7,9 +7,10 @@ Usage: python -m bench.scale [--sizes 10,50,200]
 
 import argparse
 import asyncio
+import functools
 import tempfile
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -57,7 +58,7 @@ class PeakRss:
 
 
 async def all_at_once(
-    runs: list[Callable[[], Awaitable[Any]]],
+    runs: Sequence[Callable[[], Awaitable[Any]]],
 ) -> tuple[float, list[float], list[Any]]:
     """Start every run together: total seconds, each run's seconds, and their results."""
     started = time.monotonic()
@@ -83,19 +84,18 @@ async def tickets_at_once(
         except TimeoutError:
             return None
 
-    return await all_at_once([lambda key=key: one(key) for key in keys])
+    return await all_at_once([functools.partial(one, key) for key in keys])
 
 
 async def trivial_at_once(client: Client, count: int, steps: int, tag: str) -> float:
     """Run `count` trivial workflows of `steps` activities concurrently: workflows per second."""
-    runs = [
-        lambda n=n: client.execute_workflow(
-            "TrivialWorkflow", steps, id=f"trivial-{tag}-{n}", task_queue="trivial",
-            execution_timeout=None,
+
+    async def one(n: int) -> Any:
+        return await client.execute_workflow(
+            "TrivialWorkflow", steps, id=f"trivial-{tag}-{n}", task_queue="trivial"
         )
-        for n in range(count)
-    ]  # fmt: skip
-    total, _, _ = await all_at_once(runs)
+
+    total, _, _ = await all_at_once([functools.partial(one, n) for n in range(count)])
     return count / total
 
 

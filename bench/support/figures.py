@@ -3,8 +3,10 @@
 import os
 import statistics
 import sys
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 
 class CannotMeasureError(Exception):
@@ -83,7 +85,7 @@ class Report:
         return 0
 
 
-def run_main(main_coro: object) -> None:
+def run_main(main_coro: Coroutine[Any, Any, int]) -> None:
     """Run a bench's main coroutine; exit 2 with the reason when it could not measure."""
     import asyncio
     import signal
@@ -93,7 +95,7 @@ def run_main(main_coro: object) -> None:
 
     signal.signal(signal.SIGTERM, interrupted)
     try:
-        code = asyncio.run(main_coro)  # type: ignore[arg-type]
+        code = asyncio.run(main_coro)
     except CannotMeasureError as err:
         print(f"could not measure: {err}", file=sys.stderr)
         sys.exit(2)

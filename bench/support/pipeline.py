@@ -11,8 +11,9 @@ import operator
 from collections.abc import Callable, Sequence
 from contextlib import AsyncExitStack
 from pathlib import Path
-from typing import Annotated, Any, TypedDict
+from typing import Annotated, Any, TypedDict, cast
 
+from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 from langgraph.graph import END, START, StateGraph
 from pydantic import BaseModel
@@ -34,7 +35,9 @@ class PipelineState(TypedDict):
 def activities_by_name(settings: Settings, stack: AsyncExitStack) -> dict[str, Callable[..., Any]]:
     """The worker's activity functions, bound to clients built from `settings`, by type name."""
     built = build_activities(settings, stack)
-    return {_Definition.must_from_callable(f).name: f for f in [*built.services, *built.agents]}
+    return {
+        str(_Definition.must_from_callable(f).name): f for f in [*built.services, *built.agents]
+    }
 
 
 async def decoded(
@@ -75,6 +78,6 @@ async def run_pipeline(graph: StateGraph, database: Path, thread_id: str) -> Pip
     """Run the pipeline once with a SQLite checkpointer."""
     async with AsyncSqliteSaver.from_conn_string(str(database)) as saver:
         compiled = graph.compile(checkpointer=saver)
-        config = {"configurable": {"thread_id": thread_id}}
-        result: PipelineState = await compiled.ainvoke({"results": []}, config)  # type: ignore[arg-type]
-        return result
+        config: RunnableConfig = {"configurable": {"thread_id": thread_id}}
+        result = await compiled.ainvoke(PipelineState(results=[]), config)
+        return cast(PipelineState, result)
