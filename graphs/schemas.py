@@ -104,6 +104,10 @@ class TestReport(BaseModel):
     output: str
     timed_out: bool = False
     duration_seconds: float = 0
+    environment: str = ""  # where its dependencies came from
+    environment_error: str | None = None  # the environment could not be built
+    limit: str | None = None  # the sandbox limit that stopped it
+    sandboxed: bool = False
 
 
 class Implementation(BaseModel):
@@ -116,7 +120,8 @@ class Implementation(BaseModel):
     notes: str
     tests_passed: bool | None = None
     test_output: str = ""
-    test_exit_code: int | None = None
+    # The last test run itself (output trimmed), where a test command ran.
+    last_tests: TestReport | None = None
     qa_passed: bool | None = None
     qa_verdict: str = ""
     revisions: int = 0

@@ -18,8 +18,9 @@ with workflow.unsafe.imports_passed_through():
         RunTestsResult,
     )
     from activities.repo import RepoActivities
+    from graphs.progress import ImplementationProgress, progress_markdown
     from workflows import texts
-    from workflows.messages import Implementation, ImplementationInput, ImplementationResult
+    from workflows.messages import ImplementationInput, ImplementationResult
     from workflows.outbox import Outbox
     from workflows.policies import (
         HTTP_RETRY,
@@ -35,6 +36,21 @@ with workflow.unsafe.imports_passed_through():
 @workflow.defn(name="ImplementationWorkflow")
 class ImplementationWorkflow:
     """Implements an approved plan and opens the pull request; never claims untested success."""
+
+    def __init__(self) -> None:
+        self._progress: ImplementationProgress | None = None
+
+    @workflow.signal(name="report_progress")
+    def report_progress(self, progress: ImplementationProgress) -> None:
+        """The implementation activity's progress, when this workflow runs on its own."""
+        if self._progress is None or progress.sequence > self._progress.sequence:
+            self._progress = progress
+            workflow.set_current_details(progress_markdown(progress))
+
+    @workflow.query
+    def progress(self) -> ImplementationProgress | None:
+        """The implementation's latest progress, if any was reported here."""
+        return self._progress
 
     @workflow.run
     async def run(self, inp: ImplementationInput) -> ImplementationResult:
@@ -54,6 +70,7 @@ class ImplementationWorkflow:
             ImplementInput(
                 repo=repo, ticket=inp.ticket, plan=inp.plan, requirements=inp.requirements,
                 analysis=inp.analysis, test_command=inp.project.test_command,
+                setup_command=inp.project.setup_command,
             ),
             task_queue=inp.agent_task_queue,
             start_to_close_timeout=LLM_TIMEOUT,
@@ -62,14 +79,17 @@ class ImplementationWorkflow:
             summary="Implement the plan",
         )  # fmt: skip
         # The implementation graph's last test run was of exactly these changes on the branch.
-        tested = implementation.tests_passed is not None and bool(implementation.changes)
-        if workflow.patched("tests-from-implementation") and tested:
-            tests = tests_of(implementation)
+        last = implementation.last_tests if implementation.changes else None
+        if workflow.patched("tests-from-implementation") and last is not None:
+            tests = RunTestsResult.model_validate(last.model_dump())
         else:
             tests = await workflow.execute_activity_method(
                 RepoActivities.run_tests,
                 RunTestsInput(
-                    repo=repo, changes=implementation.changes, test_command=inp.project.test_command
+                    repo=repo,
+                    changes=implementation.changes,
+                    test_command=inp.project.test_command,
+                    setup_command=inp.project.setup_command,
                 ),
                 start_to_close_timeout=TEST_TIMEOUT,
                 heartbeat_timeout=LLM_HEARTBEAT,
@@ -84,7 +104,8 @@ class ImplementationWorkflow:
             or not tests.passed
             or implementation.qa_passed is False
         )
-        summary = texts.tests_summary(tests.passed, tests.exit_code, tests.output)
+        summary = texts.tests_summary(tests.passed, tests.exit_code, tests.output, tests)
+        note = texts.tests_note(tests)
         pr = await workflow.execute_activity_method(
             GitHubActivities.open_pull_request,
             OpenPullRequestInput(
@@ -101,20 +122,16 @@ class ImplementationWorkflow:
         )
         workflow.set_current_details(f"Pull request: {pr.url}")
         await asyncio.gather(
-            outbox.comment("pull-request", texts.pr_comment(pr.url, pr.draft, tests.passed)),
+            outbox.comment(
+                "pull-request",
+                texts.pr_comment(pr.url, pr.draft, tests.passed, implementation, note),
+            ),
             outbox.transition("In Review"),
         )
         return ImplementationResult(
-            pr_url=pr.url, draft=pr.draft, tests_passed=tests.passed, tokens=implementation.tokens
+            pr_url=pr.url,
+            draft=pr.draft,
+            tests_passed=tests.passed,
+            tokens=implementation.tokens,
+            tests_note=note,
         )
-
-
-def tests_of(implementation: Implementation) -> RunTestsResult:
-    """The test run the implementation graph ended with, as the test activity reports one."""
-    passed = bool(implementation.tests_passed)
-    exit_code = implementation.test_exit_code
-    return RunTestsResult(
-        passed=passed,
-        exit_code=exit_code if exit_code is not None else (0 if passed else 1),
-        output=implementation.test_output,
-    )

@@ -18,7 +18,7 @@ from typing import Any
 from temporalio.client import Client
 
 from bench.support.figures import CannotMeasureError
-from config import ROOT, Settings, connect_temporal
+from config import Settings, connect_temporal
 from embedded.stack import Stack, StackError, child_env
 from emulators.app import DEFAULT_SEED
 from emulators.state import seed_data
@@ -90,25 +90,19 @@ async def bench_stack(
 
 def service(stack: Stack, name: str) -> subprocess.Popen[bytes]:
     """The running process of one service of the stack."""
-    found = next(s for s in stack.services if s.name == name)
-    if found.process is None:
+    process = stack.service(name).process
+    if process is None:
         raise RuntimeError(f"{name} is not running")
-    return found.process
+    return process
 
 
 async def restart(stack: Stack, name: str, sig: signal.Signals = signal.SIGKILL) -> None:
     """Stop one service with a signal and start it again, waiting until it is ready."""
-    found = next(s for s in stack.services if s.name == name)
     process = service(stack, name)
     if process.poll() is None:
         os.killpg(process.pid, sig)
     process.wait(timeout=30)
-    log = (stack.log_dir / f"{name}.log").open("ab")
-    found.process = subprocess.Popen(
-        found.argv, cwd=ROOT, env=child_env(stack.settings), stdout=log,
-        stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True,
-    )  # fmt: skip
-    await stack._wait_ready(found)
+    await stack.start_service(name)
 
 
 async def client_for(settings: Settings) -> Client:
@@ -164,9 +158,7 @@ async def reset_emulators(stack: Stack, tickets: int) -> None:
     """Put the emulators back to their seeded state (issues, repositories, pull requests)."""
     import shutil
 
-    process = service(stack, "emulators")
-    os.killpg(process.pid, signal.SIGTERM)
-    process.wait(timeout=30)
+    stack.stop_service("emulators")
     shutil.rmtree(stack.settings.emulator_state_dir, ignore_errors=True)
     seed_emulators(stack.settings.emulator_state_dir, tickets)
-    await restart(stack, "emulators")
+    await stack.start_service("emulators")

@@ -42,6 +42,7 @@ def make_tester(tester: Tester | None, journal: Journal) -> AsyncNode[Implementa
             return {"fingerprint": digest, "stalled": False, "tests": None}
         report = journal.tests(revision)
         if report is None:
+            journal.start("tests", revision)
             report = await tester(changes)
             journal.record_tests(revision, report)
         return {"fingerprint": digest, "stalled": False, "tests": report}
@@ -123,7 +124,9 @@ def make_finish(
             notes="\n".join(lines),
             tests_passed=None if tests is None else tests.passed,
             test_output="" if tests is None else trim(tests.output, TEST_OUTPUT_CHARS),
-            test_exit_code=None if tests is None else tests.exit_code,
+            last_tests=None
+            if tests is None
+            else tests.model_copy(update={"output": trim(tests.output, TEST_OUTPUT_CHARS)}),
             qa_passed=None if review is None or not changes else review.passed,
             qa_verdict=qa_verdict,
             revisions=state.get("revision", 0),

@@ -31,8 +31,11 @@ def replayer(workflows: list[type]) -> Replayer:
 
 def test_every_scenario_is_recorded() -> None:
     names = {path.stem for path in HISTORIES}
-    expected = {"happy", "happy-implementation", "tested-implementation", "rejection", "cancel"}
-    assert expected | {"expiry"} <= names
+    tickets = {"happy", "happy-implementation", "tested-implementation", "rejection", "cancel"}
+    assert tickets | {"expiry"} <= names
+    graphs = {"sequence", "parallel", "conditional-then", "conditional-else", "retry"}
+    graphs |= {"error-handler", "wait-approved", "wait-expired"}
+    assert {f"graph-{name}" for name in graphs} <= names
 
 
 @pytest.mark.parametrize("path", HISTORIES, ids=[p.stem for p in HISTORIES])

@@ -35,6 +35,7 @@ from graphs.schemas import (
     Question,
     QuestionSet,
     Requirements,
+    TestReport,
     TicketContext,
 )
 
@@ -164,8 +165,9 @@ class FakeActivities:
         if self.tests_passed is None:
             return Implementation(changes=[change], notes="done", tokens=20)
         passed = self.tests_passed
+        output = "5 passed" if passed else "1 failed, 4 passed"
         return Implementation(
             changes=[change], notes="done", tokens=20, tests_passed=passed, qa_passed=True,
-            test_output="5 passed" if passed else "1 failed, 4 passed",
-            test_exit_code=0 if passed else 1,
+            test_output=output,
+            last_tests=TestReport(passed=passed, exit_code=0 if passed else 1, output=output),
         )  # fmt: skip
