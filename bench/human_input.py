@@ -3,7 +3,7 @@
 A ticket waits for approval on the embedded stack. Each try of the webhook path POSTs a signed
 `/budget +1` comment to the webhook app (comment -> signal) and polls the status query until
 the new budget shows. Each try of the update path runs `starter.py budget KEY +1` in-process
-(`starter.run`: a new client, an update with its validator, the answer), the same code path as
+(its handler: a new client, an update with its validator, the answer), the same code path as
 `starter.py approve`, which a waiting ticket accepts only once.
 Usage: python -m bench.human_input [--tries 100]
 """
@@ -11,6 +11,7 @@ Usage: python -m bench.human_input [--tries 100]
 import argparse
 import asyncio
 import json
+import os
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
@@ -20,9 +21,10 @@ import httpx
 
 from bench.support.figures import CannotMeasureError, Report, percentile, run_main
 from bench.support.stack import bench_stack, client_for, scripted_model
+from config import get_settings
+from embedded.stack import child_env
 from emulators.jira_webhooks import sign
-from starter import parse_args
-from starter import run as run_command
+from starter import handler, parse_args
 from tests.webhooks.payloads import comment_event
 from tickets.launch import ticket_input
 from workflows.messages import Status, TicketStatus
@@ -56,10 +58,14 @@ async def main() -> int:
                 url = f"http://{settings.webhook_host}:{settings.webhook_port}/webhooks/jira"
                 async with httpx.AsyncClient(timeout=DEADLINE_S) as http:
                     webhook = [await comment_try(http, url, status) for _ in range(args.tries)]
+                # starter.py reads its settings from the environment, as the stack's processes do.
+                os.environ.update(child_env(settings))
+                get_settings.cache_clear()
+                budget = handler("budget")
                 update = []
                 for _ in range(args.tries):
                     started = time.monotonic()
-                    await run_command(parse_args(["budget", KEY, "+1"]), settings)
+                    await budget(parse_args(["budget", KEY, "+1"]))
                     update.append(time.monotonic() - started)
                 await handle.terminate("bench done")
     finally:
