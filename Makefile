@@ -13,12 +13,12 @@ MODEL_ENV := $(if $(MODEL),TICKETSMITH_MODEL_PROVIDER=$(MODEL))
 .PHONY: install demo up test test-local-model local-model lint bench clean
 
 # uv (from PyPI, bootstrapped into the venv by pip) installs in seconds, from the indexes pip
-# is configured with (deploy/uv_env.py); pip does the install when uv cannot be had or fails.
+# is configured with (python -m deploy.uv_env); pip does the install when uv cannot be had or fails.
 # Bytecode is compiled on first import, not for all of site-packages at install time.
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	{ test -x $(UV) || $(PY) -m pip install --quiet uv; } \
-		&& eval "$$($(PY) deploy/uv_env.py)" \
+		&& eval "$$($(PY) -m deploy.uv_env)" \
 		&& $(UV) pip install --quiet --python $(PY) -e '.[dev]' \
 	|| { echo "uv unavailable or failed: installing with pip"; \
 		$(PY) -m pip install --quiet --upgrade pip && $(PY) -m pip install --quiet -e '.[dev]'; }
