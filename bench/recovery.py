@@ -10,6 +10,7 @@ Usage: python -m bench.recovery
 """
 
 import asyncio
+import json
 import signal
 import subprocess
 import tempfile
@@ -64,10 +65,10 @@ async def branch_of(client: Client, key: str) -> str:
 
 
 def repeated_calls(model: FakeModelServer, first: int) -> int:
-    """Model calls from index `first` on that asked for a step already asked."""
-    seen: Counter[tuple[str, str]] = Counter()
+    """Model calls from index `first` on whose prompt had been sent before (same messages)."""
+    seen: Counter[str] = Counter()
     for call in model.calls[first:]:
-        seen[(call.task, str(call.inputs.get("path", "")))] += 1
+        seen[json.dumps(call.body.get("messages"), sort_keys=True)] += 1
     return sum(n - 1 for n in seen.values())
 
 
