@@ -32,7 +32,7 @@ def check_key(key: str) -> str:
 def console() -> Console:
     """Standard output; outside a terminal plain text, wide enough that tables keep their rows."""
     out = Console(highlight=False)
-    return out if out.is_terminal else Console(highlight=False, width=160, no_color=True)
+    return out if out.is_terminal else Console(highlight=False, soft_wrap=True, no_color=True)
 
 
 def run(handler: Handler, args: argparse.Namespace) -> int:

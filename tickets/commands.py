@@ -3,13 +3,11 @@
 import asyncio
 from typing import Any
 
-import httpx
 from temporalio.client import Client, WorkflowFailureError, WorkflowUpdateFailedError
 from temporalio.exceptions import ApplicationError, CancelledError
 from temporalio.service import RPCError, RPCStatusCode
 
 from config import Settings, connect_temporal
-from integrations.jira import JiraClient
 from tickets.launch import LaunchError, start_ticket, ticket_input, web_ui_link, workflow_id
 from workflows.messages import HumanInputAccepted, TicketStatus
 
@@ -31,6 +29,11 @@ async def connect(settings: Settings) -> Client:
 
 async def ensure_ticket_exists(settings: Settings, key: str) -> str:
     """Read the ticket from Jira, turning 'not found' into a clear error; returns its summary."""
+    # Only `start` reads Jira: status and list stay quick without httpx and the parsers.
+    import httpx
+
+    from integrations.jira import JiraClient
+
     jira = JiraClient(
         settings.jira_base_url,
         settings.jira_email,
