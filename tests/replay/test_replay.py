@@ -31,7 +31,7 @@ def replayer(workflows: list[type]) -> Replayer:
 
 def test_every_scenario_is_recorded() -> None:
     names = {path.stem for path in HISTORIES}
-    assert {"happy", "happy-implementation", "rejection", "cancel", "expiry"} <= names
+    assert {"happy", "happy-implementation", "rejection", "cancel", "expiry", "progress"} <= names
 
 
 @pytest.mark.parametrize("path", HISTORIES, ids=[p.stem for p in HISTORIES])
