@@ -1,4 +1,5 @@
-"""The command line: start, watch, answer, approve, reject, budget, status, list, cancel a ticket.
+"""The command line: tickets (start, watch, answer, approve, reject, budget, status, list, cancel)
+and graph runs (graph, mvp, input).
 
 Each subcommand is one row of COMMANDS: its arguments, and the function that carries it out,
 named as "module:function" and imported only when that subcommand runs. So `--help`, `status`
@@ -71,6 +72,24 @@ def status_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--full", action="store_true", help="whole decision texts")
 
 
+def graph_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", help="a .yaml file, or the name of a shipped one (mvp)")
+    parser.add_argument("--input", action="append", metavar="NAME=VALUE", help="an input")
+    parser.add_argument("--wait", action="store_true", help="wait for the end and say how")
+
+
+def mvp_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("prompt", nargs="+")
+    parser.add_argument("--output", default="output", help="where projects are written")
+
+
+def input_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("key", metavar="RUN_ID")
+    parser.add_argument("name")
+    parser.add_argument("values", nargs="*", metavar="NAME=VALUE")
+    author(parser)
+
+
 def list_arguments(parser: argparse.ArgumentParser) -> None:
     statuses = ["running", "awaiting_answers", "awaiting_approval", "awaiting_budget"]
     statuses += ["completed", "failed", "cancelled", "expired"]
@@ -91,7 +110,13 @@ COMMANDS = (
             "tickets.cli:budget"),
     Command("status", "where the ticket is", status_arguments, "tickets.cli:status"),
     Command("cancel", "stop work on the ticket", key, "tickets.cli:cancel"),
-    Command("list", "tickets and their status", list_arguments, "tickets.cli:list_tickets"),
+    Command("list", "tickets and graph runs, and their status", list_arguments,
+            "tickets.cli:list_tickets"),
+    Command("graph", "run a graph definition (YAML)", graph_arguments, "tickets.graph_cli:graph"),
+    Command("mvp", "build a tested project from one request", mvp_arguments,
+            "tickets.graph_cli:mvp"),
+    Command("input", "human input for a graph run's wait step", input_arguments,
+            "tickets.graph_cli:graph_input"),
 )  # fmt: skip
 
 

@@ -164,7 +164,8 @@ class AgentActivities:
             timeout = float(getattr(inp, "test_timeout_seconds", TEST_TIMEOUT_SECONDS))
             tester = None
             if command:
-                tester = WorkspaceTester(self._workspaces, inp.repo, command, timeout)
+                setup = getattr(inp, "setup_command", None)
+                tester = WorkspaceTester(self._workspaces, inp.repo, command, timeout, setup)
             work = implement_plan(
                 self._model,
                 repo_dir,

@@ -7,11 +7,12 @@ from collections.abc import Callable, Coroutine
 from datetime import UTC, datetime
 from typing import Any
 
-from rich.console import Console, RenderableType
+from rich.console import Console, Group, RenderableType
 
 from config import get_settings
 from tickets import commands
 from tickets.commands import CommandError
+from tickets.graph_runs import graph_command, is_graph_id, list_graph_runs, render_runs
 from tickets.launch import web_ui_link, workflow_id
 from tickets.render import render_list, render_status
 from tickets.watch import follow
@@ -95,6 +96,8 @@ async def budget(args: argparse.Namespace) -> str:
 async def status(args: argparse.Namespace) -> RenderableType:
     """Where the ticket is, with a one-line preview of each decision (whole with --full)."""
     settings = get_settings()
+    if is_graph_id(args.key):
+        return await graph_command(args, settings)
     key = check_key(args.key)
     current = await commands.status(settings, key)
     link = web_ui_link(settings, workflow_id(key))
@@ -102,10 +105,15 @@ async def status(args: argparse.Namespace) -> RenderableType:
 
 
 async def cancel(args: argparse.Namespace) -> str:
-    """Stop work on the ticket."""
+    """Stop work on the ticket (or the graph run)."""
+    if is_graph_id(args.key):
+        return await graph_command(args, get_settings())
     return await commands.cancel(get_settings(), check_key(args.key))
 
 
 async def list_tickets(args: argparse.Namespace) -> RenderableType:
-    """Tickets known to Temporal, newest first."""
-    return render_list(await commands.list_tickets(get_settings(), args.status))
+    """Tickets known to Temporal, newest first, then graph runs."""
+    settings = get_settings()
+    tickets = render_list(await commands.list_tickets(settings, args.status))
+    runs = await list_graph_runs(settings, args.status)
+    return Group(tickets, render_runs(runs)) if runs else tickets

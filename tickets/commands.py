@@ -1,7 +1,8 @@
 """What the command line does: start, human input, status, list and cancel, as one-line results."""
 
 import asyncio
-from typing import Any
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
 
 from temporalio.client import Client, WorkflowFailureError, WorkflowUpdateFailedError
 from temporalio.exceptions import ApplicationError, CancelledError
@@ -9,7 +10,12 @@ from temporalio.service import RPCError, RPCStatusCode
 
 from config import Settings, connect_temporal
 from tickets.launch import LaunchError, start_ticket, ticket_input, web_ui_link, workflow_id
+from tickets.routing import TicketFacts
+from tickets.status import StatusUnreadable, read_status
 from workflows.messages import HumanInputAccepted, TicketStatus
+
+if TYPE_CHECKING:
+    from integrations.jira import JiraIssue
 
 
 class CommandError(Exception):
@@ -27,8 +33,8 @@ async def connect(settings: Settings) -> Client:
         ) from err
 
 
-async def ensure_ticket_exists(settings: Settings, key: str) -> str:
-    """Read the ticket from Jira, turning 'not found' into a clear error; returns its summary."""
+async def ensure_ticket_exists(settings: Settings, key: str) -> "JiraIssue":
+    """Read the ticket from Jira, turning 'not found' into a clear error."""
     # Only `start` reads Jira: status and list stay quick without httpx and the parsers.
     import httpx
 
@@ -41,7 +47,7 @@ async def ensure_ticket_exists(settings: Settings, key: str) -> str:
         api_version=settings.jira_api_version,
     )
     try:
-        return (await jira.get_issue(key)).summary
+        return await jira.get_issue(key)
     except ApplicationError as err:
         if err.type == "JiraNotFound":
             raise CommandError(
@@ -57,8 +63,11 @@ async def ensure_ticket_exists(settings: Settings, key: str) -> str:
 async def start(settings: Settings, key: str, restart: bool, auto: bool = False) -> str:
     """Start the ticket workflow, or attach to the one already running."""
     try:
-        inp = ticket_input(key, settings, auto=auto)
-        summary = await ensure_ticket_exists(settings, key)
+        ticket_input(key, settings, auto=auto)  # a bad key or project fails before Jira is asked
+        issue = await ensure_ticket_exists(settings, key)
+        facts = TicketFacts(labels=issue.labels, components=issue.components)
+        inp = ticket_input(key, settings, auto=auto, facts=facts)
+        summary = issue.summary
         client = await connect(settings)
         outcome = await start_ticket(client, settings, inp, summary, restart=restart)
     except LaunchError as err:
@@ -88,18 +97,12 @@ async def send_update(settings: Settings, key: str, update: str, payload: Any) -
 
 
 async def status(settings: Settings, key: str) -> TicketStatus:
-    """A readable account of where the ticket is."""
+    """Where the ticket is; a finished ticket answers without a worker."""
     client = await connect(settings)
-    handle = client.get_workflow_handle(workflow_id(key))
     try:
-        current = await handle.query("status", result_type=TicketStatus)
-    except RPCError as err:
-        if err.status == RPCStatusCode.NOT_FOUND:
-            raise CommandError(
-                f"{key} has never been started; start it with: starter.py {key}"
-            ) from None
-        raise CommandError(f"cannot read the status of {key}: {err.message}") from err
-    return current
+        return await read_status(client, key, timedelta(seconds=settings.status_query_seconds))
+    except StatusUnreadable as err:
+        raise CommandError(str(err)) from None
 
 
 async def list_tickets(settings: Settings, status_filter: str | None) -> list[dict[str, str]]:

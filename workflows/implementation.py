@@ -69,6 +69,7 @@ class ImplementationWorkflow:
             ImplementInput(
                 repo=repo, ticket=inp.ticket, plan=inp.plan, requirements=inp.requirements,
                 analysis=inp.analysis, test_command=inp.project.test_command,
+                setup_command=inp.project.setup_command,
             ),
             task_queue=inp.agent_task_queue,
             start_to_close_timeout=LLM_TIMEOUT,
@@ -79,7 +80,10 @@ class ImplementationWorkflow:
         tests = await workflow.execute_activity_method(
             RepoActivities.run_tests,
             RunTestsInput(
-                repo=repo, changes=implementation.changes, test_command=inp.project.test_command
+                repo=repo,
+                changes=implementation.changes,
+                test_command=inp.project.test_command,
+                setup_command=inp.project.setup_command,
             ),
             start_to_close_timeout=TEST_TIMEOUT,
             heartbeat_timeout=LLM_HEARTBEAT,
@@ -94,7 +98,8 @@ class ImplementationWorkflow:
             or not tests.passed
             or implementation.qa_passed is False
         )
-        summary = texts.tests_summary(tests.passed, tests.exit_code, tests.output)
+        summary = texts.tests_summary(tests.passed, tests.exit_code, tests.output, tests)
+        note = texts.tests_note(tests)
         pr = await workflow.execute_activity_method(
             GitHubActivities.open_pull_request,
             OpenPullRequestInput(
@@ -111,9 +116,16 @@ class ImplementationWorkflow:
         )
         workflow.set_current_details(f"Pull request: {pr.url}")
         await asyncio.gather(
-            outbox.comment("pull-request", texts.pr_comment(pr.url, pr.draft, tests.passed)),
+            outbox.comment(
+                "pull-request",
+                texts.pr_comment(pr.url, pr.draft, tests.passed, implementation, note),
+            ),
             outbox.transition("In Review"),
         )
         return ImplementationResult(
-            pr_url=pr.url, draft=pr.draft, tests_passed=tests.passed, tokens=implementation.tokens
+            pr_url=pr.url,
+            draft=pr.draft,
+            tests_passed=tests.passed,
+            tokens=implementation.tokens,
+            tests_note=note,
         )

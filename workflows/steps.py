@@ -112,7 +112,12 @@ class TicketSteps:
         with self._step("Prepare the ticket branch"):
             prepared = await workflow.execute_activity_method(
                 RepoActivities.prepare_repository,
-                PrepareRepositoryInput(repo=self.repo, key=ticket.key, summary=ticket.summary),
+                PrepareRepositoryInput(
+                    repo=self.repo,
+                    key=ticket.key,
+                    summary=ticket.summary,
+                    from_base=self._inp.restarted,
+                ),
                 start_to_close_timeout=GIT_TIMEOUT,
                 retry_policy=GIT_RETRY,
                 summary="Prepare the ticket branch",

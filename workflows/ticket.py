@@ -11,6 +11,7 @@ from temporalio.exceptions import (
 )
 
 with workflow.unsafe.imports_passed_through():
+    from workflows.failures import failure_in_words
     from workflows.handlers import HumanHandlers
     from workflows.implementation import ImplementationWorkflow
     from workflows.messages import (
@@ -59,7 +60,9 @@ class TicketWorkflow(HumanHandlers):
             if is_cancelled_exception(err):
                 await self._stopped(Status.CANCELLED, "Work on this ticket was cancelled.")
             else:
-                await self._stopped(Status.FAILED, f"ticketsmith stopped: {root_message(err)}")
+                await self._stopped(
+                    Status.FAILED, f"Work on this ticket stopped. {failure_in_words(err)}"
+                )
             raise
 
     async def _phases(self, inp: TicketInput) -> TicketResult:
@@ -98,6 +101,7 @@ class TicketWorkflow(HumanHandlers):
         self._status.tokens += done.tokens
         self._status.pr_url = done.pr_url
         self._status.pr_draft, self._status.tests_passed = done.draft, done.tests_passed
+        self._status.tests_note = done.tests_note
         return await self._finish(f"Pull request opened: {done.pr_url}")
 
     async def _refine(
@@ -214,10 +218,3 @@ class TicketWorkflow(HumanHandlers):
             )
         except ActivityError as err:
             workflow.logger.warning("could not report that %s stopped: %s", self._inp.key, err)
-
-
-def root_message(err: BaseException) -> str:
-    """The innermost cause's message: what actually went wrong."""
-    while err.__cause__ is not None:
-        err = err.__cause__
-    return getattr(err, "message", None) or str(err)

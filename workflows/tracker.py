@@ -136,4 +136,5 @@ class Tracker:
             tests_passed=s.tests_passed,
             message=message,
             usage=s.usage,
+            final_status=s.model_copy(deep=True),
         )
