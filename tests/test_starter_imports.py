@@ -49,10 +49,11 @@ def test_list_offers_every_status() -> None:
 
 
 @pytest.mark.parametrize("command", ["status", "list", "watch"])
-def test_reading_commands_load_no_jira_client(command: str) -> None:
+def test_reading_commands_load_no_jira_client_nor_graph_definitions(command: str) -> None:
     code = f"import starter, sys; starter.handler({command!r}); print(sys.modules.keys())"
     done = subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120
     )
     assert done.returncode == 0, done.stderr
-    assert "'integrations.jira'" not in done.stdout and "'httpx'" not in done.stdout
+    for module in ("integrations.jira", "httpx", "graphs.dsl.model", "yaml"):
+        assert f"'{module}'" not in done.stdout, f"`starter.py {command}` imports {module}"
