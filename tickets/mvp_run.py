@@ -19,6 +19,14 @@ from workflows.graph_messages import GraphResult, GraphStatus
 POLL_SECONDS = 0.5
 
 
+CHECKPOINTS = {
+    "accepted": "the manager took the request",
+    "designed": "the architect planned the files",
+    "reviewed": "QA finished",
+    "publish_failed": "the forge could not take a revision (the files are still written here)",
+}
+
+
 class ProjectWriter:
     """Writes the project's files whenever a new revision shows in the run's state."""
 
@@ -26,6 +34,14 @@ class ProjectWriter:
         self.root = root
         self.say = say
         self.revision = 0
+        self.checkpoints = 0
+
+    def follow(self, current: GraphStatus) -> None:
+        """Say which checkpoints were passed, and write any new revision."""
+        for name in current.checkpoints[self.checkpoints :]:
+            self.say(f"{name}: {CHECKPOINTS.get(name, name)}")
+        self.checkpoints = len(current.checkpoints)
+        self.update(current.state)
 
     def update(self, state: dict[str, Any]) -> None:
         """Write the latest revision's files, once per revision."""
@@ -86,7 +102,7 @@ async def run_mvp(settings: Settings, prompt: str, output: str, say: Callable[[s
             current = await handle.query("status", result_type=GraphStatus)
         except Exception:  # noqa: BLE001 - the run may end between the check and the query
             continue
-        writer.update(current.state)
+        writer.follow(current)
     try:
         result = result_task.result()
     except WorkflowFailureError as err:

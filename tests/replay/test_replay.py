@@ -33,7 +33,7 @@ def test_every_scenario_is_recorded() -> None:
     names = {path.stem for path in HISTORIES}
     assert {"happy", "happy-implementation", "rejection", "cancel", "expiry"} <= names
     graphs = {"sequence", "parallel", "conditional-then", "conditional-else", "retry"}
-    graphs |= {"error-handler", "wait-approved", "wait-expired"}
+    graphs |= {"error-handler", "wait-approved", "wait-expired", "foreach-loop"}
     assert {f"graph-{name}" for name in graphs} <= names
 
 
