@@ -236,6 +236,6 @@ class GraphDefinition(BaseModel):
         return inputs
 
 
-for _model in (StepBase, *_KIND_MODELS.values()):
+_MODELS: list[type[BaseModel]] = [StepBase, *_KIND_MODELS.values(), GraphDefinition]
+for _model in _MODELS:
     _model.model_rebuild()
-GraphDefinition.model_rebuild()
