@@ -176,3 +176,15 @@ async def test_builder_definition_runs_like_its_yaml(
         .build()
     )
     assert built == SCENARIOS["graph-foreach-loop"].definition
+
+
+async def test_cancel_while_waiting_ends_cancelled(time_skipping_env: WorkflowEnvironment) -> None:
+    scenario = SCENARIOS["graph-wait-approved"]
+    async with running_graph(time_skipping_env.client, FakeAgents(), scenario.definition) as handle:
+        await wait_for_status(handle, lambda s: s.waiting_for == "approval")
+        await handle.cancel()
+        with pytest.raises(WorkflowFailureError):
+            await asyncio.wait_for(handle.result(), DEADLINE_S)
+        described = await handle.describe()
+    attrs = {k.name: v for k, v in described.typed_search_attributes}
+    assert attrs["Status"] == "cancelled"
