@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from temporalio.client import WorkflowFailureError
+from temporalio.service import RPCError
 
 from config import Settings
 from graphs.mvp.project import slugify, write_tree
@@ -100,7 +101,7 @@ async def run_mvp(settings: Settings, prompt: str, output: str, say: Callable[[s
         await asyncio.wait([result_task], timeout=POLL_SECONDS)
         try:
             current = await handle.query("status", result_type=GraphStatus)
-        except Exception:  # noqa: BLE001 - the run may end between the check and the query
+        except RPCError:  # the run may end between the check and the query
             continue
         writer.follow(current)
     try:
