@@ -1,4 +1,5 @@
-"""The command line: start a ticket, answer, approve, reject, budget, status, list, cancel."""
+"""The command line: start a ticket, answer, approve, reject, budget, status, list, cancel;
+run a graph definition (graph, input) or the MVP builder (mvp)."""
 
 import argparse
 import asyncio
@@ -121,8 +122,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     budget_cmd.add_argument("amount")
     for cmd in (answer_cmd, approve_cmd, reject_cmd, budget_cmd):
         cmd.add_argument("--as", dest="author", default=getpass.getuser(), help="who you are")
-    sub.add_parser("status", help="where the ticket is").add_argument("key")
-    sub.add_parser("cancel", help="stop work on the ticket").add_argument("key")
+    sub.add_parser("status", help="where the ticket (or graph run) is").add_argument("key")
+    sub.add_parser("cancel", help="stop the ticket (or graph run)").add_argument("key")
     add_graph_commands(sub)
     list_cmd = sub.add_parser("list", help="tickets and graph runs, and their status")
     list_cmd.add_argument("--status", choices=[s.value for s in Status], help="only these")
