@@ -42,6 +42,7 @@ async def test_a_service_not_ready_in_time_fails_naming_its_log_and_the_setting(
     assert f"read {log}" in message
     assert "TICKETSMITH_READY_TIMEOUT_SECONDS (now 2)" in message
     # The service's own first line is in the log (and the error) although it never got ready.
+    assert "stack: starting slow: " in log.read_text()
     assert "slow starting (pid" in log.read_text()
     assert "slow starting (pid" in message
     assert reports, "no progress line while waiting"
