@@ -17,6 +17,7 @@ from temporalio.client import Client
 from temporalio.runtime import Runtime
 
 from encryption.codec import data_converter
+from integrations.sandbox import Limits, Sandbox, SandboxMode
 from localmodel.layout import Layout
 from observability.tracing import tracing_interceptors
 
@@ -104,6 +105,14 @@ class Settings(BaseSettings):
     openai_model: str = "gpt-4o-mini"
     openai_temperature: float = 0.0
 
+    # Workspace commands run in bubblewrap; `none` runs them unsandboxed (explicitly, warned).
+    sandbox: SandboxMode = "bwrap"
+    sandbox_memory_mb: int = Field(default=2048, ge=64, description="address space per process")
+    sandbox_max_processes: int = Field(default=256, ge=8)
+    sandbox_cpu_seconds: int = Field(default=600, ge=1, description="CPU time per process")
+    sandbox_output_mb: int = Field(default=16, ge=1, description="output a run may print")
+    environment_setup_timeout_seconds: float = Field(default=900, gt=0)
+
     models_dir: Path = ROOT / ".models"
     local_model_path: Path | None = None
     local_model_host: str = "127.0.0.1"
@@ -125,6 +134,21 @@ class Settings(BaseSettings):
     def workspace_dir(self) -> Path:
         """Local clones: a cache only, every activity starts from the remote."""
         return self.data_dir / "workspaces"
+
+    @property
+    def environments_dir(self) -> Path:
+        """Repositories' virtual environments, cached by the hash of their dependency files."""
+        return self.data_dir / "environments"
+
+    def sandbox_config(self) -> Sandbox:
+        """The sandbox workspace commands run in."""
+        limits = Limits(
+            memory_mb=self.sandbox_memory_mb,
+            processes=self.sandbox_max_processes,
+            cpu_seconds=self.sandbox_cpu_seconds,
+            output_bytes=self.sandbox_output_mb * 1024 * 1024,
+        )
+        return Sandbox(mode=self.sandbox, limits=limits)
 
     @property
     def emulator_state_dir(self) -> Path:
@@ -161,6 +185,7 @@ class RepositoryRoute(BaseModel):
     clone_url: str | None = None
     base_branch: str | None = None
     test_command: str | None = None
+    setup_command: str | None = None
 
 
 class ProjectConfig(BaseModel):
@@ -176,6 +201,8 @@ class ProjectConfig(BaseModel):
     clone_url: str | None = None
     base_branch: str = "main"
     test_command: str = "python -m pytest -q"
+    # Run instead of the detected install, with network, in the environment ($VIRTUAL_ENV).
+    setup_command: str | None = None
     implement_after_approval: bool = False
     discord_webhook_url: str | None = None
     reminder_interval_hours: float = Field(default=24, gt=0)

@@ -110,16 +110,21 @@ class RunTestsInput(BaseModel):
     changes: list[FileChange] = Field(default_factory=list)
     test_command: str
     timeout_seconds: float = 600
+    setup_command: str | None = None
 
 
 class RunTestsResult(BaseModel):
-    """What the test command did."""
+    """What the test command did, in which environment, and whether a sandbox limit stopped it."""
 
     passed: bool
     exit_code: int
     output: str
     timed_out: bool = False
     duration_seconds: float = 0
+    environment: str = ""
+    environment_error: str | None = None
+    limit: str | None = None
+    sandboxed: bool = False
 
 
 class OpenPullRequestInput(BaseModel):
@@ -186,5 +191,6 @@ class ImplementInput(BaseModel):
     requirements: Requirements | None = None
     analysis: Analysis | None = None
     test_command: str | None = None
+    setup_command: str | None = None
     test_timeout_seconds: float = 600
     max_revisions: int = 15

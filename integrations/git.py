@@ -99,7 +99,9 @@ class GitWorkspace:
 
     def git_argv(self, *args: str) -> list[str]:
         """The argv of a git command (never holds credentials)."""
-        return ["git", "-c", "commit.gpgsign=false", "-c", "credential.helper=", *args]
+        # The sandbox may own the working tree (it runs as another uid when the worker is root).
+        safe = ("-c", "safe.directory=*")
+        return ["git", *safe, "-c", "commit.gpgsign=false", "-c", "credential.helper=", *args]
 
     def _redact(self, text: str) -> str:
         for secret in self._secrets:
@@ -246,6 +248,8 @@ class GitWorkspace:
         _, out = await self._git("ls-files", "-z")
         return [name for name in out.split("\0") if name]
 
-    async def run_command(self, command: str, timeout_s: float) -> CommandResult:
-        """Run a command (no shell) in the workspace, killing its process group on timeout."""
-        return await run_command(self.root, command, timeout_s)
+    async def run_command(
+        self, command: str, timeout_s: float, env_dir: Path | None = None
+    ) -> CommandResult:
+        """Run a command (no shell) in the workspace, sandboxed, in `env_dir` when given."""
+        return await run_command(self.root, command, timeout_s, env_dir=env_dir)

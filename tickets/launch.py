@@ -57,6 +57,7 @@ def ticket_input(
             clone_url=clone_url_for(repo, settings),
             base_branch=repo.base_branch or project.base_branch,
             test_command=repo.test_command or project.test_command,
+            setup_command=repo.setup_command or project.setup_command,
             implement_after_approval=project.implement_after_approval,
         ),
         auto=auto,
@@ -92,7 +93,8 @@ async def start_ticket(
     if existing and not restart:
         state = existing.status.name.lower() if existing.status else "finished"
         raise LaunchError(
-            f"{wf_id} already ran and is {state}; pass --restart to work on {inp.key} again"
+            f"{wf_id} already ran and is {state}; to work on {inp.key} again, run: "
+            f"starter.py {inp.key} --restart"
         )
     if existing:
         inp = inp.model_copy(update={"restarted": True})
