@@ -27,6 +27,18 @@ def user(login: str, base: str, kind: str = "User") -> dict[str, Any]:
     }  # fmt: skip
 
 
+def authenticated_user(login: str, base: str) -> dict[str, Any]:
+    """The signed-in user (`GET /user`) with its profile and private counts."""
+    profile = {
+        "name": login, "company": None, "blog": "", "location": None, "email": None,
+        "hireable": None, "bio": None, "public_repos": 0, "public_gists": 0, "followers": 0,
+        "following": 0, "created_at": SEED_TIME, "updated_at": SEED_TIME, "private_gists": 0,
+        "total_private_repos": 0, "owned_private_repos": 0, "disk_usage": 0,
+        "collaborators": 0, "two_factor_authentication": False,
+    }  # fmt: skip
+    return {**user(login, base), **profile}
+
+
 # Repository URL templates, named as GitHub names them (`{name}_url`).
 _REPO_URLS = {
     "archive": "/{archive_format}{/ref}", "assignees": "/assignees{/user}",

@@ -38,4 +38,6 @@ OPERATIONS = [
     Operation("patch", PULL, 200, f"{CALC}/pulls/1", {"body": "New"}),
     Operation("post", f"{ISSUE}/comments", 201, f"{CALC}/issues/1/comments", {"body": "Hi"}),
     Operation("post", f"{ISSUE}/labels", 200, f"{CALC}/issues/1/labels", {"labels": ["x"]}),
+    Operation("get", "/user", 200, "/user"),
+    Operation("post", "/user/repos", 201, "/user/repos", {"name": "made", "auto_init": True}),
 ]
