@@ -2,8 +2,9 @@
 and graph runs (graph, mvp, input).
 
 Each subcommand is one row of COMMANDS: its arguments, and the function that carries it out,
-named as "module:function" and imported only when that subcommand runs. So `--help`, `status`
-and `list` never load the agent graphs or LangChain (tests/test_starter_imports.py checks it).
+named as "module:function" and imported only when that subcommand runs, so that `--help` is
+instant and no subcommand loads more than it needs: never the agent graphs or LangChain
+(tests/test_starter_imports.py checks every row). A new subcommand is a new row.
 """
 
 import argparse
@@ -39,6 +40,7 @@ def author(parser: argparse.ArgumentParser) -> None:
 
 
 def start_arguments(parser: argparse.ArgumentParser) -> None:
+    """`start KEY [--restart] [--auto] [--follow]`."""
     key(parser)
     parser.add_argument("--restart", action="store_true", help="run a finished ticket again")
     parser.add_argument(
@@ -48,6 +50,8 @@ def start_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def text_arguments(name: str, what: str) -> Arguments:
+    """`KEY WORDS... [--as WHO]`, the words under `name`."""
+
     def arguments(parser: argparse.ArgumentParser) -> None:
         key(parser)
         parser.add_argument(name, nargs="+", help=what)
@@ -57,17 +61,20 @@ def text_arguments(name: str, what: str) -> Arguments:
 
 
 def keyed_with_author(parser: argparse.ArgumentParser) -> None:
+    """`KEY [--as WHO]`."""
     key(parser)
     author(parser)
 
 
 def budget_arguments(parser: argparse.ArgumentParser) -> None:
+    """`KEY +N [--as WHO]`."""
     key(parser)
     parser.add_argument("amount", help="more model tokens, like +50000")
     author(parser)
 
 
 def status_arguments(parser: argparse.ArgumentParser) -> None:
+    """`KEY [--full]`."""
     key(parser)
     parser.add_argument("--full", action="store_true", help="whole decision texts")
 
@@ -91,6 +98,7 @@ def input_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def list_arguments(parser: argparse.ArgumentParser) -> None:
+    """`[--status STATUS]`; the statuses are spelled out so that parsing imports nothing."""
     statuses = ["running", "awaiting_answers", "awaiting_approval", "awaiting_budget"]
     statuses += ["completed", "failed", "cancelled", "expired"]
     parser.add_argument("--status", choices=statuses, help="only these")
@@ -108,8 +116,8 @@ COMMANDS = (
             text_arguments("reason", "what to change"), "tickets.cli:reject"),
     Command("budget", "give the ticket more model tokens: +N", budget_arguments,
             "tickets.cli:budget"),
-    Command("status", "where the ticket is", status_arguments, "tickets.cli:status"),
-    Command("cancel", "stop work on the ticket", key, "tickets.cli:cancel"),
+    Command("status", "where the ticket (or graph run) is", status_arguments, "tickets.cli:status"),
+    Command("cancel", "stop the ticket (or graph run)", key, "tickets.cli:cancel"),
     Command("list", "tickets and graph runs, and their status", list_arguments,
             "tickets.cli:list_tickets"),
     Command("graph", "run a graph definition (YAML)", graph_arguments, "tickets.graph_cli:graph"),
