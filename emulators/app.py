@@ -18,6 +18,7 @@ from emulators.faults import FaultInjector
 from emulators.git_hosting import create_git_router, ensure_seed_repository
 from emulators.github_routes import DOCS, create_github_router
 from emulators.jira_routes import create_jira_router
+from emulators.jira_search import create_search_router
 from emulators.jira_webhooks import JiraWebhooks
 from emulators.middleware import RecordingMiddleware
 from emulators.state import EmulatorError, EmulatorState, RequestLog
@@ -63,6 +64,7 @@ def create_app(
     app.add_exception_handler(HTTPException, _http_error)
     app.include_router(create_control_router(state, log, faults, webhooks))
     app.include_router(create_jira_router(state, webhooks))
+    app.include_router(create_search_router(state))
     app.include_router(create_github_router(state, repos_root))
     app.include_router(create_discord_router(state))
     app.include_router(create_git_router(repos_root))

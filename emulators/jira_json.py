@@ -20,6 +20,7 @@ SYSTEM_FIELDS = {
     "labels": "Labels",
     "status": "Status",
     "reporter": "Reporter",
+    "assignee": "Assignee",
     "issuetype": "Issue Type",
     "project": "Project",
     "created": "Created",
@@ -116,6 +117,9 @@ class JiraViews:
                 "statusCategory": {"key": category},
             },
             "reporter": self.user(issue["reporter"], base, version),
+            "assignee": self.user(issue["assignee"], base, version)
+            if issue.get("assignee")
+            else None,
             "issuetype": {"name": issue["issuetype"]},
             "project": {"id": project["id"], "key": project["key"], "name": project["name"]},
             "created": issue["created"],

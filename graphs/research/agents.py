@@ -1,0 +1,158 @@
+"""The research agents as LangGraph nodes: each reads through MCP tools, then asks the model.
+
+The manager turns the question into the specialists' inputs; the Jira, document, PDF and
+search agents read their sources and note findings that cite them; synthesis writes the report.
+"""
+
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.tools import BaseTool
+
+from graphs.prompting import task_prompt
+from graphs.research.calls import ToolFailedError, call
+from graphs.research.sources import KEY, brief, doc_sources, ticket_source, web_sources
+from graphs.research.state import (
+    MAX_DOCS,
+    MAX_QUERIES,
+    MAX_TICKETS,
+    AgentFindings,
+    FindingsAnswer,
+    PlanAnswer,
+    ResearchPlan,
+    ResearchState,
+    Source,
+)
+from graphs.research.synthesis import make_synthesis
+from graphs.structured import ask_structured
+
+Node = Callable[[ResearchState], Awaitable[dict[str, Any]]]
+SEARCH_LIMIT = 5
+
+
+def make_manager(model: BaseChatModel, tools: Sequence[BaseTool]) -> Node:
+    """The manager: looks around (ticket search, catalogue, web), then plans with the model."""
+
+    async def research_manager(state: ResearchState) -> dict[str, Any]:
+        question = state["question"]
+        tickets = await call(tools, "search_tickets", {"query": question, "limit": SEARCH_LIMIT})
+        catalogue = await call(tools, "list_docs", {})
+        hits = await call(tools, "search_web", {"query": question, "limit": SEARCH_LIMIT})
+        inputs = {
+            "question": question,
+            "tickets_found": tickets["tickets"],
+            "documents": catalogue["docs"],
+            "search_hits": [
+                {k: r[k] for k in ("title", "url", "snippet")} for r in hits["results"]
+            ],
+        }
+        system, human = task_prompt("research_plan", inputs, question=question)
+        answer, tokens = await ask_structured(model, system, human, PlanAnswer)
+        kinds = {d["doc_id"]: d["kind"] for d in catalogue["docs"]}
+        keys = [k for k in answer.ticket_keys + KEY.findall(question) if KEY.fullmatch(k)]
+        wanted = [d for d in dict.fromkeys(answer.doc_ids) if d in kinds]
+        plan = ResearchPlan(
+            question=question,
+            ticket_keys=list(dict.fromkeys(keys))[:MAX_TICKETS],
+            doc_ids=[d for d in wanted if kinds[d] != "pdf"][:MAX_DOCS],
+            pdf_ids=[d for d in wanted if kinds[d] == "pdf"][:MAX_DOCS],
+            search_queries=[q for q in answer.search_queries if q.strip()][:MAX_QUERIES]
+            or [question],
+            tokens=tokens,
+        )
+        return {"plan": plan}
+
+    return research_manager
+
+
+Reader = Callable[[Sequence[BaseTool], ResearchPlan], Awaitable[tuple[list[Source], list[str]]]]
+
+
+async def read_tickets(
+    tools: Sequence[BaseTool], plan: ResearchPlan
+) -> tuple[list[Source], list[str]]:
+    """Fetch every planned ticket."""
+    sources, problems = [], []
+    for key in plan.ticket_keys:
+        try:
+            sources.append(ticket_source(await call(tools, "fetch_ticket", {"key": key})))
+        except ToolFailedError as err:
+            problems.append(f"{key}: {err}")
+    return sources, problems
+
+
+def document_reader(kind: str) -> Reader:
+    """A reader of the planned documents of one kind (`markdown/html` or `pdf`)."""
+
+    async def read(tools: Sequence[BaseTool], plan: ResearchPlan) -> tuple[list[Source], list[str]]:
+        sources, problems = [], []
+        ids = plan.pdf_ids if kind == "pdf" else plan.doc_ids
+        for doc_id in ids:
+            args = {"doc_id": doc_id, "kind": "pdf" if kind == "pdf" else "any"}
+            try:
+                sources += doc_sources(await call(tools, "get_doc", args))
+            except ToolFailedError as err:
+                problems.append(f"{doc_id}: {err}")
+        return sources, problems
+
+    return read
+
+
+async def read_web(tools: Sequence[BaseTool], plan: ResearchPlan) -> tuple[list[Source], list[str]]:
+    """Run every planned search; a page found twice is read once."""
+    found: dict[str, Source] = {}
+    problems = []
+    for query in plan.search_queries:
+        try:
+            results = await call(tools, "search_web", {"query": query, "limit": SEARCH_LIMIT})
+        except ToolFailedError as err:
+            problems.append(f"{query!r}: {err}")
+            continue
+        for source in web_sources(results):
+            found.setdefault(source.id, source)
+    return list(found.values()), problems
+
+
+def make_specialist(
+    agent: str, reader: Reader, model: BaseChatModel, tools: Sequence[BaseTool]
+) -> Node:
+    """A specialist: read its sources, then have the model note findings that cite them."""
+
+    async def specialist(state: ResearchState) -> dict[str, Any]:
+        plan = state["plan"]
+        sources, problems = await reader(tools, plan)
+        result = AgentFindings(agent=agent, sources=sources, problems=problems)
+        if sources:
+            inputs = {"question": plan.question, "sources": brief(sources)}
+            role = agent.replace("_", " ")
+            system, human = task_prompt(
+                "research_findings", inputs, agent=role, question=plan.question
+            )
+            answer, result.tokens = await ask_structured(model, system, human, FindingsAnswer)
+            known = {s.id for s in sources}
+            result.findings = [f for f in answer.findings if f.source in known]
+        return {"findings": [result]}
+
+    specialist.__name__ = agent
+    return specialist
+
+
+READERS: dict[str, Reader] = {
+    "jira_agent": read_tickets,
+    "doc_agent": document_reader("markdown/html"),
+    "pdf_agent": document_reader("pdf"),
+    "search_agent": read_web,
+}
+
+
+def make_agent(name: str, model: BaseChatModel, tools: Sequence[BaseTool]) -> Node:
+    """The node of one agent by its registry name."""
+    if name == "research_manager":
+        return make_manager(model, tools)
+    if name == "synthesis_agent":
+        return make_synthesis(model)
+    if name in READERS:
+        return make_specialist(name, READERS[name], model, tools)
+    known = ", ".join(["research_manager", *READERS, "synthesis_agent"])
+    raise ValueError(f"unknown research agent {name!r}; known: {known}")
