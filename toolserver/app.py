@@ -1,5 +1,6 @@
 """The tool server's ASGI app: MCP over streamable HTTP at /mcp, plus health, metrics, faults."""
 
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -17,13 +18,26 @@ from starlette.routing import Route
 
 from integrations.jira import JiraClient
 from toolserver.documents import DocumentNotFoundError, DocumentStore
-from toolserver.faults import FaultProfile, ToolFaults
+from toolserver.faults import FaultProfile, ToolFaults, first_problem
 from toolserver.metrics import CONTENT_TYPE_LATEST, ToolMetrics
 from toolserver.middleware import ToolCallMiddleware
 from toolserver.search import SearchProvider
 from toolserver.tools import register_tools
 
 MCP_PATH = "/mcp"
+
+
+class SessionCloseNoise(logging.Filter):
+    """Drops the SDK's error log of a stream closed by a client ending its session normally."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        closed = record.exc_info and type(record.exc_info[1]).__name__ == "ClosedResourceError"
+        return not (closed and "standalone SSE writer" in record.getMessage())
+
+
+logging.getLogger("mcp.server.streamable_http").addFilter(SessionCloseNoise())
+# One line per request of the SDK's own at INFO; the tool server logs each call itself.
+logging.getLogger("mcp.server.lowlevel.server").setLevel(logging.WARNING)
 
 
 @dataclass
@@ -85,7 +99,7 @@ def create_app(
         try:
             profile = FaultProfile.model_validate_json(await request.body())
         except ValidationError as err:
-            return JSONResponse({"detail": f"not a fault profile: {err}"}, 422)
+            return JSONResponse({"detail": f"not a fault profile: {first_problem(err)}"}, 422)
         faults.replace(profile)
         return JSONResponse(profile.model_dump())
 

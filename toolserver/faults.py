@@ -9,7 +9,7 @@ import json
 import re
 from pathlib import Path
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, Field, ValidationError, model_validator
 
 from emulators.faults import Fault, FaultInjector, Hit
 
@@ -67,8 +67,15 @@ class FaultProfile(BaseModel):
             return cls.model_validate_json(path.read_text())
         except FileNotFoundError as err:
             raise ValueError(f"fault profile {path} does not exist") from err
-        except ValueError as err:
-            raise ValueError(f"fault profile {path} is not valid: {err}") from err
+        except ValidationError as err:
+            raise ValueError(f"fault profile {path}: {first_problem(err)}") from err
+
+
+def first_problem(err: ValidationError) -> str:
+    """The first problem of a profile as `field.path: message`."""
+    first = err.errors()[0]
+    where = ".".join(str(p) for p in first["loc"]) or "the profile"
+    return f"{where}: {first['msg']}"
 
 
 def default_profile(min_seconds: float = 0.0, max_seconds: float = 0.5) -> FaultProfile:

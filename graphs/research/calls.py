@@ -4,6 +4,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+import httpx
 from langchain_core.messages import ToolMessage
 from langchain_core.tools import BaseTool
 
@@ -53,3 +54,16 @@ def _parse(value: Any) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ToolFailedError(f"the tool answered {str(value)[:200]!r}, not a JSON object")
     return data
+
+
+def http_status(error: BaseException) -> int | None:
+    """The HTTP status a tool server answered with, found in an error (or its group), if any."""
+    if isinstance(error, httpx.HTTPStatusError):
+        return error.response.status_code
+    inner = list(getattr(error, "exceptions", ())) + [error.__cause__, error.__context__]
+    for candidate in inner:
+        if isinstance(candidate, BaseException) and candidate is not error:
+            found = http_status(candidate)
+            if found is not None:
+                return found
+    return None
