@@ -3,9 +3,7 @@
 import operator
 from typing import Annotated, Literal, TypedDict
 
-from pydantic import BaseModel, Field
-
-from graphs.structured import capped
+from pydantic import BaseModel, BeforeValidator, Field
 
 SourceKind = Literal["ticket", "doc", "pdf", "web"]
 AGENTS = (
@@ -18,6 +16,11 @@ AGENTS = (
 )
 MAX_TICKETS, MAX_DOCS, MAX_QUERIES, MAX_FINDINGS = 8, 6, 3, 24
 MAX_SECTIONS, MAX_CLAIMS = 8, 16
+
+
+def capped(limit: int) -> BeforeValidator:
+    """Cut a list to `limit` items before the length check (this module imports no model code)."""
+    return BeforeValidator(lambda value: value[:limit] if isinstance(value, list) else value)
 
 
 class PlanAnswer(BaseModel):
