@@ -22,6 +22,7 @@ from activities.discord import DiscordActivities
 from activities.github import GitHubActivities
 from activities.jira import JiraActivities
 from activities.repo import RepoActivities, Workspaces
+from activities.research import ResearchActivities
 from config import Settings, connect_temporal, get_settings, load_projects
 from graphs.models import make_chat_model
 from integrations.discord import DiscordClient
@@ -89,6 +90,8 @@ def build_activities(settings: Settings, stack: AsyncExitStack) -> ActivitySets:
         repo_activities.prepare_repository,
         repo_activities.commit_files,
         repo_activities.run_tests,
+        # Research agents mostly wait on the tool server: they share the service queue.
+        *ResearchActivities(model, settings.toolserver_url).all(),
     ]
     agents: list[Callable[..., Any]] = [
         agent_activities.analyse_codebase,

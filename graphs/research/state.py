@@ -1,7 +1,8 @@
 """What the research agents exchange: the plan, sources, findings and the report."""
 
 import operator
-from typing import Annotated, Literal, TypedDict
+from datetime import datetime
+from typing import Annotated, Any, Literal, TypedDict
 
 from pydantic import BaseModel, BeforeValidator, Field
 
@@ -123,3 +124,17 @@ class ResearchState(TypedDict, total=False):
     plan: ResearchPlan
     findings: Annotated[list[AgentFindings], operator.add]
     report: Report
+
+
+class StepOutput(BaseModel):
+    """What a research agent step leaves in the graph's state: its result and its timing."""
+
+    agent: str
+    result: dict[str, Any]
+    started_at: datetime
+    finished_at: datetime
+    # From the end of the step this one waited for (the latest, when it waited for several).
+    handoff_seconds: float | None = None
+    after: str | None = Field(default=None, description="the agent of that step")
+    attempt: int = 1
+    tool_calls: int = 0
