@@ -1,4 +1,5 @@
-"""The command line: start a ticket, answer, approve, reject, budget, status, list, cancel."""
+"""The command line: start a ticket, answer, approve, reject, budget, status, list, cancel;
+`research "question"` runs the research agents."""
 
 import argparse
 import asyncio
@@ -152,7 +153,12 @@ async def run(args: argparse.Namespace, settings: Settings) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point; errors are one line on stderr and exit code 1."""
-    args = parse_args(sys.argv[1:] if argv is None else argv)
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["research"]:  # its own module, imported only when asked for
+        from research.command import main as research_main
+
+        return research_main(argv[1:])
+    args = parse_args(argv)
     try:
         print(asyncio.run(run(args, get_settings())))
     except CommandError as err:
