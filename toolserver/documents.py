@@ -26,7 +26,7 @@ class DocumentStore:
     def __init__(self, folder: Path, base_url: str = "") -> None:
         self.folder = folder
         self.base_url = base_url.rstrip("/")
-        self._pages: dict[str, tuple[float, list[DocPage]]] = {}
+        self._pdfs: dict[str, tuple[float, str | None, list[DocPage]]] = {}
 
     def _files(self) -> dict[str, Path]:
         if not self.folder.is_dir():
@@ -57,9 +57,7 @@ class DocumentStore:
         kind = KINDS[path.suffix.lower()]
         url = f"{self.base_url}/docs/{doc_id}"
         if kind == "pdf":
-            pages = self._pdf_pages(path)
-            metadata = PdfReader(path).metadata
-            title = metadata.title if metadata else None
+            title, pages = self._pdf(path)
             return Doc(doc_id=doc_id, title=title or path.stem, kind=kind, url=url, pages=pages)
         text = path.read_text(encoding="utf-8")
         if kind == "markdown":
@@ -80,19 +78,20 @@ class DocumentStore:
         title = match.group(1).strip() if match else path.stem
         return Doc(doc_id=doc_id, title=title, kind=kind, url=url, html=text, pages=[page])
 
-    def _pdf_pages(self, path: Path) -> list[DocPage]:
-        """A PDF's pages of text, parsed once per version of the file."""
+    def _pdf(self, path: Path) -> tuple[str | None, list[DocPage]]:
+        """A PDF's title and pages of text, parsed once per version of the file."""
         mtime = path.stat().st_mtime
-        cached = self._pages.get(path.name)
+        cached = self._pdfs.get(path.name)
         if cached and cached[0] == mtime:
-            return cached[1]
+            return cached[1], cached[2]
         reader = PdfReader(path)
         pages = [
             DocPage(page_number=number, text=" ".join((page.extract_text() or "").split()))
             for number, page in enumerate(reader.pages, start=1)
         ]
-        self._pages[path.name] = (mtime, pages)
-        return pages
+        title = reader.metadata.title if reader.metadata else None
+        self._pdfs[path.name] = (mtime, title, pages)
+        return title, pages
 
 
 def html_text(html: str) -> str:

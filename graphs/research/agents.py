@@ -4,6 +4,7 @@ The manager turns the question into the specialists' inputs; the Jira, document,
 search agents read their sources and note findings that cite them; synthesis writes the report.
 """
 
+import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
@@ -36,9 +37,11 @@ def make_manager(model: BaseChatModel, tools: Sequence[BaseTool]) -> Node:
 
     async def research_manager(state: ResearchState) -> dict[str, Any]:
         question = state["question"]
-        tickets = await call(tools, "search_tickets", {"query": question, "limit": SEARCH_LIMIT})
-        catalogue = await call(tools, "list_docs", {})
-        hits = await call(tools, "search_web", {"query": question, "limit": SEARCH_LIMIT})
+        tickets, catalogue, hits = await asyncio.gather(
+            call(tools, "search_tickets", {"query": question, "limit": SEARCH_LIMIT}),
+            call(tools, "list_docs", {}),
+            call(tools, "search_web", {"query": question, "limit": SEARCH_LIMIT}),
+        )
         inputs = {
             "question": question,
             "tickets_found": tickets["tickets"],
@@ -72,44 +75,64 @@ Reader = Callable[[Sequence[BaseTool], ResearchPlan], Awaitable[tuple[list[Sourc
 async def read_tickets(
     tools: Sequence[BaseTool], plan: ResearchPlan
 ) -> tuple[list[Source], list[str]]:
-    """Fetch every planned ticket."""
+    """Fetch every planned ticket, all at once."""
+    answers = await gather_answers(tools, "fetch_ticket", [{"key": k} for k in plan.ticket_keys])
     sources, problems = [], []
-    for key in plan.ticket_keys:
-        try:
-            sources.append(ticket_source(await call(tools, "fetch_ticket", {"key": key})))
-        except ToolFailedError as err:
-            problems.append(f"{key}: {err}")
+    for key, answer in zip(plan.ticket_keys, answers, strict=True):
+        if isinstance(answer, ToolFailedError):
+            problems.append(f"{key}: {answer}")
+        else:
+            sources.append(ticket_source(answer))
     return sources, problems
+
+
+async def gather_answers(
+    tools: Sequence[BaseTool], name: str, calls: list[dict[str, Any]]
+) -> list[dict[str, Any] | ToolFailedError]:
+    """Several calls of one tool at once; a tool's own error is returned, anything else raised."""
+
+    async def one(args: dict[str, Any]) -> dict[str, Any] | ToolFailedError:
+        try:
+            return await call(tools, name, args)
+        except ToolFailedError as err:
+            return err
+
+    return list(await asyncio.gather(*(one(args) for args in calls)))
 
 
 def document_reader(kind: str) -> Reader:
     """A reader of the planned documents of one kind (`markdown/html` or `pdf`)."""
 
     async def read(tools: Sequence[BaseTool], plan: ResearchPlan) -> tuple[list[Source], list[str]]:
-        sources, problems = [], []
         ids = plan.pdf_ids if kind == "pdf" else plan.doc_ids
-        for doc_id in ids:
-            args = {"doc_id": doc_id, "kind": "pdf" if kind == "pdf" else "any"}
-            try:
-                sources += doc_sources(await call(tools, "get_doc", args))
-            except ToolFailedError as err:
-                problems.append(f"{doc_id}: {err}")
+        wanted = "pdf" if kind == "pdf" else "any"
+        answers = await gather_answers(
+            tools, "get_doc", [{"doc_id": d, "kind": wanted} for d in ids]
+        )
+        sources, problems = [], []
+        for doc_id, answer in zip(ids, answers, strict=True):
+            if isinstance(answer, ToolFailedError):
+                problems.append(f"{doc_id}: {answer}")
+            else:
+                sources += doc_sources(answer)
         return sources, problems
 
     return read
 
 
 async def read_web(tools: Sequence[BaseTool], plan: ResearchPlan) -> tuple[list[Source], list[str]]:
-    """Run every planned search; a page found twice is read once."""
+    """Run every planned search at once; a page found twice is read once."""
+    queries = plan.search_queries
+    calls = [{"query": q, "limit": SEARCH_LIMIT} for q in queries]
     found: dict[str, Source] = {}
     problems = []
-    for query in plan.search_queries:
-        try:
-            results = await call(tools, "search_web", {"query": query, "limit": SEARCH_LIMIT})
-        except ToolFailedError as err:
-            problems.append(f"{query!r}: {err}")
+    for query, answer in zip(
+        queries, await gather_answers(tools, "search_web", calls), strict=True
+    ):
+        if isinstance(answer, ToolFailedError):
+            problems.append(f"{query!r}: {answer}")
             continue
-        for source in web_sources(results):
+        for source in web_sources(answer):
             found.setdefault(source.id, source)
     return list(found.values()), problems
 
