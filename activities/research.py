@@ -98,7 +98,8 @@ class ResearchActivities:
                         run_agent(agent, self._model, tools, state), checkpoint=checkpoint
                     )
         except Exception as err:  # often wrapped in the MCP client's exception groups
-            raise failure(err, self._url) from err
+            # Without the chain: a group's tracebacks would exceed the failure size limit.
+            raise failure(err, self._url) from None
         result, tokens = _result_of(update)
         output = StepOutput(
             agent=agent, result=result, started_at=started, finished_at=_now(),

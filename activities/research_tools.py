@@ -1,6 +1,6 @@
-"""The research activities' side of MCP: sessions on the tool server, and every tool call
-checkpointed in the activity's heartbeat, so a retried attempt repeats only the calls that
-failed, and each call traced as a span of the activity's trace."""
+"""The research activities' side of MCP: the tool server's tools, every answer kept for the
+step's retries (so a retried attempt repeats only the calls that failed), and each call traced
+as a span of the activity's trace."""
 
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
@@ -16,6 +16,7 @@ from mcp.types import CallToolResult
 from temporalio.exceptions import ApplicationError
 
 from activities.heartbeat import Checkpoint
+from activities.mcp_http import call_http_status, mcp_http_client
 from graphs.research.calls import http_status
 
 CALL_TIMEOUT = timedelta(seconds=30)
@@ -68,12 +69,13 @@ def client_span(tool: str) -> Iterator[None]:
 async def mcp_tools(
     url: str, task_id: str, journal: ToolCallJournal
 ) -> AsyncIterator[list[BaseTool]]:
-    """The tool server's tools in one MCP session; `task_id` is sent with every request."""
+    """The tool server's tools in one MCP session; `task_id` goes with every request."""
     connection = StreamableHttpConnection(
         transport="streamable_http",
         url=f"{url.rstrip('/')}/mcp",
         headers={"X-Ticketsmith-Task": task_id},
         timeout=CALL_TIMEOUT,
+        httpx_client_factory=mcp_http_client,
     )
     async with create_session(connection) as session:
         await session.initialize()
@@ -82,7 +84,10 @@ async def mcp_tools(
 
 def tool_server_error(error: BaseException, url: str) -> ApplicationError:
     """A failure reaching the tool server, as Temporal should retry it (or not)."""
-    status = http_status(error)
+    leaf: BaseException = error
+    while isinstance(leaf, BaseExceptionGroup) and leaf.exceptions:
+        leaf = leaf.exceptions[0]
+    status = call_http_status(leaf) or http_status(error)
     retryable = status is None or status >= 500 or status in (408, 429)
     what = f"answered {status}" if status else f"could not be reached ({first_message(error)})"
     return ApplicationError(

@@ -37,10 +37,13 @@ def make_manager(model: BaseChatModel, tools: Sequence[BaseTool]) -> Node:
 
     async def research_manager(state: ResearchState) -> dict[str, Any]:
         question = state["question"]
-        tickets, catalogue, hits = await asyncio.gather(
-            call(tools, "search_tickets", {"query": question, "limit": SEARCH_LIMIT}),
-            call(tools, "list_docs", {}),
-            call(tools, "search_web", {"query": question, "limit": SEARCH_LIMIT}),
+        tickets, catalogue, hits = await gather_calls(
+            tools,
+            [
+                ("search_tickets", {"query": question, "limit": SEARCH_LIMIT}),
+                ("list_docs", {}),
+                ("search_web", {"query": question, "limit": SEARCH_LIMIT}),
+            ],
         )
         inputs = {
             "question": question,
@@ -69,6 +72,17 @@ def make_manager(model: BaseChatModel, tools: Sequence[BaseTool]) -> Node:
     return research_manager
 
 
+async def gather_calls(
+    tools: Sequence[BaseTool], calls: list[tuple[str, dict[str, Any]]]
+) -> list[dict[str, Any]]:
+    """Calls of several tools at once; the first failure is raised once every call has ended."""
+    answers = await asyncio.gather(*(call(tools, n, a) for n, a in calls), return_exceptions=True)
+    for answer in answers:
+        if isinstance(answer, BaseException):
+            raise answer
+    return answers  # type: ignore[return-value]
+
+
 Reader = Callable[[Sequence[BaseTool], ResearchPlan], Awaitable[tuple[list[Source], list[str]]]]
 
 
@@ -89,15 +103,16 @@ async def read_tickets(
 async def gather_answers(
     tools: Sequence[BaseTool], name: str, calls: list[dict[str, Any]]
 ) -> list[dict[str, Any] | ToolFailedError]:
-    """Several calls of one tool at once; a tool's own error is returned, anything else raised."""
+    """Several calls of one tool at once; a tool's own error is returned as the answer.
 
-    async def one(args: dict[str, Any]) -> dict[str, Any] | ToolFailedError:
-        try:
-            return await call(tools, name, args)
-        except ToolFailedError as err:
-            return err
-
-    return list(await asyncio.gather(*(one(args) for args in calls)))
+    Any other failure (the server unreachable, a 500) is raised once every call has ended,
+    so the answers that did arrive are kept for the retry.
+    """
+    answers = await asyncio.gather(*(call(tools, name, a) for a in calls), return_exceptions=True)
+    for answer in answers:
+        if isinstance(answer, BaseException) and not isinstance(answer, ToolFailedError):
+            raise answer
+    return answers  # type: ignore[return-value]
 
 
 def document_reader(kind: str) -> Reader:
