@@ -6,10 +6,15 @@ into the JSON-RPC error of that request (keeping the status), and the other call
 """
 
 import json
+import ssl
+from functools import cache
 from typing import Any
 
 import httpx
+from jsonschema import Draft202012Validator, ValidationError
+from mcp import ClientSession
 from mcp.shared.exceptions import McpError
+from mcp.types import CallToolResult
 
 HTTP_STATUS_CODE = -32001  # the JSON-RPC error code for "the HTTP layer answered an error"
 
@@ -54,8 +59,45 @@ def mcp_http_client(
         headers=headers,
         timeout=timeout or httpx.Timeout(30, read=300),
         auth=auth,
-        transport=CallErrorTransport(httpx.AsyncHTTPTransport()),
+        transport=CallErrorTransport(httpx.AsyncHTTPTransport(verify=tls_context())),
     )
+
+
+@cache
+def tls_context() -> ssl.SSLContext:
+    """One TLS context for every client: building one reads the CA bundle, which is slow."""
+    return ssl.create_default_context()
+
+
+class CheckedSession(ClientSession):
+    """A client session checking each structured tool result against a compiled validator.
+
+    The SDK's own check validates the tool's schema against the meta-schema on every call,
+    which costs more than the call itself; the tool's schema is checked once here instead.
+    """
+
+    _validators: dict[str, Draft202012Validator]
+
+    async def _validate_tool_result(self, name: str, result: CallToolResult) -> None:
+        validators = self.__dict__.setdefault("_validators", {})
+        if name not in validators:
+            if name not in self._tool_output_schemas:
+                await self.list_tools()
+            schema = self._tool_output_schemas.get(name)
+            if schema is None:
+                return
+            Draft202012Validator.check_schema(schema)
+            validators[name] = Draft202012Validator(schema)
+        if result.structuredContent is None:
+            raise RuntimeError(
+                f"tool {name} has an output schema but returned no structured content"
+            )
+        try:
+            validators[name].validate(result.structuredContent)
+        except ValidationError as err:
+            raise RuntimeError(
+                f"tool {name} returned content its schema refuses: {err.message}"
+            ) from err
 
 
 def call_http_status(error: BaseException) -> int | None:

@@ -8,15 +8,16 @@ from contextlib import asynccontextmanager, contextmanager
 from datetime import timedelta
 from typing import Any
 
+import httpx
 from langchain_core.tools import BaseTool
 from langchain_mcp_adapters.interceptors import MCPToolCallRequest, MCPToolCallResult
-from langchain_mcp_adapters.sessions import StreamableHttpConnection, create_session
 from langchain_mcp_adapters.tools import load_mcp_tools
+from mcp.client.streamable_http import streamable_http_client
 from mcp.types import CallToolResult
 from temporalio.exceptions import ApplicationError
 
 from activities.heartbeat import Checkpoint
-from activities.mcp_http import call_http_status, mcp_http_client
+from activities.mcp_http import CheckedSession, call_http_status, mcp_http_client
 from graphs.research.calls import http_status
 
 CALL_TIMEOUT = timedelta(seconds=30)
@@ -70,14 +71,13 @@ async def mcp_tools(
     url: str, task_id: str, journal: ToolCallJournal
 ) -> AsyncIterator[list[BaseTool]]:
     """The tool server's tools in one MCP session; `task_id` goes with every request."""
-    connection = StreamableHttpConnection(
-        transport="streamable_http",
-        url=f"{url.rstrip('/')}/mcp",
-        headers={"X-Ticketsmith-Task": task_id},
-        timeout=CALL_TIMEOUT,
-        httpx_client_factory=mcp_http_client,
-    )
-    async with create_session(connection) as session:
+    headers = {"X-Ticketsmith-Task": task_id}
+    timeout = httpx.Timeout(CALL_TIMEOUT.total_seconds(), read=300)
+    async with (
+        mcp_http_client(headers, timeout) as http,
+        streamable_http_client(f"{url.rstrip('/')}/mcp", http_client=http) as (read, write, _),
+        CheckedSession(read, write) as session,
+    ):
         await session.initialize()
         yield await load_mcp_tools(session, tool_interceptors=[journal])
 

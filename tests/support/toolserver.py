@@ -9,7 +9,7 @@ from typing import Any
 import httpx
 import uvicorn
 from mcp import ClientSession
-from mcp.client.streamable_http import streamablehttp_client
+from mcp.client.streamable_http import streamable_http_client
 from starlette.types import ASGIApp
 
 from emulators.app import create_app as create_emulators
@@ -61,7 +61,7 @@ async def tool_server(
 @asynccontextmanager
 async def mcp_session(base_url: str) -> AsyncIterator[ClientSession]:
     """An initialised MCP session with the SDK's own client."""
-    async with streamablehttp_client(f"{base_url}/mcp") as (read, write, _):
+    async with streamable_http_client(f"{base_url}/mcp") as (read, write, _):
         async with ClientSession(read, write) as session:
             await session.initialize()
             yield session
