@@ -6,12 +6,15 @@ from pathlib import Path
 
 import httpx
 import pytest
+from temporalio.client import Client
 from temporalio.common import SearchAttributeKey
 from temporalio.contrib.pydantic import pydantic_data_converter
+from temporalio.runtime import MetricBuffer, MetricBufferDurationFormat, Runtime, TelemetryConfig
 from temporalio.testing import WorkflowEnvironment
 
 from graphs.research.accuracy import score
 from graphs.research.scripted import research_reader
+from observability.metrics import RESEARCH_HANDOFF
 from research.launch import research_id, start_research
 from tests.conftest import venv_binary
 from tests.support.research import (
@@ -172,3 +175,29 @@ async def test_five_questions_at_once(worker: ResearchWorker) -> None:
     assert [r.status for r in results] == [GraphStatusValue.COMPLETED] * 5
     assert len({r.handle.id for r in runs}) == 5
     assert all(report_of(r).sections for r in results)
+
+
+async def test_handoffs_are_exported_as_a_metric(
+    dev_server: WorkflowEnvironment, tools: str, tmp_path: Path
+) -> None:
+    buffer = MetricBuffer(1000, duration_format=MetricBufferDurationFormat.SECONDS)
+    runtime = Runtime(telemetry=TelemetryConfig(metrics=buffer))
+    base = dev_server.client
+    client = await Client.connect(
+        base.service_client.config.target_host,
+        namespace=base.namespace,
+        data_converter=base.data_converter,
+        runtime=runtime,
+    )
+    async with research_worker(client, tools, research_reader(), tmp_path) as worker:
+        started = await start_research(client, worker.settings, "What does the runbook say?")
+        await asyncio.wait_for(started.handle.result(), DEADLINE_S)
+    handoffs = [
+        (u.attributes["from_agent"], u.attributes["to_agent"], u.value)
+        for u in buffer.retrieve_updates()
+        if u.metric.name == RESEARCH_HANDOFF
+    ]
+    pairs = {(after, agent) for after, agent, _ in handoffs}
+    assert ("research_manager", "jira_agent") in pairs
+    assert any(agent == "synthesis_agent" for _, agent in pairs)
+    assert len(handoffs) == 5 and all(value >= 0 for *_, value in handoffs)
