@@ -8,6 +8,7 @@ import os
 import re
 import sys
 from datetime import UTC, datetime
+from typing import Any
 
 from config import Settings, get_settings
 from tickets.commands import (
@@ -32,6 +33,7 @@ from workflows.messages import (
 
 KEY_PATTERN = re.compile(r"^[A-Z][A-Z0-9_]+-[1-9][0-9]*$")
 COMMANDS = ("start", "answer", "approve", "reject", "budget", "status", "list", "cancel")
+GRAPH_COMMANDS = ("graph", "mvp", "input")
 
 
 def check_key(key: str) -> str:
@@ -97,7 +99,7 @@ def render_list(rows: list[dict[str, str]]) -> str:
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
     """Parse the command line; a bare key means `start KEY`."""
-    if argv and argv[0] not in COMMANDS and not argv[0].startswith("-"):
+    if argv and argv[0] not in COMMANDS + GRAPH_COMMANDS and not argv[0].startswith("-"):
         argv = ["start", *argv]
     parser = argparse.ArgumentParser(prog="starter.py", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -122,15 +124,49 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         cmd.add_argument("--as", dest="author", default=getpass.getuser(), help="who you are")
     sub.add_parser("status", help="where the ticket is").add_argument("key")
     sub.add_parser("cancel", help="stop work on the ticket").add_argument("key")
-    list_cmd = sub.add_parser("list", help="tickets and their status")
+    add_graph_commands(sub)
+    list_cmd = sub.add_parser("list", help="tickets and graph runs, and their status")
     list_cmd.add_argument("--status", choices=[s.value for s in Status], help="only these")
     return parser.parse_args(argv)
+
+
+def add_graph_commands(sub: Any) -> None:
+    """`graph FILE`, `mvp PROMPT`, `input RUN NAME K=V...` (status and cancel take run ids too)."""
+    graph_cmd = sub.add_parser("graph", help="run a graph definition (YAML)")
+    graph_cmd.add_argument("file", help="a .yaml file, or the name of a shipped one (mvp)")
+    graph_cmd.add_argument("--input", action="append", metavar="NAME=VALUE", help="an input")
+    graph_cmd.add_argument("--wait", action="store_true", help="wait for the end and say how")
+    mvp_cmd = sub.add_parser("mvp", help="build a tested project from one request")
+    mvp_cmd.add_argument("prompt", nargs="+")
+    mvp_cmd.add_argument("--output", default="output", help="where projects are written")
+    input_cmd = sub.add_parser("input", help="human input for a graph run's wait step")
+    input_cmd.add_argument("key", metavar="RUN_ID")
+    input_cmd.add_argument("name")
+    input_cmd.add_argument("values", nargs="*", metavar="NAME=VALUE")
+    input_cmd.add_argument("--as", dest="author", default=getpass.getuser(), help="who you are")
+
+
+async def run_graph_command(args: argparse.Namespace, settings: Settings) -> str:
+    """Graph runs; imported here so ticket commands never load the graph machinery."""
+    if args.command == "mvp":
+        from tickets.mvp_run import run_mvp
+
+        return await run_mvp(settings, " ".join(args.prompt), args.output, say=print)
+    from tickets.graph_runs import graph_command
+
+    return await graph_command(args, settings)
 
 
 async def run(args: argparse.Namespace, settings: Settings) -> str:
     """Carry out one command and return what to print."""
     if args.command == "list":
-        return render_list(await list_tickets(settings, args.status))
+        from tickets.graph_runs import list_graph_runs, render_runs
+
+        tickets = render_list(await list_tickets(settings, args.status))
+        runs = await list_graph_runs(settings, args.status)
+        return tickets + (f"\n\n{render_runs(runs)}" if runs else "")
+    if args.command in GRAPH_COMMANDS or getattr(args, "key", "").startswith("graph-"):
+        return await run_graph_command(args, settings)
     key = check_key(args.key)
     if args.command == "start":
         return await start(settings, key, args.restart, auto=args.auto)

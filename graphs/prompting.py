@@ -20,6 +20,7 @@ TASKS = (
     "plan",
     "implement_file",
     "review",
+    "manager",
     "research_plan",
     "research_findings",
     "research_report",

@@ -9,6 +9,7 @@ from temporalio.client import Client, WorkflowExecutionStatus, WorkflowHandle
 from temporalio.common import WorkflowIDConflictPolicy, WorkflowIDReusePolicy
 
 from config import Settings
+from graphs.dsl.catalog import agent_queues
 from graphs.dsl.loader import DEFINITIONS_DIR, load_definition
 from tickets.launch import describe
 from workflows.graph import GraphWorkflow
@@ -58,7 +59,11 @@ async def start_research(
         return Started(client.get_workflow_handle_for(GraphWorkflow.run, wf_id), attached=True)
     handle = await client.start_workflow(
         GraphWorkflow.run,
-        GraphInput(definition=load_definition(definition), inputs={"question": question}),
+        GraphInput(
+            definition=load_definition(definition),
+            inputs={"question": question},
+            agent_queues=agent_queues(settings.task_queue, settings.agent_task_queue),
+        ),
         id=wf_id,
         task_queue=settings.task_queue,
         # A start racing another with the same id joins it: one workflow per question at a time.

@@ -4,6 +4,8 @@ Checkpoints show as the `Phase` search attribute and in the current details, the
 is the `status` query's answer, and `wait` steps take human input by signal or update.
 """
 
+import asyncio
+
 from temporalio import workflow
 from temporalio.common import SearchAttributeKey
 from temporalio.exceptions import (
@@ -66,7 +68,7 @@ class GraphWorkflow:
             return self._result(GraphStatusValue.COMPLETED, "Completed")
         except GraphEnded as ended:
             return self._result(GraphStatusValue.COMPLETED, str(ended) or "Ended")
-        except (ActivityError, ApplicationError, ChildWorkflowError) as err:
+        except (asyncio.CancelledError, ActivityError, ApplicationError, ChildWorkflowError) as err:
             if is_cancelled_exception(err):
                 self._set(GraphStatusValue.CANCELLED, "Cancelled")
                 raise

@@ -179,7 +179,7 @@ class GraphRunner:
                 type="AgentInputError",
                 non_retryable=True,
             )
-        collect = step.collect or sorted(outputs(step.do[-1]))[0]
+        collect = step.collect or min(outputs(step.do[-1]))  # exactly one: checked at start
         limit = asyncio.Semaphore(step.max_parallel or max(1, len(items)))
 
         async def one(index: int, item: Any) -> State:
