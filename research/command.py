@@ -3,7 +3,7 @@
 import argparse
 import asyncio
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -86,7 +86,7 @@ async def run(args: argparse.Namespace, settings: Settings) -> str:
     return str(markdown)
 
 
-def agent_steps(steps: list[object], agent_type: type) -> dict[str, str]:
+def agent_steps(steps: Sequence[object], agent_type: type) -> dict[str, str]:
     """Agent step name -> agent, through sequences and parallel branches, in order."""
     found: dict[str, str] = {}
     for step in steps:

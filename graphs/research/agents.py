@@ -11,6 +11,7 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 from langchain_core.tools import BaseTool
 
+from graphs.node_types import AsyncNode
 from graphs.prompting import task_prompt
 from graphs.research.calls import ToolFailedError, call
 from graphs.research.sources import KEY, brief, doc_sources, ticket_source, web_sources
@@ -28,7 +29,7 @@ from graphs.research.state import (
 from graphs.research.synthesis import make_synthesis
 from graphs.structured import ask_structured
 
-Node = Callable[[ResearchState], Awaitable[dict[str, Any]]]
+Node = AsyncNode[ResearchState]
 SEARCH_LIMIT = 5
 
 

@@ -1,10 +1,10 @@
 """The synthesis agent: the report from every specialist's findings, each claim cited."""
 
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 
+from graphs.node_types import AsyncNode
 from graphs.prompting import task_prompt
 from graphs.research.sources import cite
 from graphs.research.state import AgentFindings, Report, ReportAnswer, ReportSection, ResearchState
@@ -40,7 +40,7 @@ def render(
     )  # fmt: skip
 
 
-def make_synthesis(model: BaseChatModel) -> Callable[[ResearchState], Awaitable[dict[str, Any]]]:
+def make_synthesis(model: BaseChatModel) -> AsyncNode[ResearchState]:
     """The node that writes the report."""
 
     async def synthesis_agent(state: ResearchState) -> dict[str, Any]:
