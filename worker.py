@@ -26,11 +26,19 @@ from activities.mvp_agents import MvpAgents
 from activities.mvp_project import ProjectAgents
 from activities.repo import RepoActivities, Workspaces
 from activities.research import ResearchActivities
-from config import Settings, connect_temporal, get_settings, load_projects
+from config import (
+    Settings,
+    connect_temporal,
+    discord_webhook_for,
+    get_settings,
+    load_projects,
+)
 from graphs.models import make_chat_model
 from integrations.discord import DiscordClient
+from integrations.environments import Environments
 from integrations.github import GitHubClient
 from integrations.jira import JiraClient
+from integrations.sandbox import SandboxUnavailable
 from observability.interceptors import ObservabilityInterceptor
 from observability.logs import configure_logging, secret_values
 from observability.metrics import TicketGauge, metrics_runtime
@@ -43,7 +51,7 @@ log = logging.getLogger("ticketsmith.worker")
 def discord_webhooks(settings: Settings) -> dict[str, str | None]:
     """Discord webhook URLs by Jira project; they stay on the worker, out of histories."""
     projects = load_projects(settings.projects_file)
-    return {key: project.discord_webhook_url for key, project in projects.items()}
+    return {key: discord_webhook_for(project, settings) for key, project in projects.items()}
 
 
 class ActivitySets(NamedTuple):
@@ -66,11 +74,17 @@ def build_activities(settings: Settings, stack: AsyncExitStack) -> ActivitySets:
     discord = DiscordClient()
     for client in (jira, github, discord):
         stack.push_async_callback(client.aclose)
+    environments = Environments(
+        settings.environments_dir,
+        settings.sandbox_config(),
+        settings.environment_setup_timeout_seconds,
+    )
     workspaces = Workspaces(
         settings.workspace_dir,
         settings.github_token.get_secret_value(),
         settings.git_author_name,
         settings.git_author_email,
+        environments,
     )
     api_key = settings.openai_api_key.get_secret_value() if settings.openai_api_key else None
     model = make_chat_model(
@@ -194,10 +208,28 @@ async def run_worker(settings: Settings, client: Client, stop: asyncio.Event) ->
         await asyncio.gather(*tasks)
 
 
+def check_sandbox(settings: Settings) -> None:
+    """Refuse to start when workspace commands cannot be sandboxed (unless told `none`)."""
+    sandbox = settings.sandbox_config()
+    if not sandbox.sandboxed:
+        log.warning(
+            "TICKETSMITH_SANDBOX=none: tests and other workspace commands run UNSANDBOXED, as "
+            "this worker's user, with its network; every test report says so"
+        )
+        return
+    try:
+        sandbox.check()
+    except SandboxUnavailable as err:
+        log.error("worker not started: %s", err)
+        raise SystemExit(f"worker not started: {err}") from err
+    log.info("workspace commands run in bubblewrap (no network, limits %s)", sandbox.limits)
+
+
 async def main() -> None:
     """Entry point: run until SIGINT or SIGTERM."""
     settings = get_settings()
     configure_logging(secrets=secret_values(settings))
+    check_sandbox(settings)
     runtime = metrics_runtime(settings.metrics_host, settings.metrics_port)
     client = await connect_temporal(settings, runtime)
     stop = asyncio.Event()

@@ -12,6 +12,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
+from emulators.admin_routes import create_admin_router
 from emulators.control import create_control_router
 from emulators.discord_routes import create_discord_router
 from emulators.faults import FaultInjector
@@ -64,6 +65,7 @@ def create_app(
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(HTTPException, _http_error)
     app.include_router(create_control_router(state, log, faults, webhooks))
+    app.include_router(create_admin_router(state, repos_root))
     app.include_router(create_jira_router(state, webhooks))
     app.include_router(create_search_router(state))
     app.include_router(create_github_router(state, repos_root))

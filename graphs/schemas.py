@@ -104,6 +104,10 @@ class TestReport(BaseModel):
     output: str
     timed_out: bool = False
     duration_seconds: float = 0
+    environment: str = ""  # where its dependencies came from
+    environment_error: str | None = None  # the environment could not be built
+    limit: str | None = None  # the sandbox limit that stopped it
+    sandboxed: bool = False
 
 
 class Implementation(BaseModel):

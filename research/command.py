@@ -1,7 +1,6 @@
 """`starter.py research "question"`: run the research graph, print progress, then the report."""
 
 import argparse
-import asyncio
 import sys
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
@@ -9,26 +8,8 @@ from pathlib import Path
 
 import httpx
 
-from config import Settings, get_settings
-
-
-class ResearchCommandError(Exception):
-    """The command cannot go on; the message says why and what to do."""
-
-
-def parse_args(argv: list[str]) -> argparse.Namespace:
-    """The command's arguments."""
-    parser = argparse.ArgumentParser(
-        prog="starter.py research",
-        description="Answer a question from Jira, documents, PDFs and the web, citing sources.",
-    )
-    parser.add_argument("question", nargs="+", help="the research question")
-    parser.add_argument("--json", action="store_true", help="print the structured report")
-    parser.add_argument("--faults", type=Path, help="a fault profile (JSON) for this run")
-    parser.add_argument(
-        "--id", dest="workflow_id", help="the workflow id (default: from the question)"
-    )
-    return parser.parse_args(argv)
+from config import get_settings
+from tickets.commands import CommandError
 
 
 @asynccontextmanager
@@ -42,13 +23,13 @@ async def faults_for_the_run(url: str, path: Path | None) -> AsyncIterator[None]
     try:
         profile = FaultProfile.from_file(path)
     except ValueError as err:
-        raise ResearchCommandError(str(err)) from err
+        raise CommandError(str(err)) from err
     async with httpx.AsyncClient(base_url=url, timeout=10) as http:
         try:
             previous = (await http.get("/_faults")).raise_for_status().json()
             (await http.put("/_faults", json=profile.model_dump())).raise_for_status()
         except httpx.HTTPError as err:
-            raise ResearchCommandError(
+            raise CommandError(
                 f"cannot set faults on the tool server at {url} ({err}); is it running (make up)?"
             ) from err
         try:
@@ -57,8 +38,8 @@ async def faults_for_the_run(url: str, path: Path | None) -> AsyncIterator[None]
             await http.put("/_faults", json=previous)
 
 
-async def run(args: argparse.Namespace, settings: Settings) -> str:
-    """Run the research graph for the question; the report to print."""
+async def research(args: argparse.Namespace) -> int:
+    """Run the research graph for the question: progress on stderr, the report on stdout."""
     from config import connect_temporal
     from graphs.dsl.loader import load_definition
     from graphs.dsl.model import AgentStep
@@ -66,24 +47,29 @@ async def run(args: argparse.Namespace, settings: Settings) -> str:
     from research.launch import DEFINITION, check_question, start_research
     from tickets.launch import web_ui_link
 
+    settings = get_settings()
     try:
         question = check_question(" ".join(args.question))
     except ValueError as err:
-        raise ResearchCommandError(str(err)) from err
+        raise CommandError(str(err)) from err
     agents = agent_steps(load_definition(DEFINITION).steps, AgentStep)
+    faults = Path(args.faults) if args.faults else None
     client = await connect_temporal(settings)
-    async with faults_for_the_run(settings.toolserver_url, args.faults):
+    async with faults_for_the_run(settings.toolserver_url, faults):
         started = await start_research(client, settings, question, args.workflow_id)
         verb = "attached to the run already under way" if started.attached else "started"
         say(f"research {started.handle.id} {verb}")
         say(f"  {web_ui_link(settings, started.handle.id)}")
         result = await follow(started.handle, agents, say)
     if args.json:
-        return report_json(result, started.handle.id, agents)
+        print(report_json(result, started.handle.id, agents))
+        return 0
     markdown = (result.state.get("synthesis") or {}).get("result", {}).get("markdown")
     if not markdown:
-        raise ResearchCommandError(f"the research ended {result.status.value}: {result.message}")
-    return str(markdown)
+        raise CommandError(f"the research ended {result.status.value}: {result.message}")
+    # Printed as it is: the markdown's long lines (sources with URLs) must not be wrapped.
+    print(markdown, end="")
+    return 0
 
 
 def agent_steps(steps: Sequence[object], agent_type: type) -> dict[str, str]:
@@ -100,14 +86,3 @@ def agent_steps(steps: Sequence[object], agent_type: type) -> dict[str, str]:
 def say(line: str) -> None:
     """A progress line, on stderr so that stdout holds only the report."""
     print(line, file=sys.stderr, flush=True)
-
-
-def main(argv: list[str]) -> int:
-    """Entry point of the subcommand; errors are one line on stderr and exit code 1."""
-    args = parse_args(argv)
-    try:
-        print(asyncio.run(run(args, get_settings())))
-    except ResearchCommandError as err:
-        print(f"error: {err}", file=sys.stderr)
-        return 1
-    return 0
