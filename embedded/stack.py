@@ -5,6 +5,7 @@
 
 import asyncio
 import os
+import shlex
 import shutil
 import signal
 import subprocess
@@ -178,6 +179,11 @@ class Stack:
         """Start one service (again) and wait until it is ready."""
         service = self.service(name)
         with self.log_path(service).open("ab") as log:
+            stamp = time.strftime("%Y-%m-%d %H:%M:%S")
+            log.write(
+                f"{stamp} stack: starting {service.name}: {shlex.join(service.argv)}\n".encode()
+            )
+            log.flush()
             # Children die with this process, even when it is killed (see embedded.reaper).
             service.process = popen_bound(
                 service.argv, cwd=ROOT, env=child_env(self.settings), stdout=log,

@@ -40,7 +40,7 @@ def test_report_of_a_finished_project(tmp_path: Path) -> None:
             "revision": 2,
             "files": {"a.py": "x"},
             "test_command": "python -m pytest -q",
-            "tests": {"passed": False, "exit_code": 1},
+            "tests": {"passed": False, "exit_code": 1, "environment_error": "uv failed"},
         },
         "qa": {"verdict": "Not passed after 15 revisions (the limit): no"},
         "publish": {"url": "http://forge/ticketsmith-bot/todo"},
@@ -49,6 +49,7 @@ def test_report_of_a_finished_project(tmp_path: Path) -> None:
     assert text.splitlines() == [
         "QA verdict: Not passed after 15 revisions (the limit): no",
         "Tests (`python -m pytest -q`): failed (exit code 1)",
+        "  the environment could not be built: uv failed",
         f"Files: 1 in {tmp_path}",
         "Repository: http://forge/ticketsmith-bot/todo",
         "Revisions: 2",

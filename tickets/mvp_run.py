@@ -71,6 +71,8 @@ def report(result: GraphResult, seconds: float, root: Path, link: str) -> str:
     if tests:
         verdict = "passed" if tests["passed"] else f"failed (exit code {tests['exit_code']})"
         lines.append(f"Tests (`{project.get('test_command')}`): {verdict}")
+        if tests.get("environment_error"):
+            lines.append(f"  the environment could not be built: {tests['environment_error']}")
     else:
         lines.append("Tests: none ran (no test files were written)")
     files = project.get("files") or {}

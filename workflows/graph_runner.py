@@ -83,8 +83,9 @@ class GraphRunner:
         self, steps: list[Step], state: State, defaults: StepBase, scope: str, main: bool = True
     ) -> State:
         """Run steps in order, returning the state after them; `main`: not inside a branch."""
-        for step in steps:
-            state = await self.step(step, state, defaults, scope, main)
+        for index, step in enumerate(steps):
+            # The position keeps idempotency keys apart for steps of the same name.
+            state = await self.step(step, state, defaults, f"{scope}.{index}", main)
             if main:
                 self.status.state = state
         return state

@@ -188,3 +188,14 @@ async def test_cancel_while_waiting_ends_cancelled(time_skipping_env: WorkflowEn
         described = await handle.describe()
     attrs = {k.name: v for k, v in described.typed_search_attributes}
     assert attrs["Status"] == "cancelled"
+
+
+async def test_steps_of_the_same_name_have_their_own_idempotency_keys(
+    time_skipping_env: WorkflowEnvironment,
+) -> None:
+    definition = GraphBuilder("twice").agent("echo").agent("echo").build()
+    agents = FakeAgents()
+    async with running_graph(time_skipping_env.client, agents, definition) as handle:
+        await asyncio.wait_for(handle.result(), DEADLINE_S)
+    first, second = (call.idempotency_key for call in agents.calls["echo"])
+    assert first != second and first.startswith(handle.id)
