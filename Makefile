@@ -46,7 +46,7 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy config.py worker.py starter.py workflows activities graphs integrations webhooks emulators localmodel
-	$(VENV)/bin/mypy embedded observability encryption tickets bench
+	$(VENV)/bin/mypy embedded observability encryption tickets toolserver research bench
 
 # Prints each script's figures; fails only when a script could not measure.
 bench: $(STAMP)

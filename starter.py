@@ -1,5 +1,5 @@
-"""The command line: tickets (start, watch, answer, approve, reject, budget, status, list, cancel)
-and graph runs (graph, mvp, input).
+"""The command line: tickets (start, watch, answer, approve, reject, budget, status, list, cancel),
+graph runs (graph, mvp, input) and research questions (research).
 
 Each subcommand is one row of COMMANDS: its arguments, and the function that carries it out,
 named as "module:function" and imported only when that subcommand runs, so that `--help` is
@@ -104,6 +104,15 @@ def list_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--status", choices=statuses, help="only these")
 
 
+def research_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("question", nargs="+", help="the research question")
+    parser.add_argument("--json", action="store_true", help="print the structured report")
+    parser.add_argument("--faults", metavar="FILE", help="a tool server fault profile for this run")
+    parser.add_argument(
+        "--id", dest="workflow_id", help="the workflow id (default: from the question)"
+    )
+
+
 COMMANDS = (
     Command("start", "work on a ticket (same as: starter.py KEY)", start_arguments,
             "tickets.cli:start"),
@@ -125,6 +134,8 @@ COMMANDS = (
             "tickets.graph_cli:mvp"),
     Command("input", "human input for a graph run's wait step", input_arguments,
             "tickets.graph_cli:graph_input"),
+    Command("research", "answer a question from Jira, documents, PDFs and the web, with sources",
+            research_arguments, "research.command:research"),
 )  # fmt: skip
 
 
