@@ -26,6 +26,7 @@ from activities.mvp_agents import MvpAgents
 from activities.mvp_project import ProjectAgents
 from activities.pull_requests import PullRequestActivities
 from activities.repo import RepoActivities, Workspaces
+from activities.research import ResearchActivities
 from activities.rounds import RoundActivities
 from config import (
     Settings,
@@ -124,6 +125,8 @@ def build_activities(settings: Settings, stack: AsyncExitStack) -> ActivitySets:
         *team_services,
         project_agents.mvp_tester,
         project_agents.forge_publish,
+        # Research agents mostly wait on the tool server: they share the service queue.
+        *ResearchActivities(model, settings.toolserver_url).all(),
     ]
     agents: list[Callable[..., Any]] = [
         agent_activities.analyse_codebase,

@@ -27,6 +27,7 @@ from emulators.github_routes import DOCS, create_github_router
 from emulators.github_store import base_url, request_caller
 from emulators.github_webhooks import GitHubWebhooks, create_github_hooks_router
 from emulators.jira_routes import create_jira_router
+from emulators.jira_search import create_search_router
 from emulators.jira_webhooks import JiraWebhooks
 from emulators.middleware import RecordingMiddleware
 from emulators.state import EmulatorError, EmulatorState, RequestLog
@@ -91,6 +92,7 @@ def create_app(
     app.include_router(create_control_router(state, log, faults, webhooks))
     app.include_router(create_admin_router(state, repos_root))
     app.include_router(create_jira_router(state, webhooks))
+    app.include_router(create_search_router(state))
     app.include_router(create_github_hooks_router(hooks))
     app.include_router(
         create_github_router(
