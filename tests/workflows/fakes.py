@@ -194,26 +194,6 @@ class FakeActivities:
             last_tests=TestReport(passed=passed, exit_code=0 if passed else 1, output=output),
         )  # fmt: skip
 
-
-class ProgressReportingActivities(FakeActivities):
-    """The fakes, with an implementation that signals its progress as the real one does."""
-
-    @activity.defn(name="implement_changes")
-    async def implement_changes(self, inp: ImplementInput) -> Implementation:
-        self.calls["implement_changes"].append(inp)
-        reporter = ProgressReporter(inp.repo.workflow_id, max_revisions=15, interval=0)
-        reporter.started("worker", 1, "calc/operations.py")
-        await reporter.send()
-        done = Progress(
-            workers=[WorkerOutcome(revision=1, path="calc/operations.py", note="", tokens=20)]
-        )
-        report = TestReport(passed=True, exit_code=0, output="3 passed in 0.1s")
-        done.tests.append(TestsOutcome(revision=1, report=report))
-        reporter.recorded(done)
-        await reporter.send()
-        change = FileChange(path="calc/operations.py", content="def power(a, b):\n    ...\n")
-        return Implementation(changes=[change], notes="done", tokens=20)
-
     @activity.defn(name="read_ci_failure")
     async def read_ci_failure(self, inp: ReadCiFailureInput) -> CiFailureReport:
         self.calls["read_ci_failure"].append(inp)
@@ -247,3 +227,23 @@ class ProgressReportingActivities(FakeActivities):
     async def update_from_base(self, inp: UpdateFromBaseInput) -> UpdateFromBaseResult:
         self.calls["update_from_base"].append(inp)
         return UpdateFromBaseResult(merged=False, unresolved=list(self.conflicts))
+
+
+class ProgressReportingActivities(FakeActivities):
+    """The fakes, with an implementation that signals its progress as the real one does."""
+
+    @activity.defn(name="implement_changes")
+    async def implement_changes(self, inp: ImplementInput) -> Implementation:
+        self.calls["implement_changes"].append(inp)
+        reporter = ProgressReporter(inp.repo.workflow_id, max_revisions=15, interval=0)
+        reporter.started("worker", 1, "calc/operations.py")
+        await reporter.send()
+        done = Progress(
+            workers=[WorkerOutcome(revision=1, path="calc/operations.py", note="", tokens=20)]
+        )
+        report = TestReport(passed=True, exit_code=0, output="3 passed in 0.1s")
+        done.tests.append(TestsOutcome(revision=1, report=report))
+        reporter.recorded(done)
+        await reporter.send()
+        change = FileChange(path="calc/operations.py", content="def power(a, b):\n    ...\n")
+        return Implementation(changes=[change], notes="done", tokens=20)
