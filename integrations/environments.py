@@ -37,7 +37,8 @@ class Environment(BaseModel):
         """One line for test reports."""
         if self.error:
             return f"environment: could not be built ({self.description})"
-        how = "reused from the cache" if self.reused else f"built in {self.setup_seconds:.1f}s"
+        how = "reused from the cache" if self.reused else "built"
+        how = f"{how} in {self.setup_seconds:.2f}s"
         return f"environment: {self.description}; {self.python}; {how}"
 
 
@@ -73,6 +74,7 @@ class Environments:
         self, checkout: Path, repository: str, setup_command: str | None = None
     ) -> Environment:
         """The environment for the checkout: from the cache, else built now."""
+        started = time.monotonic()
         recipe = detect_environment(checkout, setup_command)
         home = self._root / repository.replace("/", "--")
         target = home / recipe.key
@@ -80,14 +82,17 @@ class Environments:
             if (target / READY).is_file():
                 python = (target / READY).read_text().strip()
                 return Environment(
-                    path=target, description=recipe.describe(), python=python, reused=True
+                    path=target,
+                    description=recipe.describe(),
+                    python=python,
+                    reused=True,
+                    setup_seconds=round(time.monotonic() - started, 3),
                 )
-            return await self._build(checkout, recipe, home, target)
+            return await self._build(checkout, recipe, home, target, started)
 
     async def _build(
-        self, checkout: Path, recipe: EnvironmentRecipe, home: Path, target: Path
+        self, checkout: Path, recipe: EnvironmentRecipe, home: Path, target: Path, started: float
     ) -> Environment:
-        started = time.monotonic()
         shutil.rmtree(target, ignore_errors=True)  # a half-built one from a crash
         target.mkdir(parents=True)
         (home / "uv-cache").mkdir(exist_ok=True)
@@ -121,7 +126,7 @@ class Environments:
                 return _failure(recipe, what, argv, result)
         python = note + await self._python_version(checkout, target, mounts, env, started)
         (target / READY).write_text(python + "\n")
-        elapsed = round(time.monotonic() - started, 2)
+        elapsed = round(time.monotonic() - started, 3)
         return Environment(
             path=target, description=recipe.describe(), python=python, setup_seconds=elapsed
         )
@@ -134,7 +139,7 @@ class Environments:
             checkout,
             argv,
             remaining,
-            sandbox=self._sandbox,
+            sandbox=self._sandbox.for_setup(self._timeout),
             network=True,
             extra_env=env,
             mounts=mounts,
