@@ -14,7 +14,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from integrations.commands import CommandResult, run_command
+from integrations.commands import SYSTEM_PATH, CommandResult, run_command
 from integrations.envdetect import EnvironmentRecipe, detect_environment
 from integrations.indexes import package_sources
 from integrations.sandbox import MOUNT_POINT, Mounts, Sandbox
@@ -109,11 +109,15 @@ class Environments:
             "UV_PYTHON_DOWNLOADS": "never",
             "UV_NO_PROGRESS": "1",
             "VIRTUAL_ENV": str(target),
+            # `uv` by name for a project's setup_command; the environment's bin/ for its tools.
+            "PATH": f"{target / 'bin'}:{Path(uv).parent}:{SYSTEM_PATH}",
         }
         if "UV_INDEX" in env:
             env.setdefault("UV_INDEX_STRATEGY", "unsafe-best-match")  # as pip chooses
         note = ""
-        steps = [("create the virtual environment", [uv, "venv", "--quiet", str(target)])]
+        # --no-project: the Python asked for is passed here, or deliberately not on the retry.
+        create = [uv, "venv", "--quiet", "--no-project", str(target)]
+        steps = [("create the virtual environment", create)]
         if recipe.python:
             steps[0][1].extend(["--python", recipe.python])
         for what, argv in [*steps, *_install_steps(recipe, uv, target)]:

@@ -42,8 +42,11 @@ async def finish(stack: Stack, key: str) -> tuple[TicketResult, str]:
     result = await asyncio.wait_for(handle.result(), TICKET_S)
     async with httpx.AsyncClient(base_url=stack.settings.github_api_url, timeout=10) as http:
         response = await http.get(
-            "/repos/demo/sizes/pulls", params={"state": "all"}, headers={"Authorization": "t"}
+            "/repos/demo/sizes/pulls",
+            params={"state": "all"},
+            headers={"Authorization": "Bearer t"},
         )
+    response.raise_for_status()
     pulls: list[dict[str, Any]] = response.json()
     body = next(p["body"] for p in pulls if p["html_url"] == result.pr_url)
     return result, body
