@@ -54,6 +54,8 @@ def render_status(current: TicketStatus, link: str, now: datetime | None = None)
         lines.append(f"  branch: {current.branch}")
     if current.pr_url:
         lines.append(f"  pull request: {current.pr_url}")
+    if current.tests_note:  # a failed environment build, a sandbox limit hit, unsandboxed
+        lines += [f"  tests: {line}" for line in current.tests_note.splitlines() if line.strip()]
     for decision in current.decisions:
         when = decision.at.strftime("%Y-%m-%d %H:%M")
         lines.append(f"  {when} {decision.author} {decision.kind}: {decision.text[:80]}")
