@@ -38,6 +38,11 @@ class Settings(BaseSettings):
     max_concurrent_http_activities: int = Field(default=20, ge=1)
     max_concurrent_agent_activities: int = Field(default=2, ge=1)
     graceful_shutdown_seconds: float = Field(default=30.0, ge=0)
+    # How long the embedded stack waits for each service to be ready: a busy machine can
+    # take minutes to import the worker.
+    ready_timeout_seconds: float = Field(default=600.0, gt=0)
+    # How long `starter.py status` waits for a worker to answer about a running ticket.
+    status_query_seconds: float = Field(default=30.0, gt=0)
 
     metrics_host: str = "127.0.0.1"
     metrics_port: int = Field(default=9000, ge=0, description="0 switches metrics off")
@@ -66,6 +71,8 @@ class Settings(BaseSettings):
     # Send Jira webhooks as Server/DC does (`comment_created` without its issue, plus an
     # `issue_commented` update) instead of as Cloud does.
     emulator_jira_server_webhooks: bool = False
+    # The emulators' seed data (JSON: users, projects, issues, repositories); None: the shipped one.
+    emulator_seed_file: Path | None = None
     # A JSON file of faults the emulators inject from the start (see README, "Faults").
     emulator_faults_file: Path | None = None
 
@@ -84,6 +91,8 @@ class Settings(BaseSettings):
     git_base_url: str = ""
     git_author_name: str = "ticketsmith"
     git_author_email: str = "ticketsmith@example.com"
+    # A project's `discord_webhook_url` that starts with "/" is relative to this URL.
+    discord_base_url: str = ""
 
     model_provider: str = "auto"
     openai_api_key: SecretStr | None = Field(
@@ -117,6 +126,7 @@ class Settings(BaseSettings):
         self.jira_base_url = self.jira_base_url or emulators
         self.github_api_url = self.github_api_url or f"{emulators}/api/v3"
         self.git_base_url = self.git_base_url or emulators
+        self.discord_base_url = self.discord_base_url or emulators
         self.temporal_ui_url = self.temporal_ui_url or f"http://127.0.0.1:{self.temporal_ui_port}"
         return self
 
@@ -161,13 +171,33 @@ def get_settings() -> Settings:
     return Settings()
 
 
+REPOSITORY_NAME = r"^[\w.-]+/[\w.-]+$"
+
+
+class RepositoryRoute(BaseModel):
+    """One more repository of a project, for tickets with one of these components or labels."""
+
+    model_config = {"extra": "forbid"}
+
+    repository: str = Field(pattern=REPOSITORY_NAME, description="owner/name")
+    components: list[str] = Field(default_factory=list)
+    labels: list[str] = Field(default_factory=list)
+    clone_url: str | None = None
+    base_branch: str | None = None
+    test_command: str | None = None
+    setup_command: str | None = None
+
+
 class ProjectConfig(BaseModel):
     """How ticketsmith works on one Jira project."""
 
     model_config = {"extra": "forbid"}
 
     jira_project: str
-    repository: str = Field(pattern=r"^[\w.-]+/[\w.-]+$", description="owner/name")
+    repository: str = Field(pattern=REPOSITORY_NAME, description="owner/name (the default)")
+    # Tickets go to the first of these whose components or labels they carry, else to
+    # `repository`; a ticket can name one of them with a `repo:owner/name` label.
+    repositories: list[RepositoryRoute] = Field(default_factory=list)
     clone_url: str | None = None
     base_branch: str = "main"
     test_command: str = "python -m pytest -q"
@@ -218,9 +248,17 @@ def project_for(key: str, settings: Settings) -> ProjectConfig:
     return projects[project]
 
 
-def clone_url_for(project: ProjectConfig, settings: Settings) -> str:
+def clone_url_for(project: "ProjectConfig | RepositoryRoute", settings: Settings) -> str:
     """The git URL of a project's repository (no credentials: those go in the environment)."""
     return project.clone_url or f"{settings.git_base_url.rstrip('/')}/{project.repository}.git"
+
+
+def discord_webhook_for(project: ProjectConfig, settings: Settings) -> str | None:
+    """A project's Discord webhook URL, a relative one resolved against `discord_base_url`."""
+    url = project.discord_webhook_url
+    if url and url.startswith("/"):
+        return settings.discord_base_url.rstrip("/") + url
+    return url
 
 
 async def connect_temporal(

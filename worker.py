@@ -20,9 +20,18 @@ from temporalio.worker import Worker
 from activities.agents import AgentActivities
 from activities.discord import DiscordActivities
 from activities.github import GitHubActivities
+from activities.graph_agents import team_agents
 from activities.jira import JiraActivities
+from activities.mvp_agents import MvpAgents
+from activities.mvp_project import ProjectAgents
 from activities.repo import RepoActivities, Workspaces
-from config import Settings, connect_temporal, get_settings, load_projects
+from config import (
+    Settings,
+    connect_temporal,
+    discord_webhook_for,
+    get_settings,
+    load_projects,
+)
 from graphs.models import make_chat_model
 from integrations.discord import DiscordClient
 from integrations.environments import Environments
@@ -41,7 +50,7 @@ log = logging.getLogger("ticketsmith.worker")
 def discord_webhooks(settings: Settings) -> dict[str, str | None]:
     """Discord webhook URLs by Jira project; they stay on the worker, out of histories."""
     projects = load_projects(settings.projects_file)
-    return {key: project.discord_webhook_url for key, project in projects.items()}
+    return {key: discord_webhook_for(project, settings) for key, project in projects.items()}
 
 
 class ActivitySets(NamedTuple):
@@ -88,15 +97,26 @@ def build_activities(settings: Settings, stack: AsyncExitStack) -> ActivitySets:
     jira_activities = JiraActivities(jira)
     repo_activities = RepoActivities(workspaces)
     agent_activities = AgentActivities(model, workspaces)
+    github_activities = GitHubActivities(github)
+    discord_activities = DiscordActivities(discord, webhooks.get)
+    project_agents = ProjectAgents(github, workspaces)
+    mvp_agents = MvpAgents(model)
+    # Graph agents (graphs/dsl/catalog.py): the same activities, callable from a definition.
+    team_services, team_models = team_agents(
+        agent_activities, jira_activities, github_activities, discord_activities
+    )
     services: list[Callable[..., Any]] = [
         jira_activities.fetch_jira_ticket,
         jira_activities.post_jira_comment,
         jira_activities.transition_jira_issue,
-        GitHubActivities(github).open_pull_request,
-        DiscordActivities(discord, webhooks.get).notify_discord,
+        github_activities.open_pull_request,
+        discord_activities.notify_discord,
         repo_activities.prepare_repository,
         repo_activities.commit_files,
         repo_activities.run_tests,
+        *team_services,
+        project_agents.mvp_tester,
+        project_agents.forge_publish,
     ]
     agents: list[Callable[..., Any]] = [
         agent_activities.analyse_codebase,
@@ -104,6 +124,11 @@ def build_activities(settings: Settings, stack: AsyncExitStack) -> ActivitySets:
         agent_activities.refine_requirements,
         agent_activities.generate_plan,
         agent_activities.implement_changes,
+        *team_models,
+        mvp_agents.mvp_manager,
+        mvp_agents.mvp_architect,
+        mvp_agents.mvp_swe_worker,
+        mvp_agents.mvp_qa,
     ]
     return ActivitySets(services, agents)
 

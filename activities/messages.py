@@ -70,11 +70,15 @@ class RepoRef(BaseModel):
 
 
 class PrepareRepositoryInput(BaseModel):
-    """Create the ticket branch (named from key and summary) unless it exists."""
+    """Create the ticket branch (named from key and summary) unless it exists.
+
+    `from_base` (a restart): the branch starts again from the base branch's current head.
+    """
 
     repo: RepoRef
     key: str
     summary: str
+    from_base: bool = False
 
 
 class PrepareRepositoryResult(BaseModel):

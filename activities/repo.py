@@ -89,8 +89,11 @@ class RepoActivities:
         """Make sure the ticket branch exists on the remote (created from the base branch)."""
         branch = branch_name(inp.key, inp.summary)
         async with self._workspaces.using(inp.repo, "git") as workspace:
-            await workspace.sync(branch, inp.repo.base_branch)
-            sha = await workspace.push(branch)
+            if inp.from_base:
+                sha = await workspace.restart_from_base(branch, inp.repo.base_branch)
+            else:
+                await workspace.sync(branch, inp.repo.base_branch)
+                sha = await workspace.push(branch)
         return PrepareRepositoryResult(branch=branch, head_sha=sha)
 
     @activity.defn

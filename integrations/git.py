@@ -162,6 +162,24 @@ class GitWorkspace:
         await self._git("clean", "-fdxq")
         return self.root
 
+    async def restart_from_base(self, branch: str, base: str) -> str:
+        """Point `branch` at the base's current head; its old head stays as `<branch>-previous`.
+
+        Safe to retry: a branch already at the base is pushed unchanged.
+        """
+        await self.sync(base, base)
+        base_sha = await self.head_sha()
+        old = f"refs/remotes/origin/{branch}"
+        if await self._ref_exists(old):
+            _, old_sha = await self._git("rev-parse", old)
+            if old_sha != base_sha:
+                await self._git(
+                    "push", "--quiet", "--force", "origin", f"{old}:refs/heads/{branch}-previous"
+                )
+        await self._git("checkout", "--quiet", "--force", "-B", branch, base_sha)
+        await self._git("push", "--quiet", "--force", "origin", f"HEAD:refs/heads/{branch}")
+        return base_sha
+
     async def _ref_exists(self, ref: str) -> bool:
         code, _ = await self._git("rev-parse", "--verify", "--quiet", ref, check=False)
         return code == 0

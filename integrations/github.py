@@ -31,6 +31,7 @@ class PullRequest(BaseModel):
     head: str
     base: str
     title: str
+    body: str | None = None
 
 
 DRAFT_PREFIX = "[Draft] "
@@ -53,6 +54,7 @@ def _pull_request(raw: dict[str, Any]) -> PullRequest:
         head=raw["head"]["ref"],
         base=raw["base"]["ref"],
         title=raw["title"],
+        body=raw.get("body"),
     )
 
 
@@ -110,6 +112,13 @@ class GitHubClient(ServiceClient):
                     repository, f"{DRAFT_PREFIX}{title}", body, head, base, draft=False
                 )
             raise
+
+    async def update_pull_request_body(
+        self, repository: str, number: int, body: str
+    ) -> PullRequest:
+        """Replace a pull request's description (safe to retry)."""
+        path = f"/repos/{repository}/pulls/{number}"
+        return _pull_request(await self._request("PATCH", path, json={"body": body}))
 
     async def get_pull_request(self, repository: str, number: int) -> PullRequest:
         """A pull request by number."""

@@ -17,6 +17,7 @@ with workflow.unsafe.imports_passed_through():
         RunTestsInput,
     )
     from activities.repo import RepoActivities
+    from graphs.progress import ImplementationProgress, progress_markdown
     from workflows import texts
     from workflows.messages import ImplementationInput, ImplementationResult
     from workflows.outbox import Outbox
@@ -34,6 +35,21 @@ with workflow.unsafe.imports_passed_through():
 @workflow.defn(name="ImplementationWorkflow")
 class ImplementationWorkflow:
     """Implements an approved plan and opens the pull request; never claims untested success."""
+
+    def __init__(self) -> None:
+        self._progress: ImplementationProgress | None = None
+
+    @workflow.signal(name="report_progress")
+    def report_progress(self, progress: ImplementationProgress) -> None:
+        """The implementation activity's progress, when this workflow runs on its own."""
+        if self._progress is None or progress.sequence > self._progress.sequence:
+            self._progress = progress
+            workflow.set_current_details(progress_markdown(progress))
+
+    @workflow.query
+    def progress(self) -> ImplementationProgress | None:
+        """The implementation's latest progress, if any was reported here."""
+        return self._progress
 
     @workflow.run
     async def run(self, inp: ImplementationInput) -> ImplementationResult:
@@ -100,7 +116,10 @@ class ImplementationWorkflow:
         )
         workflow.set_current_details(f"Pull request: {pr.url}")
         await asyncio.gather(
-            outbox.comment("pull-request", texts.pr_comment(pr.url, pr.draft, tests.passed, note)),
+            outbox.comment(
+                "pull-request",
+                texts.pr_comment(pr.url, pr.draft, tests.passed, implementation, note),
+            ),
             outbox.transition("In Review"),
         )
         return ImplementationResult(

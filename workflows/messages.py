@@ -5,6 +5,7 @@ from enum import StrEnum
 
 from pydantic import BaseModel, Field
 
+from graphs.progress import ImplementationProgress
 from graphs.schemas import (
     Analysis,
     FileChange,
@@ -24,6 +25,7 @@ __all__ = [
     "Question",
     "QuestionSet",
     "Requirements",
+    "ImplementationProgress",
     "TicketContext",
 ]
 
@@ -81,6 +83,8 @@ class TicketInput(BaseModel):
     waits: WaitPolicy = Field(default_factory=WaitPolicy)
     token_budget: int | None = None
     agent_task_queue: str | None = None
+    # Started again with --restart after an earlier run: the branch starts from the current base.
+    restarted: bool = False
 
 
 class ImplementationInput(BaseModel):
@@ -129,6 +133,8 @@ class TicketResult(BaseModel):
     tests_passed: bool | None = None
     message: str = ""
     usage: list[PhaseUsage] = Field(default_factory=list)
+    # The status query's last answer: a closed ticket's status is read from here, no replay.
+    final_status: "TicketStatus | None" = None
 
 
 class AnswerInput(BaseModel):
@@ -198,3 +204,6 @@ class TicketStatus(BaseModel):
     token_budget: int | None = None
     message: str = ""
     usage: list[PhaseUsage] = Field(default_factory=list)
+    step: str | None = None
+    step_started_at: datetime | None = None
+    implementation: ImplementationProgress | None = None

@@ -5,9 +5,10 @@ from workflows.messages import Implementation, Plan, Question, TicketContext
 
 OFFLINE_PR_NOTE = (
     "**Draft: a language model is needed to write the code.** This run used the offline "
-    "model, which does not write code; the branch holds the approved plan only. Set "
-    "`OPENAI_API_KEY` (or `OPENAI_BASE_URL` for any OpenAI-compatible server) on the worker "
-    "and restart the ticket to have the code written."
+    "model, which does not write code; the branch holds the approved plan only. Give the "
+    "worker a model, either the local one (`make local-model`: no account, no key) or "
+    "`OPENAI_API_KEY` (or `OPENAI_BASE_URL` for any OpenAI-compatible server), and restart "
+    "the ticket to have the code written."
 )
 
 
@@ -114,8 +115,20 @@ def tests_note(run: RunTestsResult) -> str:
     return "\n\n".join(notes)
 
 
-def pr_comment(url: str, draft: bool, passed: bool, note: str = "") -> str:
-    """The Jira comment that announces the pull request."""
+def pr_comment(
+    url: str, draft: bool, passed: bool, implementation: Implementation, note: str = ""
+) -> str:
+    """The Jira comment that announces the pull request; passing tests claim nothing alone."""
     kind = "Draft pull request" if draft else "Pull request"
-    verdict = "tests pass" if passed else "tests do not pass yet"
-    return f"{kind} opened: {url} ({verdict}).{chr(10) * 2 + note if note else ''}"
+    if not implementation.changes:
+        why = (
+            "the offline model writes none"
+            if implementation.produced_offline
+            else "the implementation produced no changes"
+        )
+        text = f"{kind} opened: {url}. No code was written ({why}); the branch holds the plan."
+        return text + (f"\n\n{note}" if note else "")
+    files = len(implementation.changes)
+    verdict = "the tests pass" if passed else "the tests do not pass yet"
+    text = f"{kind} opened: {url}. It changes {files} file{'s' * (files != 1)} and {verdict}."
+    return text + (f"\n\n{note}" if note else "")

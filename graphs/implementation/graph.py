@@ -14,7 +14,7 @@ from langchain_core.tools import BaseTool
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
-from graphs.implementation.journal import Journal, Progress
+from graphs.implementation.journal import Journal, Progress, StepStarted
 from graphs.implementation.loop import after_tests, make_after_review, make_finish, make_tester
 from graphs.implementation.nodes import fan_out, make_worker, prepare, supervisor
 from graphs.implementation.review import make_review
@@ -72,15 +72,17 @@ async def implement_plan(
     max_revisions: int = MAX_REVISIONS,
     progress: Progress | None = None,
     on_progress: Callable[[Progress], None] | None = None,
+    on_start: StepStarted | None = None,
 ) -> Implementation:
     """Implement the plan: parallel workers, the project's tests, QA, and fixes until it passes.
 
     `progress` from an interrupted run is replayed instead of redone; `on_progress` receives
-    the progress after every completed step (worker, test run, review).
+    the progress after every completed step (worker, test run, review), `on_start` hears
+    of each step as it begins.
     """
     if max_revisions < 1:
         raise ValueError("max_revisions must be at least 1")
-    journal = Journal(progress, on_progress)
+    journal = Journal(progress, on_progress, on_start)
     graph = build_implementation_graph(
         model, tools, tester=tester, journal=journal, max_revisions=max_revisions
     )

@@ -42,6 +42,7 @@ def make_tester(tester: Tester | None, journal: Journal) -> AsyncNode[Implementa
             return {"fingerprint": digest, "stalled": False, "tests": None}
         report = journal.tests(revision)
         if report is None:
+            journal.start("tests", revision)
             report = await tester(changes)
             journal.record_tests(revision, report)
         return {"fingerprint": digest, "stalled": False, "tests": report}

@@ -106,6 +106,7 @@ def make_worker(
         path, revision = state["assignment"]["file"].path, state["revision"]
         outcome = journal.worker(revision, path)
         if outcome is None:
+            journal.start("worker", revision, path)
             outcome = await write_file(model, tools, state)
             journal.record_worker(outcome)
         return outcome_update(outcome)

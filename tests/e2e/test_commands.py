@@ -4,6 +4,7 @@ import asyncio
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import httpx
 import pytest
@@ -74,3 +75,73 @@ async def test_refusal_then_cancel_with_compensation(stack: Stack) -> None:
         comments = (await http.get("/rest/api/3/issue/DEMO-1/comment")).json()["comments"]
     last = str(comments[-1]["body"])
     assert "cancelled" in last and str(waiting.branch) in last
+
+
+async def test_status_without_a_worker(stack: Stack) -> None:
+    assert starter(stack, "DEMO-2", "--auto", "--restart").returncode == 0
+    done = await wait_for(stack, "DEMO-2", Status.COMPLETED)
+    stack.stop_service("worker")
+    try:
+        # A finished ticket answers from what its closed workflow holds: no worker, no replay.
+        finished = starter(stack, "status", "DEMO-2")
+        assert finished.returncode == 0, finished.stderr
+        assert "done / completed" in finished.stdout and str(done.pr_url) in finished.stdout
+
+        # A running one cannot answer without a worker, and says so and why.
+        assert starter(stack, "DEMO-1", "--restart").returncode == 0
+        env = child_env(stack.settings) | {"TICKETSMITH_STATUS_QUERY_SECONDS": "2"}
+        running = subprocess.run(
+            [sys.executable, "starter.py", "status", "DEMO-1"],
+            cwd=ROOT, env=env, capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+        assert running.returncode == 1
+        assert "no worker answered its status query within 2 s" in running.stderr
+        assert "still running" in running.stderr and "worker.log" in running.stderr
+    finally:
+        await stack.start_service("worker")
+    assert "cancelled" in starter(stack, "cancel", "DEMO-1").stdout
+
+
+async def test_an_added_repository_gets_a_ticket_through_to_its_pull_request(
+    stack: Stack, tmp_path: Path
+) -> None:
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "greet.py").write_text("def greet() -> str:\n    return 'hi'\n")
+    (mine / "test_greet.py").write_text(
+        "from greet import greet\n\n\ndef test_greet() -> None:\n    assert greet() == 'hi'\n"
+    )
+    for args in (
+        ["init", "-q", "-b", "main"],
+        ["add", "."],
+        ["-c", "user.name=me", "-c", "user.email=me@x", "commit", "-qm", "Greet"],
+    ):
+        subprocess.run(["git", *args], cwd=mine, check=True, capture_output=True)
+    env = child_env(stack.settings)
+
+    def emulators(*args: str) -> str:
+        done = subprocess.run(
+            [sys.executable, "-m", "emulators", *args],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    assert 'repository = "me/mine"' in emulators("add-repo", str(mine), "--as", "me/mine")
+    assert emulators("add-issue", "MINE", "Greet louder").startswith("created MINE-1")
+    with stack.settings.projects_file.open("a") as projects:
+        projects.write('\n[projects.MINE]\nrepository = "me/mine"\n')
+
+    started = starter(stack, "MINE-1", "--auto")
+    assert started.returncode == 0, started.stderr
+    done = await wait_for(stack, "MINE-1", Status.COMPLETED)
+    assert done.pr_url and "/me/mine/pull/" in done.pr_url
+    async with httpx.AsyncClient(base_url=stack.settings.jira_base_url) as http:
+        pulls = (
+            await http.get("/api/v3/repos/me/mine/pulls", headers={"Authorization": "Bearer t"})
+        ).json()
+    assert [p["html_url"] for p in pulls] == [done.pr_url]

@@ -207,3 +207,27 @@ async def test_git_error_redacts_secrets_echoed_by_git(tmp_path: Path) -> None:
         await workspace(tmp_path, url).sync(BRANCH, "main")
     assert TOKEN not in str(caught.value)
     assert caught.value.not_found
+
+
+async def test_restart_from_base_takes_the_bases_new_commits_and_keeps_the_old_head(
+    tmp_path: Path, remote: str, repos_root: Path
+) -> None:
+    first = workspace(tmp_path, remote, "first")
+    old = await first.commit_and_push(BRANCH, "main", PLAN, "Plan v1")
+    # Someone lands a new test on the base after the first run.
+    other = workspace(tmp_path, remote, "other")
+    await other.sync("main", "main")
+    await other.write_files({"tests/test_new.py": "def test_new() -> None:\n    assert False\n"})
+    new_base = await other.commit("A new failing test")
+    assert new_base is not None
+    await other.push("main")
+
+    restarted = workspace(tmp_path, remote, "restart")
+    sha = await restarted.restart_from_base(BRANCH, "main")
+    assert sha == new_base == remote_head(repos_root, BRANCH)
+    assert (restarted.root / "tests" / "test_new.py").exists()
+    assert not (restarted.root / "plans" / "DEMO-1.md").exists()
+    assert remote_head(repos_root, f"{BRANCH}-previous") == old.sha
+    # A retry changes nothing and keeps the old head's copy.
+    assert await restarted.restart_from_base(BRANCH, "main") == new_base
+    assert remote_head(repos_root, f"{BRANCH}-previous") == old.sha

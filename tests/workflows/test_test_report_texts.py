@@ -1,7 +1,7 @@
 """What people read about a test run: a failed environment, a sandbox limit, an unsandboxed run."""
 
 from activities.messages import RunTestsResult
-from starter import render_status
+from tickets.render import render_status, to_text
 from workflows import texts
 from workflows.messages import Phase, Status, TicketStatus
 
@@ -51,6 +51,6 @@ def test_the_status_shows_the_note() -> None:
         key="SIZE-1", phase=Phase.IMPLEMENTATION, status=Status.COMPLETED, message="Done",
         pr_url="http://pr/1", tests_passed=False, tests_note=BUILD_ERROR,
     )  # fmt: skip
-    text = render_status(current, "http://ui/SIZE-1")
+    text = to_text(render_status(current, "http://ui/SIZE-1"))
     assert "  tests: The repository's environment could not be built" in text
     assert "  tests:   × No solution found" in text
