@@ -43,8 +43,8 @@ def render_status(
         if value:
             lines.append(Text(f"  {label}: {value}"))
     # A failed environment build, a sandbox limit hit, an unsandboxed run.
-    note = getattr(current, "tests_note", "")
-    lines += [Text(f"  tests: {line}") for line in note.splitlines() if line.strip()]
+    notes = current.tests_note.splitlines()
+    lines += [Text(f"  tests: {line}") for line in notes if line.strip()]
     for decision in current.decisions:
         when = decision.at.strftime("%Y-%m-%d %H:%M")
         head = f"  {when} {decision.author} {decision.kind}"

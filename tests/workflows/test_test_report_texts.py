@@ -1,10 +1,12 @@
 """What people read about a test run: a failed environment, a sandbox limit, an unsandboxed run."""
 
 from activities.messages import RunTestsResult
+from graphs.schemas import FileChange, Implementation
 from tickets.render import render_status, to_text
 from workflows import texts
 from workflows.messages import Phase, Status, TicketStatus
 
+CODE = Implementation(changes=[FileChange(path="sizes/describe.py", content="x = 1\n")], notes="")
 BUILD_ERROR = (
     "The repository's environment could not be built: install the declared dependencies failed"
     " (`uv pip install ... nosuchpkg`, exit code 1).\nInstaller output (last lines):\n"
@@ -21,8 +23,8 @@ def test_a_failed_build_is_reported_as_such_not_as_failing_tests() -> None:
     assert summary.startswith("The tests could not run.")
     assert "nosuchpkg was not found" in summary and "exit code -1" not in summary
     note = texts.tests_note(run)
-    comment = texts.pr_comment("http://pr/1", True, False, note)
-    assert comment.startswith("Draft pull request opened: http://pr/1 (tests do not pass yet).")
+    comment = texts.pr_comment("http://pr/1", True, False, CODE, note)
+    assert comment.startswith("Draft pull request opened: http://pr/1. It changes 1 file and")
     assert "environment could not be built" in comment and "nosuchpkg" in comment
 
 
@@ -41,8 +43,8 @@ def test_a_limit_and_an_unsandboxed_run_are_named() -> None:
         passed=True, exit_code=0, output="1 passed", environment="x", sandboxed=True
     )
     assert texts.tests_note(clean) == ""
-    assert texts.pr_comment("http://pr/1", False, True, "") == (
-        "Pull request opened: http://pr/1 (tests pass)."
+    assert texts.pr_comment("http://pr/1", False, True, CODE, "") == (
+        "Pull request opened: http://pr/1. It changes 1 file and the tests pass."
     )
 
 
