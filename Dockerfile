@@ -1,4 +1,4 @@
-# The ticketsmith image: worker, webhook app, codec server and emulators (one image, four commands).
+# The ticketsmith image: worker, webhook app, codec server, tool server and emulators (one image).
 FROM python:3.11-slim-bookworm
 
 # git: workers clone and push ticket branches; the emulators serve git over HTTP.
@@ -18,8 +18,8 @@ COPY . .
 # own environments (built with uv, a dependency), never in this one.
 RUN pip install ".[otel]" \
     && useradd --create-home --uid 10001 ticketsmith \
-    && install -d -o ticketsmith /var/lib/emulators
+    && install -d -o ticketsmith /var/lib/emulators /var/lib/toolserver
 
 USER ticketsmith
-EXPOSE 8000 8081 8100 9000
+EXPOSE 8000 8081 8100 8200 9000
 CMD ["python", "worker.py"]

@@ -50,7 +50,7 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy config.py worker.py starter.py workflows activities graphs integrations webhooks emulators localmodel
-	$(VENV)/bin/mypy embedded observability encryption tickets
+	$(VENV)/bin/mypy embedded observability encryption tickets toolserver research
 
 clean:
 	rm -rf $(VENV) .data

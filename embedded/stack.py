@@ -78,6 +78,10 @@ class Stack:
         ]  # fmt: skip
         if reset_emulators:
             emulator_argv.append("--reset")
+        toolserver_argv = [
+            *LAUNCH, "toolserver", "-m", "toolserver", "--host", s.toolserver_host,
+            "--port", str(s.toolserver_port),
+        ]  # fmt: skip
         webhook_argv = [
             *LAUNCH, "webhooks", "-m", "uvicorn", "--factory", "webhooks.app:serve",
             "--host", s.webhook_host, "--port", str(s.webhook_port), "--log-level", "warning",
@@ -91,6 +95,12 @@ class Stack:
                 emulator_argv,
                 s.emulator_port,
                 lambda: http_ok(f"{s.jira_base_url}/_emulator/health"),
+            ),
+            Service(
+                "toolserver",
+                toolserver_argv,
+                s.toolserver_port,
+                lambda: http_ok(f"{s.toolserver_url}/healthz"),
             ),
             Service(
                 "webhooks",
@@ -248,6 +258,7 @@ class Stack:
                 f"Web UI          {s.temporal_ui_url}",
                 f"Emulators       {s.jira_base_url} (Jira, GitHub, git, Discord)",
                 f"Webhooks        http://{s.webhook_host}:{s.webhook_port}/webhooks/jira",
+                f"Tool server     {s.toolserver_url}/mcp (MCP, streamable HTTP)",
                 f"Metrics         {metrics_url(s)}",
                 f"Codec server    {codec_url(s) if s.encryption_keys else 'off (no encryption)'}",
                 f"Model           {describe_model(s)}",

@@ -6,7 +6,8 @@ from pathlib import Path
 import pytest
 
 from tickets.commands import CommandError
-from tickets.graph_runs import checked_definition, is_graph_id, render_graph_status, render_runs
+from tickets.graph_list import is_graph_id, render_runs
+from tickets.graph_runs import checked_definition, render_graph_status
 from workflows.graph_messages import GraphStatus, GraphStatusValue, StepRecord
 
 

@@ -93,7 +93,7 @@ def render_list(rows: list[dict[str, str]]) -> RenderableType:
     """Tickets as a table, newest first."""
     if not rows:
         return Text("no tickets")
-    table = Table(box=None, padding=(0, 2, 0, 0), header_style="bold")
+    table = Table(box=None, padding=(0, 2, 0, 0), pad_edge=False, header_style="bold")
     for name in ("KEY", "STATUS", "PHASE", "STARTED"):
         table.add_column(name, no_wrap=True)
     for row in rows:

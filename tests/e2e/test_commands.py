@@ -50,7 +50,10 @@ async def test_auto_mode_list_and_restart_refusal(stack: Stack) -> None:
 
     again = starter(stack, "DEMO-2")
     assert again.returncode == 1
-    assert again.stderr.strip().startswith("error: ticket-DEMO-2 already ran and is completed")
+    assert again.stderr.strip() == (
+        "error: ticket-DEMO-2 already ran and is completed; to work on DEMO-2 again, run: "
+        "starter.py DEMO-2 --restart"
+    )
     listed = starter(stack, "list", "--status", "completed")
     assert any(line.split()[0] == "DEMO-2" for line in listed.stdout.splitlines()[1:])
     status = starter(stack, "status", "DEMO-2")

@@ -32,10 +32,11 @@ def replayer(workflows: list[type]) -> Replayer:
 
 def test_every_scenario_is_recorded() -> None:
     names = {path.stem for path in HISTORIES}
-    assert {"happy", "happy-implementation", "rejection", "cancel", "expiry"} <= names
+    assert {"happy", "happy-implementation", "rejection", "cancel", "expiry", "progress"} <= names
     graphs = {"sequence", "parallel", "conditional-then", "conditional-else", "retry"}
     graphs |= {"error-handler", "wait-approved", "wait-expired", "foreach-loop"}
     assert {f"graph-{name}" for name in graphs} <= names
+    assert "research-retried" in names  # the research graph, steps retried after 500s
 
 
 @pytest.mark.parametrize("path", HISTORIES, ids=[p.stem for p in HISTORIES])

@@ -27,6 +27,8 @@ from activities.messages import (
     TransitionInput,
     TransitionResult,
 )
+from activities.progress import ProgressReporter
+from graphs.implementation.journal import Progress, TestsOutcome, WorkerOutcome
 from graphs.schemas import (
     Analysis,
     FileChange,
@@ -35,6 +37,7 @@ from graphs.schemas import (
     Question,
     QuestionSet,
     Requirements,
+    TestReport,
     TicketContext,
 )
 
@@ -156,5 +159,25 @@ class FakeActivities:
     @activity.defn(name="implement_changes")
     async def implement_changes(self, inp: ImplementInput) -> Implementation:
         self.calls["implement_changes"].append(inp)
+        change = FileChange(path="calc/operations.py", content="def power(a, b):\n    ...\n")
+        return Implementation(changes=[change], notes="done", tokens=20)
+
+
+class ProgressReportingActivities(FakeActivities):
+    """The fakes, with an implementation that signals its progress as the real one does."""
+
+    @activity.defn(name="implement_changes")
+    async def implement_changes(self, inp: ImplementInput) -> Implementation:
+        self.calls["implement_changes"].append(inp)
+        reporter = ProgressReporter(inp.repo.workflow_id, max_revisions=15, interval=0)
+        reporter.started("worker", 1, "calc/operations.py")
+        await reporter.send()
+        done = Progress(
+            workers=[WorkerOutcome(revision=1, path="calc/operations.py", note="", tokens=20)]
+        )
+        report = TestReport(passed=True, exit_code=0, output="3 passed in 0.1s")
+        done.tests.append(TestsOutcome(revision=1, report=report))
+        reporter.recorded(done)
+        await reporter.send()
         change = FileChange(path="calc/operations.py", content="def power(a, b):\n    ...\n")
         return Implementation(changes=[change], notes="done", tokens=20)
