@@ -121,6 +121,8 @@ class Implementation(BaseModel):
     notes: str
     tests_passed: bool | None = None
     test_output: str = ""
+    # The last test run itself (output trimmed), where a test command ran.
+    last_tests: TestReport | None = None
     qa_passed: bool | None = None
     qa_verdict: str = ""
     revisions: int = 0

@@ -1,10 +1,13 @@
-"""Re-record the replay histories: `python -m tests.histories.record`.
+"""Re-record the replay histories: `python -m tests.histories.record [SCENARIO...]`.
 
 Runs each scenario of the ticket workflow on the time-skipping server with the fake
 activities and writes every workflow's history (children included) next to this file.
 Histories named `*-v1` were recorded before the `comment-on-approval` patch and are kept
-so the patched workflow is shown to replay them. Name scenarios to record only those
-(`python -m tests.histories.record progress`), keeping the other files as they were.
+so the patched workflow is shown to replay them; `happy-implementation` still runs the test
+activity after the implementation, as before the `tests-from-implementation` patch, and
+`tested-implementation` takes the implementation graph's test run instead. Name scenarios to
+record only those (`python -m tests.histories.record progress`), keeping the other files as
+they were.
 """
 
 import asyncio
@@ -85,6 +88,23 @@ async def save(client: Client, workflow_id: str, name: str) -> None:
     ids_file.write_text(json.dumps(ids, indent=1, sort_keys=True) + "\n")
 
 
+async def record_tested_implementation(env: WorkflowEnvironment) -> str:
+    """An auto ticket whose implementation graph ran the tests (no separate test activity)."""
+    inp = ticket_input("REC-TESTED")
+    inp.auto = True
+    workflow_id = f"ticket-{inp.key}"
+    fakes = FakeActivities(tests_passed=True)
+    async with Worker(
+        env.client, task_queue="record-tested", workflows=WORKFLOWS, activities=fakes.all()
+    ):
+        handle = await env.client.start_workflow(
+            TicketWorkflow.run, inp, id=workflow_id, task_queue="record-tested"
+        )
+        await asyncio.wait_for(handle.result(), 60)
+    await save(env.client, f"{workflow_id}-implementation", "tested-implementation")
+    return "tested-implementation.json"
+
+
 async def record(env: WorkflowEnvironment, names: list[str]) -> list[str]:
     """Run the named scenarios (all when none) and save their histories; returns the files."""
     written = []
@@ -112,6 +132,8 @@ async def record(env: WorkflowEnvironment, names: list[str]) -> list[str]:
         if name == "happy":
             await save(env.client, f"{workflow_id}-implementation", "happy-implementation")
             written.append("happy-implementation.json")
+    if not names or "tested-implementation" in names:
+        written.append(await record_tested_implementation(env))
     return written
 
 

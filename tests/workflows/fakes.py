@@ -45,10 +45,14 @@ from graphs.schemas import (
 class FakeActivities:
     """Canned answers; `calls[name]` holds the inputs each activity received."""
 
-    def __init__(self, questions: bool = True, followup_rounds: int = 0) -> None:
+    def __init__(
+        self, questions: bool = True, followup_rounds: int = 0, tests_passed: bool | None = None
+    ) -> None:
         self.calls: dict[str, list[Any]] = defaultdict(list)
         self.questions = questions
         self.followup_rounds = followup_rounds
+        # Whether the implementation graph ran the tests on its changes, and how they did.
+        self.tests_passed = tests_passed
 
     def all(self) -> list[Any]:
         """Every fake, for the worker."""
@@ -160,7 +164,15 @@ class FakeActivities:
     async def implement_changes(self, inp: ImplementInput) -> Implementation:
         self.calls["implement_changes"].append(inp)
         change = FileChange(path="calc/operations.py", content="def power(a, b):\n    ...\n")
-        return Implementation(changes=[change], notes="done", tokens=20)
+        if self.tests_passed is None:
+            return Implementation(changes=[change], notes="done", tokens=20)
+        passed = self.tests_passed
+        output = "5 passed" if passed else "1 failed, 4 passed"
+        return Implementation(
+            changes=[change], notes="done", tokens=20, tests_passed=passed, qa_passed=True,
+            test_output=output,
+            last_tests=TestReport(passed=passed, exit_code=0 if passed else 1, output=output),
+        )  # fmt: skip
 
 
 class ProgressReportingActivities(FakeActivities):
