@@ -2,8 +2,9 @@
 FROM python:3.11-slim-bookworm
 
 # git: workers clone and push ticket branches; the emulators serve git over HTTP.
+# bubblewrap: the sandbox every workspace command (tests, environment set-up) runs in.
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends git \
+    && apt-get install -y --no-install-recommends git bubblewrap \
     && rm -rf /var/lib/apt/lists/*
 
 ENV PYTHONUNBUFFERED=1 \
@@ -13,8 +14,9 @@ ENV PYTHONUNBUFFERED=1 \
 
 WORKDIR /app
 COPY . .
-# The otel extra lets TICKETSMITH_OTEL_ENDPOINT switch traces on; pytest runs projects' tests.
-RUN pip install ".[otel]" pytest \
+# The otel extra lets TICKETSMITH_OTEL_ENDPOINT switch traces on. Projects' tests run in their
+# own environments (built with uv, a dependency), never in this one.
+RUN pip install ".[otel]" \
     && useradd --create-home --uid 10001 ticketsmith \
     && install -d -o ticketsmith /var/lib/emulators /var/lib/toolserver
 

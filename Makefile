@@ -10,7 +10,20 @@ BENCHES := $(filter-out bench/__init__.py,$(wildcard bench/*.py))
 MODEL ?=
 MODEL_ENV := $(if $(MODEL),TICKETSMITH_MODEL_PROVIDER=$(MODEL))
 
-.PHONY: install demo up test test-local-model local-model lint bench clean
+.PHONY: install demo up test test-local-model local-model lint bench clean sandbox-tool
+
+# Workspace commands (tests, environment set-up) run in bubblewrap: installed here when we are
+# root with apt-get; otherwise this says what to do (or set TICKETSMITH_SANDBOX=none).
+sandbox-tool:
+	@command -v bwrap >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing bubblewrap (apt-get)"; \
+	    apt-get install -y -q bubblewrap >/dev/null 2>&1 \
+	      || { apt-get update -q >/dev/null && apt-get install -y -q bubblewrap >/dev/null; }; \
+	  else \
+	    echo "bubblewrap (bwrap) is missing: install it (e.g. sudo apt-get install bubblewrap," \
+	      "or dnf install bubblewrap), or set TICKETSMITH_SANDBOX=none to run tests unsandboxed" >&2; \
+	  fi; }
 
 # uv (from PyPI, bootstrapped into the venv by pip) installs in seconds, from the indexes pip
 # is configured with (python -m deploy.uv_env); pip does the install when uv cannot be had or fails.
@@ -24,15 +37,15 @@ $(STAMP): pyproject.toml
 		$(PY) -m pip install --quiet --upgrade pip && $(PY) -m pip install --quiet -e '.[dev]'; }
 	touch $(STAMP)
 
-install: $(STAMP)
+install: $(STAMP) sandbox-tool
 
-demo: $(STAMP)
+demo: $(STAMP) sandbox-tool
 	$(MODEL_ENV) $(PY) -m embedded demo
 
-up: $(STAMP)
+up: $(STAMP) sandbox-tool
 	$(MODEL_ENV) $(PY) -m embedded up
 
-test: $(STAMP)
+test: $(STAMP) sandbox-tool
 	$(PY) -m pytest -q
 
 test-local-model: $(STAMP)

@@ -23,7 +23,9 @@ async def run_project_tests(
             environment_error=env.error,
             sandboxed=environments.sandboxed,
         )
-    result = await workspace.run_command(command, timeout_s, env_dir=env.path)
+    result = await workspace.run_command(
+        command, timeout_s, env_dir=env.path, sandbox=environments.sandbox
+    )
     limit = LIMIT_NAMES[result.limit] if result.limit else None
     return TestReport(
         passed=result.exit_code == 0 and not result.timed_out and result.limit is None,

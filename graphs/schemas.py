@@ -23,6 +23,7 @@ class Analysis(BaseModel):
     frameworks: list[str]
     test_command: str | None
     files: list[str] = Field(max_length=300)
+    environment: str = ""  # how the repository declares its dependencies, as detected
     produced_offline: bool = False
     tokens: int = 0
 

@@ -44,6 +44,9 @@ def render_status(
         if value:
             lines.append(Text(f"  {label}: {value}"))
     lines += [Text(line) for line in review_lines(current)]
+    # A failed environment build, a sandbox limit hit, an unsandboxed run.
+    notes = current.tests_note.splitlines()
+    lines += [Text(f"  tests: {line}") for line in notes if line.strip()]
     for decision in current.decisions:
         when = decision.at.strftime("%Y-%m-%d %H:%M")
         head = f"  {when} {decision.author} {decision.kind}"
