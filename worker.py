@@ -28,13 +28,7 @@ from activities.pull_requests import PullRequestActivities
 from activities.repo import RepoActivities, Workspaces
 from activities.research import ResearchActivities
 from activities.rounds import RoundActivities
-from config import (
-    Settings,
-    connect_temporal,
-    discord_webhook_for,
-    get_settings,
-    load_projects,
-)
+from config import Settings, connect_temporal, get_settings
 from graphs.models import make_chat_model
 from integrations.discord import DiscordClient
 from integrations.environments import Environments
@@ -45,6 +39,7 @@ from observability.interceptors import ObservabilityInterceptor
 from observability.logs import configure_logging, secret_values
 from observability.metrics import TicketGauge, metrics_runtime
 from observability.tracing import flush_traces
+from tickets.projects import discord_webhook_for, load_projects
 from workflows.registry import WORKFLOWS
 
 log = logging.getLogger("ticketsmith.worker")

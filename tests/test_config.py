@@ -5,8 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from config import ProjectConfigError, Settings, load_projects, project_for
+from config import Settings
 from tickets.launch import LaunchError, ticket_input
+from tickets.projects import ProjectConfigError, load_projects, project_for
 
 
 def write(tmp_path: Path, text: str) -> Path:
@@ -58,8 +59,9 @@ def test_unknown_project_is_a_clear_error(tmp_path: Path) -> None:
 def test_moving_the_emulator_port_moves_every_url_the_demo_uses(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from config import ROOT, clone_url_for, discord_webhook_for
+    from config import ROOT
     from embedded.services import child_env
+    from tickets.projects import clone_url_for, discord_webhook_for
 
     for name in list(os.environ):
         if name.startswith("TICKETSMITH_"):
@@ -84,7 +86,7 @@ def test_moving_the_emulator_port_moves_every_url_the_demo_uses(
 
 
 def test_an_absolute_discord_url_is_kept(tmp_path: Path) -> None:
-    from config import discord_webhook_for
+    from tickets.projects import discord_webhook_for
 
     path = write(
         tmp_path,

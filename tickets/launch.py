@@ -8,7 +8,8 @@ from temporalio.client import Client, WorkflowExecutionStatus, WorkflowHandle
 from temporalio.common import WorkflowIDConflictPolicy, WorkflowIDReusePolicy
 from temporalio.service import RPCError, RPCStatusCode
 
-from config import ProjectConfigError, Settings, clone_url_for, project_for
+from config import Settings
+from tickets.projects import ProjectConfigError, clone_url_for, project_for
 from tickets.routing import RoutingError, TicketFacts, choose_repository
 from workflows.messages import TicketInput, TicketProject, WaitPolicy
 from workflows.review_messages import ReviewPolicy

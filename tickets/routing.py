@@ -7,7 +7,7 @@ import re
 
 from pydantic import BaseModel, Field
 
-from config import ProjectConfig, RepositoryRoute
+from tickets.projects import ProjectConfig, RepositoryRoute
 
 NAMED = re.compile(r"^repo:([\w.-]+/[\w.-]+)$", re.IGNORECASE)
 

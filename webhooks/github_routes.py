@@ -14,8 +14,9 @@ from fastapi.responses import JSONResponse
 from temporalio.client import Client, WorkflowExecutionStatus
 from temporalio.service import RPCError, RPCStatusCode
 
-from config import ProjectConfig, ProjectConfigError, Settings, load_projects, project_for
+from config import Settings
 from tickets.launch import workflow_id
+from tickets.projects import ProjectConfig, ProjectConfigError, load_projects, project_for
 from webhooks.dedup import DeliveryLog
 from webhooks.github_events import GitHubEvent, read_event, ticket_key
 from webhooks.responses import SIGNATURE, error, github_json, ignored, parse_json

@@ -5,10 +5,11 @@ from pathlib import Path
 import httpx
 import pytest
 
-from config import ProjectConfigError, Settings, load_projects
+from config import Settings
 from tests.emulators.helpers import new_emulator, serve
 from tickets.commands import ensure_ticket_exists
 from tickets.launch import LaunchError, ticket_input
+from tickets.projects import ProjectConfigError, load_projects
 from tickets.routing import TicketFacts
 from webhooks.jira_events import read_labels_created
 

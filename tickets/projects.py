@@ -1,0 +1,105 @@
+"""Per-project config: which repository, branch, test command and waits a Jira project uses."""
+
+import tomllib
+from pathlib import Path
+
+from pydantic import BaseModel, Field, ValidationError
+
+from config import Settings
+
+REPOSITORY_NAME = r"^[\w.-]+/[\w.-]+$"
+
+
+class RepositoryRoute(BaseModel):
+    """One more repository of a project, for tickets with one of these components or labels."""
+
+    model_config = {"extra": "forbid"}
+
+    repository: str = Field(pattern=REPOSITORY_NAME, description="owner/name")
+    components: list[str] = Field(default_factory=list)
+    labels: list[str] = Field(default_factory=list)
+    clone_url: str | None = None
+    base_branch: str | None = None
+    test_command: str | None = None
+    setup_command: str | None = None
+
+
+class ProjectConfig(BaseModel):
+    """How ticketsmith works on one Jira project."""
+
+    model_config = {"extra": "forbid"}
+
+    jira_project: str
+    repository: str = Field(pattern=REPOSITORY_NAME, description="owner/name (the default)")
+    # Tickets go to the first of these whose components or labels they carry, else to
+    # `repository`; a ticket can name one of them with a `repo:owner/name` label.
+    repositories: list[RepositoryRoute] = Field(default_factory=list)
+    clone_url: str | None = None
+    base_branch: str = "main"
+    test_command: str = "python -m pytest -q"
+    # Run instead of the detected install, with network, in the environment ($VIRTUAL_ENV).
+    setup_command: str | None = None
+    implement_after_approval: bool = False
+    discord_webhook_url: str | None = None
+    reminder_interval_hours: float = Field(default=24, gt=0)
+    max_reminders: int = Field(default=3, ge=0)
+    expire_after_days: float = Field(default=7, gt=0)
+    token_budget: int | None = Field(default=None, gt=0)
+    max_plan_rejections: int = Field(default=5, ge=1)
+    # After the pull request opens: follow it (CI fixes, review rounds) until merged or closed.
+    follow_pull_request: bool = True
+    done_status: str = "Done"
+    max_ci_fix_rounds: int = Field(default=3, ge=0)
+    max_review_rounds: int = Field(default=5, ge=0)
+    review_expire_after_days: float = Field(default=14, gt=0)
+    # GitHub logins that may start rounds besides the repository's owners, members, collaborators.
+    review_allow: list[str] = Field(default_factory=list)
+
+
+class ProjectConfigError(ValueError):
+    """The project config file is missing, malformed, or lacks the project."""
+
+
+def load_projects(path: Path) -> dict[str, ProjectConfig]:
+    """Read and validate the project config file, keyed by Jira project key."""
+    try:
+        raw = tomllib.loads(path.read_text())
+    except FileNotFoundError as err:
+        raise ProjectConfigError(f"project config file {path} does not exist") from err
+    except tomllib.TOMLDecodeError as err:
+        raise ProjectConfigError(f"{path}: not valid TOML: {err}") from err
+    projects: dict[str, ProjectConfig] = {}
+    for key, table in raw.get("projects", {}).items():
+        try:
+            projects[key] = ProjectConfig(jira_project=key, **table)
+        except ValidationError as err:
+            first = err.errors()[0]
+            field = ".".join(str(p) for p in first["loc"])
+            raise ProjectConfigError(f"{path}: projects.{key}.{field}: {first['msg']}") from err
+    return projects
+
+
+def project_for(key: str, settings: Settings) -> ProjectConfig:
+    """The config of the project a ticket key belongs to, or a clear error."""
+    project = key.split("-", 1)[0]
+    projects = load_projects(settings.projects_file)
+    if project not in projects:
+        known = ", ".join(sorted(projects)) or "none"
+        raise ProjectConfigError(
+            f"Jira project {project} is not configured in {settings.projects_file} "
+            f"(configured: {known}); add a [projects.{project}] table"
+        )
+    return projects[project]
+
+
+def clone_url_for(project: "ProjectConfig | RepositoryRoute", settings: Settings) -> str:
+    """The git URL of a project's repository (no credentials: those go in the environment)."""
+    return project.clone_url or f"{settings.git_base_url.rstrip('/')}/{project.repository}.git"
+
+
+def discord_webhook_for(project: ProjectConfig, settings: Settings) -> str | None:
+    """A project's Discord webhook URL, a relative one resolved against `discord_base_url`."""
+    url = project.discord_webhook_url
+    if url and url.startswith("/"):
+        return settings.discord_base_url.rstrip("/") + url
+    return url
