@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 MODEL ?=
 MODEL_ENV := $(if $(MODEL),TICKETSMITH_MODEL_PROVIDER=$(MODEL))
 
-.PHONY: install demo up test test-local-model local-model lint clean
+.PHONY: install demo up test test-local-model local-model bench-quality lint clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -32,6 +32,10 @@ test-local-model: $(STAMP)
 # Builds the llama.cpp server and fetches the model into .models/ (TICKETSMITH_MODELS_DIR).
 local-model: $(STAMP)
 	$(PY) -m localmodel.install
+
+# The quality benchmark on the embedded stack (MODEL=local by default; TICKETS="a b" for a subset).
+bench-quality: $(STAMP)
+	$(PY) -m bench.quality --model $(or $(MODEL),local) $(TICKETS)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

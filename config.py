@@ -67,6 +67,8 @@ class Settings(BaseSettings):
     emulator_jira_server_webhooks: bool = False
     # A JSON file of faults the emulators inject from the start (see README, "Faults").
     emulator_faults_file: Path | None = None
+    # The emulators' seed data (users, projects, repositories, issues); None: the built-in one.
+    emulator_seed_file: Path | None = None
 
     jira_base_url: str = ""
     jira_email: str = "ticketsmith@example.com"

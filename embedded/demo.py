@@ -38,13 +38,13 @@ def starter(settings: Settings, *args: str) -> str:
 
 
 async def wait_for_status(
-    client: Client, wanted: set[Status], answered: list[str] | None = None
+    client: Client, wanted: set[Status], answered: list[str] | None = None, key: str = DEMO_KEY
 ) -> TicketStatus:
     """Poll the status query until the ticket reaches one of the wanted states.
 
     With `answered`, questions that were already answered do not count as waiting for answers.
     """
-    handle = client.get_workflow_handle(f"ticket-{DEMO_KEY}")
+    handle = client.get_workflow_handle(f"ticket-{key}")
     deadline = time.monotonic() + WAIT_S
     while time.monotonic() < deadline:
         try:
@@ -56,9 +56,9 @@ async def wait_for_status(
         if current.status in wanted and not (current.status == Status.AWAITING_ANSWERS and stale):
             return current
         if current.status in (Status.FAILED, Status.CANCELLED):
-            raise StackError(f"{DEMO_KEY} ended as {current.status.value}: {current.message}")
+            raise StackError(f"{key} ended as {current.status.value}: {current.message}")
         await asyncio.sleep(0.25)
-    raise StackError(f"{DEMO_KEY} did not reach {sorted(wanted)} in {WAIT_S:.0f}s")
+    raise StackError(f"{key} did not reach {sorted(wanted)} in {WAIT_S:.0f}s")
 
 
 async def stop_earlier_run(client: Client) -> None:

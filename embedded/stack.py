@@ -60,6 +60,8 @@ class Stack:
         ]  # fmt: skip
         if reset_emulators:
             emulator_argv.append("--reset")
+        if s.emulator_seed_file is not None:
+            emulator_argv += ["--seed", str(s.emulator_seed_file)]
         webhook_argv = [
             sys.executable, "-m", "uvicorn", "--factory", "webhooks.app:serve",
             "--host", s.webhook_host, "--port", str(s.webhook_port), "--log-level", "warning",
