@@ -97,6 +97,9 @@ class Settings(BaseSettings):
     openai_model: str = "gpt-4o-mini"
     openai_temperature: float = 0.0
 
+    # Versions of a file whose tests still fail that a worker writes, keeping the best (1: off).
+    implementation_candidates: int = Field(default=1, ge=1, le=5)
+
     models_dir: Path = ROOT / ".models"
     local_model_path: Path | None = None
     local_model_host: str = "127.0.0.1"

@@ -79,7 +79,9 @@ def build_activities(settings: Settings, stack: AsyncExitStack) -> ActivitySets:
     webhooks = discord_webhooks(settings)
     jira_activities = JiraActivities(jira)
     repo_activities = RepoActivities(workspaces)
-    agent_activities = AgentActivities(model, workspaces)
+    agent_activities = AgentActivities(
+        model, workspaces, candidates=settings.implementation_candidates
+    )
     services: list[Callable[..., Any]] = [
         jira_activities.fetch_jira_ticket,
         jira_activities.post_jira_comment,

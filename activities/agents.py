@@ -71,9 +71,10 @@ def test_command_for(inp: ImplementInput, repo_dir: Path) -> str | None:
 class AgentActivities:
     """The agent team, one activity per graph."""
 
-    def __init__(self, model: BaseChatModel, workspaces: Workspaces) -> None:
+    def __init__(self, model: BaseChatModel, workspaces: Workspaces, candidates: int = 1) -> None:
         self._model = model
         self._workspaces = workspaces
+        self._candidates = candidates
 
     async def _code_tools(self, repo: RepoRef | None) -> list[BaseTool]:
         """`context_query` over the ticket branch, when the input names the repository."""
@@ -170,6 +171,7 @@ class AgentActivities:
                 analysis=getattr(inp, "analysis", None),
                 tester=tester,
                 max_revisions=getattr(inp, "max_revisions", MAX_REVISIONS),
+                candidates=self._candidates,
                 progress=progress,
                 on_progress=save,
             )

@@ -94,8 +94,21 @@ class FileChange(BaseModel):
     delete: bool = False
 
 
+class FailedTest(BaseModel):
+    """A test that failed (or could not be collected) and how."""
+
+    test_id: str
+    file: str
+    message: str
+    details: str = ""
+
+
 class TestReport(BaseModel):
-    """One run of the project's test command on the changed files."""
+    """One run of the project's test command on the changed files.
+
+    The test lists come from the runner's report (pytest's junit XML) when it gave one;
+    `import_errors` names changed files that did not import, in which case no test ran.
+    """
 
     __test__ = False  # not a pytest test class
 
@@ -104,6 +117,14 @@ class TestReport(BaseModel):
     output: str
     timed_out: bool = False
     duration_seconds: float = 0
+    passed_tests: list[str] = Field(default_factory=list)
+    failed_tests: list[FailedTest] = Field(default_factory=list)
+    import_errors: dict[str, str] = Field(default_factory=dict)
+
+    @property
+    def counted(self) -> bool:
+        """Whether the run reported its tests one by one."""
+        return bool(self.passed_tests or self.failed_tests)
 
 
 class Implementation(BaseModel):

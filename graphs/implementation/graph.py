@@ -15,7 +15,12 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
 from graphs.implementation.journal import Journal, Progress
-from graphs.implementation.loop import after_tests, make_after_review, make_finish, make_tester
+from graphs.implementation.loop import (
+    make_after_review,
+    make_after_tests,
+    make_finish,
+    make_tester,
+)
 from graphs.implementation.nodes import fan_out, make_worker, prepare, supervisor
 from graphs.implementation.review import make_review
 from graphs.implementation.state import (
@@ -37,13 +42,15 @@ def build_implementation_graph(
     tester: Tester | None = None,
     journal: Journal | None = None,
     max_revisions: int = MAX_REVISIONS,
+    candidates: int = 1,
 ) -> CompiledStateGraph:
     """Compile the implementation graph around a model, extra tools and the project's tests."""
     journal = journal or Journal()
     builder = StateGraph(ImplementationState, input_schema=ImplementationInput)
     builder.add_node("prepare", prepare)
     builder.add_node("supervisor", supervisor)
-    builder.add_node("worker", make_worker(model, tools, journal), input_schema=WorkerState)
+    worker = make_worker(model, tools, journal, tester, candidates)
+    builder.add_node("worker", worker, input_schema=WorkerState)
     builder.add_node("tester", make_tester(tester, journal))
     builder.add_node("review", make_review(model, journal))
     builder.add_node("finish", make_finish(model, max_revisions, journal))
@@ -51,7 +58,9 @@ def build_implementation_graph(
     builder.add_edge("prepare", "supervisor")
     builder.add_conditional_edges("supervisor", fan_out, ["worker", "finish"])
     builder.add_edge("worker", "tester")
-    builder.add_conditional_edges("tester", after_tests, ["review", "finish"])
+    builder.add_conditional_edges(
+        "tester", make_after_tests(max_revisions), ["review", "supervisor", "finish"]
+    )
     builder.add_conditional_edges(
         "review", make_after_review(max_revisions), ["supervisor", "finish"]
     )
@@ -70,19 +79,28 @@ async def implement_plan(
     tools: Sequence[BaseTool] = (),
     tester: Tester | None = None,
     max_revisions: int = MAX_REVISIONS,
+    candidates: int = 1,
     progress: Progress | None = None,
     on_progress: Callable[[Progress], None] | None = None,
 ) -> Implementation:
     """Implement the plan: parallel workers, the project's tests, QA, and fixes until it passes.
 
     `progress` from an interrupted run is replayed instead of redone; `on_progress` receives
-    the progress after every completed step (worker, test run, review).
+    the progress after every completed step (worker, test run, review). Where a file's tests
+    still fail, its worker writes `candidates` versions and keeps the one the tests prefer.
     """
     if max_revisions < 1:
         raise ValueError("max_revisions must be at least 1")
+    if candidates < 1:
+        raise ValueError("candidates must be at least 1")
     journal = Journal(progress, on_progress)
     graph = build_implementation_graph(
-        model, tools, tester=tester, journal=journal, max_revisions=max_revisions
+        model,
+        tools,
+        tester=tester,
+        journal=journal,
+        max_revisions=max_revisions,
+        candidates=candidates,
     )
     state = await graph.ainvoke(
         {
