@@ -1,0 +1,163 @@
+"""Each step of the converging loop with a scripted model: gate, failures, best, candidates."""
+
+from pathlib import Path
+from typing import Any
+
+from langchain_core.messages import BaseMessage
+
+from graphs.implementation import implement_plan
+from graphs.schemas import TicketContext
+from tests.graphs.test_implementation_loop import (
+    ADD,
+    BAD_OPS,
+    GOOD_OPS,
+    NEW_TESTS,
+    OPS,
+    TESTS,
+    Reply,
+    file_answer,
+    plan_for,
+    tasks_of,
+    team,
+    verdict,
+)
+from tests.support.local_tester import LocalTester
+
+BROKEN_OPS = ADD + "\n\ndef subtract(a: int, b: int) -> int\n    return a - b\n"
+WRONG_ADD = GOOD_OPS.replace("return a + b", "return a * b")
+
+
+def worker_prompts(model: Any, path: str) -> list[str]:
+    """The prompt text of every worker call for one file, in order."""
+    from graphs.prompting import read_task
+
+    prompts = []
+    for messages in model.received:
+        task, inputs = read_task(messages)
+        if task == "implement_file" and inputs["path"] == path:
+            prompts.append(messages[-1].text)
+    return prompts
+
+
+async def test_a_file_that_does_not_compile_goes_back_to_its_worker(
+    tiny_repo: Path, ticket: TicketContext, tmp_path: Path
+) -> None:
+    tester = LocalTester(tiny_repo, tmp_path / "runs", "python -m pytest -q")
+
+    def handle(task: str, inputs: dict[str, Any], messages: list[BaseMessage]) -> Reply:
+        if task == "review":
+            return verdict(True)
+        if inputs["path"] == TESTS:
+            return file_answer(TESTS, NEW_TESTS)
+        return file_answer(OPS, BROKEN_OPS if inputs["revision"] == 1 else GOOD_OPS)
+
+    model = team(handle)
+    result = await implement_plan(
+        model, tiny_repo, ticket, plan_for(OPS, TESTS), None, tester=tester
+    )
+    assert result.tests_passed and result.revisions == 2
+    # no test ran on the broken revision: the baseline, then revision 2 only
+    assert [sorted(c.path for c in run) for run in tester.runs] == [[], [OPS, TESTS]]
+    assert tasks_of(model) == ["implement_file"] * 3 + ["review"]  # no review of revision 1
+    second = worker_prompts(model, OPS)[1]
+    assert "cannot be used: SyntaxError" in second and "(line 5: def subtract" in second
+    assert len(worker_prompts(model, TESTS)) == 1  # the test file was fine: not asked again
+
+
+async def test_each_worker_gets_the_failing_tests_of_its_file(
+    tiny_repo: Path, ticket: TicketContext, tmp_path: Path
+) -> None:
+    tester = LocalTester(tiny_repo, tmp_path / "runs", "python -m pytest -q")
+    reviews = iter([verdict(False, summary="subtract is wrong"), verdict(True)])
+
+    def handle(task: str, inputs: dict[str, Any], messages: list[BaseMessage]) -> Reply:
+        if task == "review":
+            return next(reviews)
+        if inputs["path"] == TESTS:
+            return file_answer(TESTS, NEW_TESTS)
+        return file_answer(OPS, BAD_OPS if inputs["revision"] == 1 else GOOD_OPS)
+
+    model = team(handle)
+    result = await implement_plan(
+        model, tiny_repo, ticket, plan_for(OPS, TESTS), None, tester=tester
+    )
+    assert result.tests_passed and result.revisions == 2
+    fix = worker_prompts(model, OPS)[1]
+    assert "FAILED tests/test_ops.py::test_subtract" in fix
+    assert "def test_subtract() -> None:\n    assert subtract(5, 3) == 2" in fix  # its source
+    assert "assert 8 == 2" in fix  # its error
+    assert "test_add" not in fix.split("failing tests that concern this file")[1]  # it passed
+    assert len(worker_prompts(model, TESTS)) == 1  # QA named no test file: it is left alone
+
+
+async def test_a_revision_that_breaks_a_passing_test_is_discarded(
+    tiny_repo: Path, ticket: TicketContext, tmp_path: Path
+) -> None:
+    tester = LocalTester(tiny_repo, tmp_path / "runs", "python -m pytest -q")
+    reviews = iter([verdict(False, (OPS, "Add a docstring to subtract."))] * 3)
+
+    def handle(task: str, inputs: dict[str, Any], messages: list[BaseMessage]) -> Reply:
+        if task == "review":
+            return next(reviews)
+        if inputs["path"] == TESTS:
+            return file_answer(TESTS, NEW_TESTS)
+        return file_answer(OPS, GOOD_OPS if inputs["revision"] == 1 else WRONG_ADD)
+
+    model = team(handle)
+    plan = plan_for(OPS, TESTS)
+    result = await implement_plan(
+        model, tiny_repo, ticket, plan, None, tester=tester, max_revisions=2
+    )
+    assert len(tester.runs) == 3  # the checkout, revision 1, revision 2
+    assert {c.path: c.content for c in result.changes} == {OPS: GOOD_OPS, TESTS: NEW_TESTS}
+    assert result.tests_passed is True and "2 passed" in result.test_output
+    assert "revision 2: discarded, it broke tests that passed before: " in result.notes
+    assert "tests/test_ops.py::test_add" in result.notes
+    assert tasks_of(model).count("review") == 1  # the discarded revision was not reviewed
+
+
+async def test_the_discarded_revision_is_not_built_upon(
+    tiny_repo: Path, ticket: TicketContext, tmp_path: Path
+) -> None:
+    tester = LocalTester(tiny_repo, tmp_path / "runs", "python -m pytest -q")
+    reviews = iter([verdict(False, (OPS, "Add a docstring.")), verdict(True)])
+
+    def handle(task: str, inputs: dict[str, Any], messages: list[BaseMessage]) -> Reply:
+        if task == "review":
+            return next(reviews)
+        if inputs["path"] == TESTS:
+            return file_answer(TESTS, NEW_TESTS)
+        return file_answer(
+            OPS, [GOOD_OPS, WRONG_ADD, GOOD_OPS + "# done\n"][inputs["revision"] - 1]
+        )
+
+    model = team(handle)
+    result = await implement_plan(
+        model, tiny_repo, ticket, plan_for(OPS, TESTS), None, tester=tester
+    )
+    third = worker_prompts(model, OPS)[2]
+    assert "Revision 2 was discarded: it broke tests that passed before" in third
+    assert "return a + b" in third and "return a * b" not in third  # shown the best version
+    assert result.revisions == 3 and result.tests_passed and result.qa_passed
+
+
+async def test_the_candidate_the_tests_prefer_wins(
+    tiny_repo: Path, ticket: TicketContext, tmp_path: Path
+) -> None:
+    tester = LocalTester(tiny_repo, tmp_path / "runs", "python -m pytest -q")
+    versions = iter([BAD_OPS, BAD_OPS.replace("a + b\n", "b - a\n"), GOOD_OPS, BAD_OPS + "# 2\n"])
+
+    def handle(task: str, inputs: dict[str, Any], messages: list[BaseMessage]) -> Reply:
+        if task == "review":
+            return verdict(True)
+        if inputs["path"] == TESTS:
+            return file_answer(TESTS, NEW_TESTS)
+        return file_answer(OPS, next(versions))
+
+    model = team(handle)
+    plan = plan_for(OPS, TESTS)
+    result = await implement_plan(model, tiny_repo, ticket, plan, None, tester=tester, candidates=3)
+    assert len(worker_prompts(model, OPS)) == 4  # one first version, then three candidates
+    assert {c.path: c.content for c in result.changes}[OPS] == GOOD_OPS
+    assert result.tests_passed and result.revisions == 2
+    assert "the best of 3 distinct candidates: 2 tests pass" in result.notes
