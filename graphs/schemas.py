@@ -127,6 +127,14 @@ class TestReport(BaseModel):
         return bool(self.passed_tests or self.failed_tests)
 
 
+class CriterionCoverage(BaseModel):
+    """An acceptance criterion and the test that exercises it (None: no test does)."""
+
+    criterion: str
+    test: str | None = None
+    passed: bool | None = None
+
+
 class Implementation(BaseModel):
     """The file changes, the last test run and the QA verdict of the implementation graph.
 
@@ -142,3 +150,12 @@ class Implementation(BaseModel):
     revisions: int = 0
     produced_offline: bool = False
     tokens: int = 0
+    # The revision the changes come from: the best by tests passed (0: the checkout as it was).
+    best_revision: int | None = None
+    # Tests of the last counted run: the repository's own apart from those the change adds.
+    own_tests_passed: int = 0
+    own_tests_failed: int = 0
+    new_tests_passed: int = 0
+    new_tests_failed: int = 0
+    failing_tests: list[str] = Field(default_factory=list)
+    criteria: list[CriterionCoverage] = Field(default_factory=list)

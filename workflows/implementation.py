@@ -95,7 +95,12 @@ class ImplementationWorkflow:
         )
         workflow.set_current_details(f"Pull request: {pr.url}")
         await asyncio.gather(
-            outbox.comment("pull-request", texts.pr_comment(pr.url, pr.draft, tests.passed)),
+            outbox.comment(
+                "pull-request",
+                texts.pr_comment(
+                    pr.url, pr.draft, tests.passed, texts.criteria_lines(implementation)
+                ),
+            ),
             outbox.transition("In Review"),
         )
         return ImplementationResult(

@@ -84,8 +84,38 @@ def pull_request_body(
         ]
     if implementation.notes:
         parts += ["## Notes", "", implementation.notes, ""]
-    parts += ["## Tests", "", tests]
+    if implementation.criteria:
+        parts += ["## Acceptance criteria", "", *criteria_lines(implementation), ""]
+    parts += ["## Tests", "", *test_account(implementation), tests]
     return "\n".join(parts)
+
+
+def criteria_lines(implementation: Implementation) -> list[str]:
+    """Each acceptance criterion with the test that exercises it, or saying none does."""
+    lines = []
+    for item in implementation.criteria:
+        if item.test is None:
+            lines.append(f"- {item.criterion} (no test covers it)")
+        else:
+            outcome = "passes" if item.passed else "fails"
+            lines.append(f"- {item.criterion} (covered by `{item.test}`, which {outcome})")
+    return lines
+
+
+def test_account(implementation: Implementation) -> list[str]:
+    """The repository's own tests apart from those written for the change, and what fails."""
+    i = implementation
+    if not (i.own_tests_passed or i.own_tests_failed or i.new_tests_passed or i.new_tests_failed):
+        return []
+    lines = [
+        f"Revision {i.best_revision} (the best by tests passed): the repository's own tests"
+        f" {i.own_tests_passed} passed, {i.own_tests_failed} failed; tests written for this"
+        f" change {i.new_tests_passed} passed, {i.new_tests_failed} failed.",
+        "",
+    ]
+    if i.failing_tests:
+        lines += ["What fails:", "", *(f"- `{f}`" for f in i.failing_tests), ""]
+    return lines
 
 
 def tests_summary(passed: bool, exit_code: int, output: str) -> str:
@@ -95,8 +125,11 @@ def tests_summary(passed: bool, exit_code: int, output: str) -> str:
     return f"The test command {verdict}.\n\n```\n{tail}\n```"
 
 
-def pr_comment(url: str, draft: bool, passed: bool) -> str:
-    """The Jira comment that announces the pull request."""
+def pr_comment(url: str, draft: bool, passed: bool, criteria: list[str] | None = None) -> str:
+    """The Jira comment that announces the pull request, with each criterion's test."""
     kind = "Draft pull request" if draft else "Pull request"
     verdict = "tests pass" if passed else "tests do not pass yet"
-    return f"{kind} opened: {url} ({verdict})."
+    text = f"{kind} opened: {url} ({verdict})."
+    if criteria:
+        text += "\n\nAcceptance criteria:\n" + "\n".join(criteria)
+    return text

@@ -11,19 +11,23 @@ MAX_NAMED = 5
 
 
 class Standing(BaseModel):
-    """The best revision so far (0: the checkout as it was), its files and its test run."""
+    """The best revision so far (0: the checkout as it was), its files and its test run.
+
+    `own` lists the tests the checkout had before any change: the repository's own tests.
+    """
 
     revision: int
     files: dict[str, FileChange]
     tests: TestReport
+    own: list[str]
 
 
-def own_test(test_id: str, repo_dir: Path) -> bool:
-    """Whether a test lives in a file the repository already had (not one the agent wrote)."""
-    return (repo_dir / test_id.split("::", 1)[0]).is_file()
+def own_tests(baseline: TestReport) -> list[str]:
+    """The tests of the checkout as it was, passing or not."""
+    return [*baseline.passed_tests, *(f.test_id for f in baseline.failed_tests)]
 
 
-def rank(report: TestReport, repo_dir: Path) -> tuple[int, int, int]:
+def rank(report: TestReport, own: list[str]) -> tuple[int, int, int]:
     """How good a run is: the repository's own tests passed first, then all tests passed.
 
     A run that did not list its tests counts only as green or not: a new test that fails
@@ -31,8 +35,8 @@ def rank(report: TestReport, repo_dir: Path) -> tuple[int, int, int]:
     """
     if not report.counted:
         return 0, 0, int(report.passed)
-    own = sum(own_test(t, repo_dir) for t in report.passed_tests)
-    return own, len(report.passed_tests), 0
+    mine = set(own)
+    return sum(t in mine for t in report.passed_tests), len(report.passed_tests), 0
 
 
 def broken_tests(best: TestReport, new: TestReport) -> list[str]:
@@ -42,13 +46,13 @@ def broken_tests(best: TestReport, new: TestReport) -> list[str]:
     return sorted(set(best.passed_tests) - set(new.passed_tests))
 
 
-def regression(best: Standing, new: TestReport, repo_dir: Path) -> str:
+def regression(best: Standing, new: TestReport) -> str:
     """Why the new run is worse than the best (empty when it is not)."""
     broken = broken_tests(best.tests, new)
     if broken:
         named = ", ".join(broken[:MAX_NAMED]) + (" and more" if len(broken) > MAX_NAMED else "")
         return f"it broke tests that passed before: {named}"
-    if rank(new, repo_dir) < rank(best.tests, repo_dir):
+    if rank(new, best.own) < rank(best.tests, best.own):
         return f"fewer tests pass ({len(new.passed_tests)} against {len(best.tests.passed_tests)})"
     return ""
 

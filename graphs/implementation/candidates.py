@@ -31,7 +31,7 @@ async def try_candidate(
     report = await tester([*others, change])
     if report.import_errors:
         return (-1, -1, -1), report
-    return rank(report, state["repo_dir"]), report
+    return rank(report, state["own_tests"]), report
 
 
 async def best_candidate(

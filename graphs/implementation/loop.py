@@ -6,7 +6,8 @@ from typing import Any, Literal
 
 from langchain_core.language_models import BaseChatModel
 
-from graphs.implementation.best import Standing, regression, revert_files
+from graphs.implementation.best import Standing, own_tests, regression, revert_files
+from graphs.implementation.coverage import test_accounts
 from graphs.implementation.gate import syntax_errors
 from graphs.implementation.journal import Journal
 from graphs.implementation.review import current_changes
@@ -42,7 +43,7 @@ def make_tester(tester: Tester | None, journal: Journal) -> AsyncNode[Implementa
             assert tester is not None
             report = await tester([])
             journal.record_tests(0, report)
-        return Standing(revision=0, files={}, tests=report)
+        return Standing(revision=0, files={}, tests=report, own=own_tests(report))
 
     async def test(state: ImplementationState) -> dict[str, Any]:
         revision, repo_dir = state["revision"], state["repo_dir"]
@@ -65,7 +66,7 @@ def make_tester(tester: Tester | None, journal: Journal) -> AsyncNode[Implementa
             journal.record_tests(revision, report)
         if report.import_errors:
             return {**kept, "redo": report.import_errors, "best": best}
-        worse = regression(best, report, repo_dir)
+        worse = regression(best, report)
         if worse:
             return {
                 **kept,
@@ -76,7 +77,8 @@ def make_tester(tester: Tester | None, journal: Journal) -> AsyncNode[Implementa
                 "discarded": f"Revision {revision} was discarded: {worse}.",
                 "notes": [f"revision {revision}: discarded, {worse}"],
             }
-        standing = Standing(revision=revision, files={c.path: c for c in changes}, tests=report)
+        files = {c.path: c for c in changes}
+        standing = Standing(revision=revision, files=files, tests=report, own=best.own)
         return {**kept, "redo": {}, "best": standing, "tests": report}
 
     return test
@@ -160,7 +162,7 @@ def make_finish(
 
     def finish(state: ImplementationState) -> dict[str, Any]:
         changes, tests = best_revision(state)
-        review = state.get("review")
+        review, best = state.get("review"), state.get("best")
         planned = len(state.get("assignments", []))
         lines = [f"Changed {len(changes)} of {planned} planned files."]
         if offline:
@@ -170,6 +172,10 @@ def make_finish(
                 " the code.",
             )
         lines += [f"- {note}" for note in state.get("notes", [])]
+        if best is not None and best.revision != state.get("revision", 0):
+            lines.append(
+                f"The changes are those of revision {best.revision}, the best by tests passed."
+            )
         lines.append(token_report(journal))
         qa_verdict = verdict(state, changes, max_revisions)
         implementation = Implementation(
@@ -182,6 +188,8 @@ def make_finish(
             revisions=state.get("revision", 0),
             produced_offline=offline,
             tokens=state.get("tokens", 0),
+            best_revision=None if best is None else best.revision,
+            **test_accounts(state["repo_dir"], changes, tests, best, state["requirements"]),
         )
         return {"implementation": implementation}
 

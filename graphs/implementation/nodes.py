@@ -82,7 +82,7 @@ async def fan_out(state: ImplementationState) -> list[Send] | Literal["finish"]:
     if not state["round_paths"]:
         return "finish"
     by_path = {a["file"].path: a for a in state["assignments"]}
-    tests, changes = state.get("tests"), current_changes(state)
+    tests, changes, best = state.get("tests"), current_changes(state), state.get("best")
     failing: dict[str, list[FailedTest]] = {}
     if state["revision"] > 1 and tests is not None and tests.counted and not tests.passed:
         failing = map_failures(tests, list(by_path))
@@ -107,6 +107,7 @@ async def fan_out(state: ImplementationState) -> list[Send] | Literal["finish"]:
             "feedback": worker_feedback(state, path),
             "failing": bool(failing.get(path)),
             "others": [c for c in changes if c.path != path],
+            "own_tests": [] if best is None else best.own,
         }
         sends.append(Send("worker", payload))
     return sends

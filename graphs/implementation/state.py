@@ -101,3 +101,5 @@ class WorkerState(ImplementationInput):
     failing: bool
     # The latest version of every other changed file, to test a candidate with.
     others: list[FileChange]
+    # The repository's own tests (those of the checkout before any change).
+    own_tests: list[str]

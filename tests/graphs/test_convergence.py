@@ -161,3 +161,44 @@ async def test_the_candidate_the_tests_prefer_wins(
     assert {c.path: c.content for c in result.changes}[OPS] == GOOD_OPS
     assert result.tests_passed and result.revisions == 2
     assert "the best of 3 distinct candidates: 2 tests pass" in result.notes
+
+
+async def test_a_run_that_never_passes_says_exactly_what_fails(
+    tiny_repo: Path, ticket: TicketContext, tmp_path: Path
+) -> None:
+    from graphs.schemas import Requirements
+    from workflows.texts import criteria_lines, pull_request_body
+
+    tester = LocalTester(tiny_repo, tmp_path / "runs", "python -m pytest -q")
+    requirements = Requirements(
+        requirements=["subtract"],
+        acceptance_criteria=["`subtract(5, 3)` returns `2`.", "The CLI prints the result."],
+    )
+
+    def handle(task: str, inputs: dict[str, Any], messages: list[BaseMessage]) -> Reply:
+        if task == "review":
+            return verdict(False, (OPS, "Fix subtract."))
+        if inputs["path"] == TESTS:
+            return file_answer(TESTS, NEW_TESTS)
+        return file_answer(OPS, BAD_OPS + f"# try {inputs['revision']}\n")
+
+    model = team(handle)
+    plan = plan_for(OPS, TESTS)
+    result = await implement_plan(
+        model, tiny_repo, ticket, plan, requirements, tester=tester, max_revisions=2
+    )
+    assert result.tests_passed is False
+    assert (result.own_tests_passed, result.own_tests_failed) == (1, 0)  # test_add was there
+    assert (result.new_tests_passed, result.new_tests_failed) == (0, 1)
+    assert result.failing_tests == ["tests/test_ops.py::test_subtract: assert 8 == 2"]
+    covered, uncovered = result.criteria
+    assert (covered.test, covered.passed) == ("tests/test_ops.py::test_subtract", False)
+    assert uncovered.test is None
+    body = pull_request_body(ticket, plan, result, "The test command failed (exit code 1).")
+    assert "the repository's own tests 1 passed, 0 failed; tests written for this change" in body
+    assert "- `tests/test_ops.py::test_subtract: assert 8 == 2`" in body
+    assert criteria_lines(result) == [
+        "- `subtract(5, 3)` returns `2`. (covered by `tests/test_ops.py::test_subtract`,"
+        " which fails)",
+        "- The CLI prints the result. (no test covers it)",
+    ]
