@@ -99,6 +99,8 @@ class Settings(BaseSettings):
 
     # Versions of a file whose tests still fail that a worker writes, keeping the best (1: off).
     implementation_candidates: int = Field(default=1, ge=1, le=5)
+    # Write a test per acceptance criterion before the code (kept when it fails on the original).
+    implementation_criteria_tests: bool = False
 
     models_dir: Path = ROOT / ".models"
     local_model_path: Path | None = None

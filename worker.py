@@ -80,7 +80,10 @@ def build_activities(settings: Settings, stack: AsyncExitStack) -> ActivitySets:
     jira_activities = JiraActivities(jira)
     repo_activities = RepoActivities(workspaces)
     agent_activities = AgentActivities(
-        model, workspaces, candidates=settings.implementation_candidates
+        model,
+        workspaces,
+        candidates=settings.implementation_candidates,
+        criteria_tests=settings.implementation_criteria_tests,
     )
     services: list[Callable[..., Any]] = [
         jira_activities.fetch_jira_ticket,

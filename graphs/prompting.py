@@ -13,7 +13,15 @@ from typing import Any
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 PROMPTS_DIR = Path(__file__).resolve().parent / "prompts"
-TASKS = ("analysis", "questions", "requirements", "plan", "implement_file", "review")
+TASKS = (
+    "analysis",
+    "questions",
+    "requirements",
+    "plan",
+    "criteria_tests",
+    "implement_file",
+    "review",
+)
 
 _PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
 _TASK_LINE = re.compile(r"^task:\s*([a-z_]+)\s*$")

@@ -13,6 +13,7 @@ from graphs.schemas import CriterionCoverage, FileChange, Requirements, TestRepo
 MAX_FAILING = 10
 MAX_CRITERIA = 15
 _LITERALS = re.compile(r"`([^`]+)`|\"([^\"]+)\"|'([^']+)'|\b(\d+(?:\.\d+)?)\b")
+_CALLS = re.compile(r"\b([A-Za-z_]\w*)\(")
 
 
 def first_line(text: str, limit: int = 200) -> str:
@@ -21,21 +22,28 @@ def first_line(text: str, limit: int = 200) -> str:
     return lines[0][:limit] if lines else ""
 
 
+def criterion_names(criterion: str) -> set[str]:
+    """The code names a criterion spells: calls, dotted and snake_case names, `quoted` names."""
+    found = {name for name in code_names(criterion) if len(name) > 2}
+    found.update(name for name in _CALLS.findall(criterion) if len(name) > 2)
+    return found
+
+
 def criterion_terms(criterion: str) -> set[str]:
     """The names, quoted literals and numbers a criterion spells, as a test would use them."""
-    found = {name for name in code_names(criterion) if len(name) > 2}
+    found = criterion_names(criterion)
     for match in _LITERALS.finditer(criterion):
         literal = next(group for group in match.groups() if group)
-        found.update(part for part in re.split(r"[\s(),=]+", literal) if len(part) > 1)
+        found.update(part for part in re.split(r"[\s(),=]+", literal) if part)
     return found
 
 
 def covering_test(
     criterion: str, report: TestReport, sources: dict[str, str]
 ) -> tuple[str | None, bool | None]:
-    """The test whose source uses most of the criterion's terms (at least two, or its only one)."""
-    terms = criterion_terms(criterion)
-    if not terms:
+    """The test whose source calls a name the criterion spells and uses most of its terms."""
+    terms, names = criterion_terms(criterion), criterion_names(criterion)
+    if not names:  # without a name to call, any test with the same numbers would "cover" it
         return None, None
     needed = min(2, len(terms))
     failed = {f.test_id for f in report.failed_tests}
@@ -45,7 +53,11 @@ def covering_test(
         if not source:
             continue
         score = sum(term in source for term in terms)
-        if score >= needed and (best is None or score > best[0]):
+        if (
+            any(name in source for name in names)
+            and score >= needed
+            and (best is None or score > best[0])
+        ):
             best = (score, test_id)
     if best is None:
         return None, None

@@ -14,6 +14,7 @@ from langchain_core.tools import BaseTool
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
+from graphs.implementation.criteria import make_criteria
 from graphs.implementation.journal import Journal, Progress
 from graphs.implementation.loop import (
     make_after_review,
@@ -43,11 +44,13 @@ def build_implementation_graph(
     journal: Journal | None = None,
     max_revisions: int = MAX_REVISIONS,
     candidates: int = 1,
+    criteria_tests: bool = False,
 ) -> CompiledStateGraph:
     """Compile the implementation graph around a model, extra tools and the project's tests."""
     journal = journal or Journal()
     builder = StateGraph(ImplementationState, input_schema=ImplementationInput)
     builder.add_node("prepare", prepare)
+    builder.add_node("criteria", make_criteria(model, tester, journal, criteria_tests))
     builder.add_node("supervisor", supervisor)
     worker = make_worker(model, tools, journal, tester, candidates)
     builder.add_node("worker", worker, input_schema=WorkerState)
@@ -55,7 +58,8 @@ def build_implementation_graph(
     builder.add_node("review", make_review(model, journal))
     builder.add_node("finish", make_finish(model, max_revisions, journal))
     builder.add_edge(START, "prepare")
-    builder.add_edge("prepare", "supervisor")
+    builder.add_edge("prepare", "criteria")
+    builder.add_edge("criteria", "supervisor")
     builder.add_conditional_edges("supervisor", fan_out, ["worker", "finish"])
     builder.add_edge("worker", "tester")
     builder.add_conditional_edges(
@@ -80,6 +84,7 @@ async def implement_plan(
     tester: Tester | None = None,
     max_revisions: int = MAX_REVISIONS,
     candidates: int = 1,
+    criteria_tests: bool = False,
     progress: Progress | None = None,
     on_progress: Callable[[Progress], None] | None = None,
 ) -> Implementation:
@@ -88,6 +93,8 @@ async def implement_plan(
     `progress` from an interrupted run is replayed instead of redone; `on_progress` receives
     the progress after every completed step (worker, test run, review). Where a file's tests
     still fail, its worker writes `candidates` versions and keeps the one the tests prefer.
+    With `criteria_tests`, a test per acceptance criterion is written first and kept when it
+    fails on the original code for the stated reason.
     """
     if max_revisions < 1:
         raise ValueError("max_revisions must be at least 1")
@@ -101,6 +108,7 @@ async def implement_plan(
         journal=journal,
         max_revisions=max_revisions,
         candidates=candidates,
+        criteria_tests=criteria_tests,
     )
     state = await graph.ainvoke(
         {
@@ -110,7 +118,7 @@ async def implement_plan(
             "requirements": requirements,
             "analysis": analysis,
         },
-        {"recursion_limit": STEPS_PER_REVISION * max_revisions + 10},
+        {"recursion_limit": STEPS_PER_REVISION * max_revisions + 12},
     )
     implementation: Implementation = state["implementation"]
     return implementation
