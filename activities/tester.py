@@ -5,6 +5,7 @@ from pathlib import Path
 
 from activities.messages import RepoRef
 from activities.repo import Workspaces, apply_changes
+from graphs.implementation.gate import module_name
 from graphs.schemas import FailedTest, FileChange, TestReport
 from integrations.commands import CommandResult
 from integrations.junit import CaseResult, read_junit
@@ -32,18 +33,6 @@ def with_junit(command: str) -> str:
     if not any(Path(arg).name in ("pytest", "py.test") for arg in argv[:3]):
         return command
     return shlex.join([*argv, f"--junitxml={JUNIT_PATH}", "-o", "junit_family=xunit1"])
-
-
-def module_name(path: str) -> str | None:
-    """The importable module of a changed Python source file (not a test), if any."""
-    parts = Path(path).with_suffix("").parts
-    if not path.endswith(".py") or not parts or parts[0] in ("tests", "test"):
-        return None
-    if Path(path).name.startswith("test_") or parts[0] in ("setup", "conftest"):
-        return None
-    parts = parts[1:] if parts[0] == "src" else parts
-    names = list(parts[:-1]) if parts[-1] == "__init__" else list(parts)
-    return ".".join(names) if names and all(n.isidentifier() for n in names) else None
 
 
 def failed_test(case: CaseResult) -> FailedTest:

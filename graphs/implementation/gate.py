@@ -1,4 +1,6 @@
-"""The gate before a test run: every changed Python file must compile."""
+"""The gate before a test run: every changed Python file must compile (and import)."""
+
+from pathlib import Path
 
 from graphs.schemas import FileChange
 
@@ -18,3 +20,15 @@ def syntax_errors(changes: list[FileChange]) -> dict[str, str]:
         except ValueError as err:  # null bytes
             errors[change.path] = f"cannot compile: {err}"
     return errors
+
+
+def module_name(path: str) -> str | None:
+    """The importable module of a changed Python source file (not a test), if any."""
+    parts = Path(path).with_suffix("").parts
+    if not path.endswith(".py") or not parts or parts[0] in ("tests", "test"):
+        return None
+    if Path(path).name.startswith("test_") or parts[0] in ("setup", "conftest"):
+        return None
+    parts = parts[1:] if parts[0] == "src" else parts
+    names = list(parts[:-1]) if parts[-1] == "__init__" else list(parts)
+    return ".".join(names) if names and all(n.isidentifier() for n in names) else None

@@ -1,6 +1,7 @@
 """Nodes of the implementation graph that write code: prepare, supervisor, one worker per file."""
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, Literal
 
 from langchain_core.language_models import BaseChatModel
@@ -8,6 +9,7 @@ from langchain_core.tools import BaseTool
 from langgraph.types import Send
 
 from graphs.analysis.graph import index_repository
+from graphs.analysis.index import Snippet
 from graphs.analysis.tools import CONTEXT_QUERY, find_tool, make_context_query_tool
 from graphs.fences import find_file_block, safe_relative_path
 from graphs.implementation.candidates import best_candidate
@@ -19,6 +21,7 @@ from graphs.implementation.files import (
     same_text,
     splice,
 )
+from graphs.implementation.gate import module_name
 from graphs.implementation.journal import Journal, WorkerOutcome
 from graphs.implementation.prompt import worker_feedback, worker_messages
 from graphs.implementation.review import current_changes
@@ -28,6 +31,7 @@ from graphs.schemas import FailedTest, FileChange
 from graphs.toolloop import invoke_with_tools
 
 CONTEXT_SNIPPETS = 2
+TEST_SNIPPET_CHARS = 800
 
 
 def prepare(state: ImplementationState) -> dict[str, Any]:
@@ -46,9 +50,29 @@ def prepare(state: ImplementationState) -> dict[str, Any]:
         seen.add(path)
         query = f"{path} {planned.purpose}"
         related = [s for s in index.context_query(query, k=CONTEXT_SNIPPETS + 1) if s.path != path]
+        own = tests_of(state["repo_dir"], path)  # the tests of the file first
+        related = [*own, *(s for s in related if s.path not in {o.path for o in own})]
         file = planned.model_copy(update={"path": path})
         assignments.append(Assignment(file=file, context=related[:CONTEXT_SNIPPETS]))
     return {"index": index, "assignments": assignments, "notes": notes, "revision": 0}
+
+
+def tests_of(repo_dir: Path, path: str) -> list[Snippet]:
+    """The start of the repository's test module that imports this source file, if any."""
+    module = module_name(path)
+    if module is None:
+        return []
+    parent, _, leaf = module.rpartition(".")
+    spellings = [f"import {module}", f"from {module} import"]
+    if parent:
+        spellings.append(f"from {parent} import {leaf}")
+    for test in sorted(repo_dir.glob("tests/**/test_*.py")):
+        text = read_current(test) or ""
+        if any(spelling in text for spelling in spellings):
+            lines = text[:TEST_SNIPPET_CHARS].count("\n") + 1
+            relative = str(test.relative_to(repo_dir))
+            return [Snippet(path=relative, start_line=1, end_line=lines, text=text, score=1.0)]
+    return []
 
 
 def supervisor(state: ImplementationState) -> dict[str, Any]:

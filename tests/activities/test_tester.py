@@ -3,7 +3,8 @@
 import shlex
 from pathlib import Path
 
-from activities.tester import IMPORT_CHECK, import_errors, module_name, with_junit
+from activities.tester import IMPORT_CHECK, import_errors, with_junit
+from graphs.implementation.gate import module_name
 from integrations.commands import run_command
 
 

@@ -82,6 +82,8 @@ async def test_each_worker_gets_the_failing_tests_of_its_file(
         model, tiny_repo, ticket, plan_for(OPS, TESTS), None, tester=tester
     )
     assert result.tests_passed and result.revisions == 2
+    first = worker_prompts(model, OPS)[0]
+    assert "tests/test_ops.py (lines 1-" in first and "def test_add" in first  # its tests
     fix = worker_prompts(model, OPS)[1]
     assert "FAILED tests/test_ops.py::test_subtract" in fix
     assert "def test_subtract() -> None:\n    assert subtract(5, 3) == 2" in fix  # its source
