@@ -33,9 +33,10 @@ test-local-model: $(STAMP)
 local-model: $(STAMP)
 	$(PY) -m localmodel.install
 
-# The quality benchmark on the embedded stack (MODEL=local by default; TICKETS="a b" for a subset).
+# The quality benchmark on the embedded stack (MODEL=local by default; TICKETS="a b" for a subset;
+# BENCH_ARGS="--candidates 2 --criteria-tests" for the optional loop steps).
 bench-quality: $(STAMP)
-	$(PY) -m bench.quality --model $(or $(MODEL),local) $(TICKETS)
+	$(PY) -m bench.quality --model $(or $(MODEL),local) $(BENCH_ARGS) $(TICKETS)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

@@ -9,6 +9,7 @@ file in bench/quality/results/.
 import argparse
 import asyncio
 import os
+import subprocess
 import sys
 
 from bench.quality.drive import run_ticket
@@ -22,12 +23,22 @@ from localmodel.server import describe_model
 DATA_DIR = ROOT / ".data" / "bench-quality"
 
 
-async def run(names: list[str] | None, model: str) -> int:
+def commit() -> str:
+    """The checkout's commit, so runs can be compared over time."""
+    done = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True)
+    return done.stdout.decode().strip() or "unknown"
+
+
+async def run(args: argparse.Namespace) -> int:
     """Start the stack, run the tickets one after another, report."""
-    tickets = load_tickets(names)
+    tickets = load_tickets(args.tickets or None)
     probe = Settings()
     overrides = prepare_data_dir(DATA_DIR, tickets, probe.jira_base_url)
-    overrides["TICKETSMITH_MODEL_PROVIDER"] = model
+    overrides["TICKETSMITH_MODEL_PROVIDER"] = args.model
+    if args.candidates is not None:
+        overrides["TICKETSMITH_IMPLEMENTATION_CANDIDATES"] = str(args.candidates)
+    if args.criteria_tests:
+        overrides["TICKETSMITH_IMPLEMENTATION_CRITERIA_TESTS"] = "true"
     os.environ.update(overrides)
     settings = Settings()
     stack = Stack(settings, reset_emulators=True)
@@ -43,8 +54,14 @@ async def run(names: list[str] | None, model: str) -> int:
     finally:
         stack.stop()
     print("\n" + table(runs))
-    recorded = {"description": describe_model(settings), "tickets": [t.name for t in tickets]}
-    path = write_results(runs, model, recorded)
+    recorded: dict[str, object] = {
+        "description": describe_model(settings),
+        "commit": commit(),
+        "candidates": settings.implementation_candidates,
+        "criteria_tests": settings.implementation_criteria_tests,
+        "tickets": [t.name for t in tickets],
+    }
+    path = write_results(runs, args.model, recorded)
     print(f"results: {path.relative_to(ROOT)}")
     return 0
 
@@ -53,10 +70,14 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of `python -m bench.quality`."""
     parser = argparse.ArgumentParser(prog="python -m bench.quality", description=__doc__)
     parser.add_argument("--model", default="local", choices=["local", "openai", "offline"])
+    parser.add_argument("--candidates", type=int, help="versions per failing file (default: 1)")
+    parser.add_argument(
+        "--criteria-tests", action="store_true", help="write acceptance tests before the code"
+    )
     parser.add_argument("tickets", nargs="*", help="ticket names (default: all)")
     args = parser.parse_args(argv)
     try:
-        return asyncio.run(run(args.tickets or None, args.model))
+        return asyncio.run(run(args))
     except (StackError, TicketError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 1
