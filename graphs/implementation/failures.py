@@ -6,9 +6,9 @@ from pathlib import Path
 from graphs.implementation.files import read_current
 from graphs.schemas import FailedTest, FileChange, TestReport
 
-MAX_TESTS_PER_FILE = 3
-TEST_SOURCE_CHARS = 900
-ERROR_CHARS = 700
+MAX_TESTS_PER_FILE = 2
+TEST_SOURCE_CHARS = 700
+ERROR_CHARS = 500
 
 
 def is_test_file(path: str) -> bool:
