@@ -17,6 +17,7 @@ from temporalio.client import Client
 from temporalio.runtime import Runtime
 
 from encryption.codec import data_converter
+from integrations.sandbox import Limits, Sandbox, SandboxMode
 from localmodel.layout import Layout
 from observability.tracing import tracing_interceptors
 
@@ -37,6 +38,11 @@ class Settings(BaseSettings):
     max_concurrent_http_activities: int = Field(default=20, ge=1)
     max_concurrent_agent_activities: int = Field(default=2, ge=1)
     graceful_shutdown_seconds: float = Field(default=30.0, ge=0)
+    # How long the embedded stack waits for each service to be ready: a busy machine can
+    # take minutes to import the worker.
+    ready_timeout_seconds: float = Field(default=600.0, gt=0)
+    # How long `starter.py status` waits for a worker to answer about a running ticket.
+    status_query_seconds: float = Field(default=30.0, gt=0)
 
     metrics_host: str = "127.0.0.1"
     metrics_port: int = Field(default=9000, ge=0, description="0 switches metrics off")
@@ -65,10 +71,10 @@ class Settings(BaseSettings):
     # Send Jira webhooks as Server/DC does (`comment_created` without its issue, plus an
     # `issue_commented` update) instead of as Cloud does.
     emulator_jira_server_webhooks: bool = False
+    # The emulators' seed data (JSON: users, projects, issues, repositories); None: the shipped one.
+    emulator_seed_file: Path | None = None
     # A JSON file of faults the emulators inject from the start (see README, "Faults").
     emulator_faults_file: Path | None = None
-    # The emulators' seed data (users, projects, repositories, issues); None: the built-in one.
-    emulator_seed_file: Path | None = None
 
     jira_base_url: str = ""
     jira_email: str = "ticketsmith@example.com"
@@ -85,6 +91,8 @@ class Settings(BaseSettings):
     git_base_url: str = ""
     git_author_name: str = "ticketsmith"
     git_author_email: str = "ticketsmith@example.com"
+    # A project's `discord_webhook_url` that starts with "/" is relative to this URL.
+    discord_base_url: str = ""
 
     model_provider: str = "auto"
     openai_api_key: SecretStr | None = Field(
@@ -101,6 +109,13 @@ class Settings(BaseSettings):
     implementation_candidates: int = Field(default=1, ge=1, le=5)
     # Write a test per acceptance criterion before the code (kept when it fails on the original).
     implementation_criteria_tests: bool = False
+    # Workspace commands run in bubblewrap; `none` runs them unsandboxed (explicitly, warned).
+    sandbox: SandboxMode = "bwrap"
+    sandbox_memory_mb: int = Field(default=2048, ge=64, description="address space per process")
+    sandbox_max_processes: int = Field(default=256, ge=8)
+    sandbox_cpu_seconds: int = Field(default=600, ge=1, description="CPU time per process")
+    sandbox_output_mb: int = Field(default=16, ge=1, description="output a run may print")
+    environment_setup_timeout_seconds: float = Field(default=900, gt=0)
 
     models_dir: Path = ROOT / ".models"
     local_model_path: Path | None = None
@@ -115,6 +130,7 @@ class Settings(BaseSettings):
         self.jira_base_url = self.jira_base_url or emulators
         self.github_api_url = self.github_api_url or f"{emulators}/api/v3"
         self.git_base_url = self.git_base_url or emulators
+        self.discord_base_url = self.discord_base_url or emulators
         self.temporal_ui_url = self.temporal_ui_url or f"http://127.0.0.1:{self.temporal_ui_port}"
         return self
 
@@ -122,6 +138,21 @@ class Settings(BaseSettings):
     def workspace_dir(self) -> Path:
         """Local clones: a cache only, every activity starts from the remote."""
         return self.data_dir / "workspaces"
+
+    @property
+    def environments_dir(self) -> Path:
+        """Repositories' virtual environments, cached by the hash of their dependency files."""
+        return self.data_dir / "environments"
+
+    def sandbox_config(self) -> Sandbox:
+        """The sandbox workspace commands run in."""
+        limits = Limits(
+            memory_mb=self.sandbox_memory_mb,
+            processes=self.sandbox_max_processes,
+            cpu_seconds=self.sandbox_cpu_seconds,
+            output_bytes=self.sandbox_output_mb * 1024 * 1024,
+        )
+        return Sandbox(mode=self.sandbox, limits=limits)
 
     @property
     def emulator_state_dir(self) -> Path:
@@ -144,16 +175,38 @@ def get_settings() -> Settings:
     return Settings()
 
 
+REPOSITORY_NAME = r"^[\w.-]+/[\w.-]+$"
+
+
+class RepositoryRoute(BaseModel):
+    """One more repository of a project, for tickets with one of these components or labels."""
+
+    model_config = {"extra": "forbid"}
+
+    repository: str = Field(pattern=REPOSITORY_NAME, description="owner/name")
+    components: list[str] = Field(default_factory=list)
+    labels: list[str] = Field(default_factory=list)
+    clone_url: str | None = None
+    base_branch: str | None = None
+    test_command: str | None = None
+    setup_command: str | None = None
+
+
 class ProjectConfig(BaseModel):
     """How ticketsmith works on one Jira project."""
 
     model_config = {"extra": "forbid"}
 
     jira_project: str
-    repository: str = Field(pattern=r"^[\w.-]+/[\w.-]+$", description="owner/name")
+    repository: str = Field(pattern=REPOSITORY_NAME, description="owner/name (the default)")
+    # Tickets go to the first of these whose components or labels they carry, else to
+    # `repository`; a ticket can name one of them with a `repo:owner/name` label.
+    repositories: list[RepositoryRoute] = Field(default_factory=list)
     clone_url: str | None = None
     base_branch: str = "main"
     test_command: str = "python -m pytest -q"
+    # Run instead of the detected install, with network, in the environment ($VIRTUAL_ENV).
+    setup_command: str | None = None
     implement_after_approval: bool = False
     discord_webhook_url: str | None = None
     reminder_interval_hours: float = Field(default=24, gt=0)
@@ -199,9 +252,17 @@ def project_for(key: str, settings: Settings) -> ProjectConfig:
     return projects[project]
 
 
-def clone_url_for(project: ProjectConfig, settings: Settings) -> str:
+def clone_url_for(project: "ProjectConfig | RepositoryRoute", settings: Settings) -> str:
     """The git URL of a project's repository (no credentials: those go in the environment)."""
     return project.clone_url or f"{settings.git_base_url.rstrip('/')}/{project.repository}.git"
+
+
+def discord_webhook_for(project: ProjectConfig, settings: Settings) -> str | None:
+    """A project's Discord webhook URL, a relative one resolved against `discord_base_url`."""
+    url = project.discord_webhook_url
+    if url and url.startswith("/"):
+        return settings.discord_base_url.rstrip("/") + url
+    return url
 
 
 async def connect_temporal(

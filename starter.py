@@ -1,164 +1,150 @@
-"""The command line: start a ticket, answer, approve, reject, budget, status, list, cancel."""
+"""The command line: tickets (start, watch, answer, approve, reject, budget, status, list, cancel)
+and graph runs (graph, mvp, input).
+
+Each subcommand is one row of COMMANDS: its arguments, and the function that carries it out,
+named as "module:function" and imported only when that subcommand runs. So `--help`, `status`
+and `list` never load the agent graphs or LangChain (tests/test_starter_imports.py checks it).
+"""
 
 import argparse
-import asyncio
 import getpass
+import importlib
 import os
-import re
 import sys
-from datetime import UTC, datetime
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
-from config import Settings, get_settings
-from tickets.commands import (
-    CommandError,
-    cancel,
-    list_tickets,
-    parse_budget,
-    send_update,
-    start,
-    status,
-)
-from tickets.launch import web_ui_link, workflow_id
-from workflows.messages import (
-    AnswerInput,
-    ApprovalInput,
-    BudgetInput,
-    PhaseUsage,
-    RejectionInput,
-    Status,
-    TicketStatus,
-)
-
-KEY_PATTERN = re.compile(r"^[A-Z][A-Z0-9_]+-[1-9][0-9]*$")
-COMMANDS = ("start", "answer", "approve", "reject", "budget", "status", "list", "cancel")
+Arguments = Callable[[argparse.ArgumentParser], None]
 
 
-def check_key(key: str) -> str:
-    """A Jira issue key like PROJ-123, or a clear error."""
-    if not KEY_PATTERN.match(key):
-        raise CommandError(f"'{key}' is not a Jira issue key; expected something like PROJ-123")
-    return key
+@dataclass(frozen=True)
+class Command:
+    """One subcommand: what it is for, its arguments and where its code lives."""
+
+    name: str
+    help: str
+    arguments: Arguments
+    target: str  # "module:function"; an async function(args) returning what to print
 
 
-def render_status(current: TicketStatus, link: str, now: datetime | None = None) -> str:
-    """The status query's answer as text; `now` times the phase under way."""
-    lines = [
-        f"{current.key}: {current.phase.value} / {current.status.value}",
-        f"  {current.message}",
-    ]
-    for number, question in enumerate(current.questions, start=1):
-        lines.append(f"  question {number}: {question.text}")
-    if current.plan_version:
-        lines.append(f"  plan version: {current.plan_version}")
-    if current.branch:
-        lines.append(f"  branch: {current.branch}")
-    if current.pr_url:
-        lines.append(f"  pull request: {current.pr_url}")
-    for decision in current.decisions:
-        when = decision.at.strftime("%Y-%m-%d %H:%M")
-        lines.append(f"  {when} {decision.author} {decision.kind}: {decision.text[:80]}")
-    budget = f" of {current.token_budget}" if current.token_budget else ""
-    lines.append(f"  model tokens: {current.tokens}{budget}")
-    if current.usage:
-        lines += ["", *(f"  {row}" for row in usage_table(current.usage, now).splitlines()), ""]
-    lines.append(f"  {link}")
-    return "\n".join(lines)
+def key(parser: argparse.ArgumentParser) -> None:
+    """The ticket key argument alone."""
+    parser.add_argument("key", help="the Jira issue key, like PROJ-123")
 
 
-def usage_table(usage: list[PhaseUsage], now: datetime | None = None) -> str:
-    """Time and model tokens per phase, with the time spent waiting on people apart.
-
-    A phase still under way counts up to `now` (its start when not given).
-    """
-    rows = [f"{'phase':<16}{'working':>10}{'waiting':>10}{'tokens':>10}"]
-    total_work = total_wait = total_tokens = 0.0
-    for phase in usage:
-        end = phase.ended_at or max(now or phase.started_at, phase.started_at)
-        wait = phase.waiting_seconds
-        if phase.waiting_since is not None and phase.ended_at is None:
-            wait += max(0.0, (end - phase.waiting_since).total_seconds())
-        work = (end - phase.started_at).total_seconds() - wait
-        total_work, total_wait = total_work + work, total_wait + wait
-        total_tokens += phase.tokens
-        rows.append(f"{phase.phase.value:<16}{work:>9.1f}s{wait:>9.1f}s{phase.tokens:>10,}")
-    rows.append(f"{'total':<16}{total_work:>9.1f}s{total_wait:>9.1f}s{int(total_tokens):>10,}")
-    return "\n".join(rows)
+def author(parser: argparse.ArgumentParser) -> None:
+    """Who gives the input; defaults to the login name."""
+    parser.add_argument("--as", dest="author", default=getpass.getuser(), help="who you are")
 
 
-def render_list(rows: list[dict[str, str]]) -> str:
-    """Tickets as an aligned table."""
-    if not rows:
-        return "no tickets"
-    lines = [f"{'KEY':<14} {'STATUS':<18} {'PHASE':<15} STARTED"]
-    lines += [f"{r['key']:<14} {r['status']:<18} {r['phase']:<15} {r['started']}" for r in rows]
-    return "\n".join(lines)
+def start_arguments(parser: argparse.ArgumentParser) -> None:
+    key(parser)
+    parser.add_argument("--restart", action="store_true", help="run a finished ticket again")
+    parser.add_argument(
+        "--auto", action="store_true", help="no questions, no approval: straight to a PR"
+    )
+    parser.add_argument("--follow", action="store_true", help="then watch it (as `watch KEY`)")
+
+
+def text_arguments(name: str, what: str) -> Arguments:
+    def arguments(parser: argparse.ArgumentParser) -> None:
+        key(parser)
+        parser.add_argument(name, nargs="+", help=what)
+        author(parser)
+
+    return arguments
+
+
+def keyed_with_author(parser: argparse.ArgumentParser) -> None:
+    key(parser)
+    author(parser)
+
+
+def budget_arguments(parser: argparse.ArgumentParser) -> None:
+    key(parser)
+    parser.add_argument("amount", help="more model tokens, like +50000")
+    author(parser)
+
+
+def status_arguments(parser: argparse.ArgumentParser) -> None:
+    key(parser)
+    parser.add_argument("--full", action="store_true", help="whole decision texts")
+
+
+def graph_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", help="a .yaml file, or the name of a shipped one (mvp)")
+    parser.add_argument("--input", action="append", metavar="NAME=VALUE", help="an input")
+    parser.add_argument("--wait", action="store_true", help="wait for the end and say how")
+
+
+def mvp_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("prompt", nargs="+")
+    parser.add_argument("--output", default="output", help="where projects are written")
+
+
+def input_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("key", metavar="RUN_ID")
+    parser.add_argument("name")
+    parser.add_argument("values", nargs="*", metavar="NAME=VALUE")
+    author(parser)
+
+
+def list_arguments(parser: argparse.ArgumentParser) -> None:
+    statuses = ["running", "awaiting_answers", "awaiting_approval", "awaiting_budget"]
+    statuses += ["completed", "failed", "cancelled", "expired"]
+    parser.add_argument("--status", choices=statuses, help="only these")
+
+
+COMMANDS = (
+    Command("start", "work on a ticket (same as: starter.py KEY)", start_arguments,
+            "tickets.cli:start"),
+    Command("watch", "show a ticket's progress live until it ends (Ctrl-C stops watching)", key,
+            "tickets.cli:watch"),
+    Command("answer", "answer the ticket's questions", text_arguments("text", "the answers"),
+            "tickets.cli:answer"),
+    Command("approve", "approve the plan under review", keyed_with_author, "tickets.cli:approve"),
+    Command("reject", "reject the plan, saying what to change",
+            text_arguments("reason", "what to change"), "tickets.cli:reject"),
+    Command("budget", "give the ticket more model tokens: +N", budget_arguments,
+            "tickets.cli:budget"),
+    Command("status", "where the ticket is", status_arguments, "tickets.cli:status"),
+    Command("cancel", "stop work on the ticket", key, "tickets.cli:cancel"),
+    Command("list", "tickets and graph runs, and their status", list_arguments,
+            "tickets.cli:list_tickets"),
+    Command("graph", "run a graph definition (YAML)", graph_arguments, "tickets.graph_cli:graph"),
+    Command("mvp", "build a tested project from one request", mvp_arguments,
+            "tickets.graph_cli:mvp"),
+    Command("input", "human input for a graph run's wait step", input_arguments,
+            "tickets.graph_cli:graph_input"),
+)  # fmt: skip
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
     """Parse the command line; a bare key means `start KEY`."""
-    if argv and argv[0] not in COMMANDS and not argv[0].startswith("-"):
+    names = {command.name for command in COMMANDS}
+    if argv and argv[0] not in names and not argv[0].startswith("-"):
         argv = ["start", *argv]
-    parser = argparse.ArgumentParser(prog="starter.py", description=__doc__)
+    parser = argparse.ArgumentParser(prog="starter.py", description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    start_cmd = sub.add_parser("start", help="work on a ticket (same as: starter.py KEY)")
-    start_cmd.add_argument("key")
-    start_cmd.add_argument("--restart", action="store_true", help="run a finished ticket again")
-    start_cmd.add_argument(
-        "--auto", action="store_true", help="no questions, no approval: straight to a PR"
-    )
-    answer_cmd = sub.add_parser("answer", help="answer the ticket's questions")
-    answer_cmd.add_argument("key")
-    answer_cmd.add_argument("text", nargs="+")
-    approve_cmd = sub.add_parser("approve", help="approve the plan under review")
-    approve_cmd.add_argument("key")
-    reject_cmd = sub.add_parser("reject", help="reject the plan, saying what to change")
-    reject_cmd.add_argument("key")
-    reject_cmd.add_argument("reason", nargs="+")
-    budget_cmd = sub.add_parser("budget", help="give the ticket more model tokens: +N")
-    budget_cmd.add_argument("key")
-    budget_cmd.add_argument("amount")
-    for cmd in (answer_cmd, approve_cmd, reject_cmd, budget_cmd):
-        cmd.add_argument("--as", dest="author", default=getpass.getuser(), help="who you are")
-    sub.add_parser("status", help="where the ticket is").add_argument("key")
-    sub.add_parser("cancel", help="stop work on the ticket").add_argument("key")
-    list_cmd = sub.add_parser("list", help="tickets and their status")
-    list_cmd.add_argument("--status", choices=[s.value for s in Status], help="only these")
+    for command in COMMANDS:
+        command.arguments(sub.add_parser(command.name, help=command.help))
     return parser.parse_args(argv)
 
 
-async def run(args: argparse.Namespace, settings: Settings) -> str:
-    """Carry out one command and return what to print."""
-    if args.command == "list":
-        return render_list(await list_tickets(settings, args.status))
-    key = check_key(args.key)
-    if args.command == "start":
-        return await start(settings, key, args.restart, auto=args.auto)
-    if args.command == "answer":
-        answer = AnswerInput(text=" ".join(args.text), author=args.author)
-        return await send_update(settings, key, "submit_answer", answer)
-    if args.command == "approve":
-        return await send_update(settings, key, "approve_plan", ApprovalInput(author=args.author))
-    if args.command == "reject":
-        rejection = RejectionInput(reason=" ".join(args.reason), author=args.author)
-        return await send_update(settings, key, "reject_plan", rejection)
-    if args.command == "budget":
-        grant = BudgetInput(tokens=parse_budget(args.amount), author=args.author)
-        return await send_update(settings, key, "raise_budget", grant)
-    if args.command == "cancel":
-        return await cancel(settings, key)
-    current = await status(settings, key)
-    return render_status(current, web_ui_link(settings, workflow_id(key)), datetime.now(UTC))
+def handler(name: str) -> Any:
+    """The async function that carries out a subcommand, imported now that it runs."""
+    target = next(command.target for command in COMMANDS if command.name == name)
+    module, function = target.split(":")
+    return getattr(importlib.import_module(module), function)
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point; errors are one line on stderr and exit code 1."""
     args = parse_args(sys.argv[1:] if argv is None else argv)
-    try:
-        print(asyncio.run(run(args, get_settings())))
-    except CommandError as err:
-        print(f"error: {err}", file=sys.stderr)
-        return 1
-    return 0
+    from tickets.cli import run  # after parsing: --help and bad arguments stay instant
+
+    return run(handler(args.command), args)
 
 
 if __name__ == "__main__":

@@ -20,13 +20,24 @@ from temporalio.worker import Worker
 from activities.agents import AgentActivities
 from activities.discord import DiscordActivities
 from activities.github import GitHubActivities
+from activities.graph_agents import team_agents
 from activities.jira import JiraActivities
+from activities.mvp_agents import MvpAgents
+from activities.mvp_project import ProjectAgents
 from activities.repo import RepoActivities, Workspaces
-from config import Settings, connect_temporal, get_settings, load_projects
+from config import (
+    Settings,
+    connect_temporal,
+    discord_webhook_for,
+    get_settings,
+    load_projects,
+)
 from graphs.models import make_chat_model
 from integrations.discord import DiscordClient
+from integrations.environments import Environments
 from integrations.github import GitHubClient
 from integrations.jira import JiraClient
+from integrations.sandbox import SandboxUnavailable
 from observability.interceptors import ObservabilityInterceptor
 from observability.logs import configure_logging, secret_values
 from observability.metrics import TicketGauge, metrics_runtime
@@ -39,7 +50,7 @@ log = logging.getLogger("ticketsmith.worker")
 def discord_webhooks(settings: Settings) -> dict[str, str | None]:
     """Discord webhook URLs by Jira project; they stay on the worker, out of histories."""
     projects = load_projects(settings.projects_file)
-    return {key: project.discord_webhook_url for key, project in projects.items()}
+    return {key: discord_webhook_for(project, settings) for key, project in projects.items()}
 
 
 class ActivitySets(NamedTuple):
@@ -62,11 +73,17 @@ def build_activities(settings: Settings, stack: AsyncExitStack) -> ActivitySets:
     discord = DiscordClient()
     for client in (jira, github, discord):
         stack.push_async_callback(client.aclose)
+    environments = Environments(
+        settings.environments_dir,
+        settings.sandbox_config(),
+        settings.environment_setup_timeout_seconds,
+    )
     workspaces = Workspaces(
         settings.workspace_dir,
         settings.github_token.get_secret_value(),
         settings.git_author_name,
         settings.git_author_email,
+        environments,
     )
     api_key = settings.openai_api_key.get_secret_value() if settings.openai_api_key else None
     model = make_chat_model(
@@ -85,15 +102,26 @@ def build_activities(settings: Settings, stack: AsyncExitStack) -> ActivitySets:
         candidates=settings.implementation_candidates,
         criteria_tests=settings.implementation_criteria_tests,
     )
+    github_activities = GitHubActivities(github)
+    discord_activities = DiscordActivities(discord, webhooks.get)
+    project_agents = ProjectAgents(github, workspaces)
+    mvp_agents = MvpAgents(model)
+    # Graph agents (graphs/dsl/catalog.py): the same activities, callable from a definition.
+    team_services, team_models = team_agents(
+        agent_activities, jira_activities, github_activities, discord_activities
+    )
     services: list[Callable[..., Any]] = [
         jira_activities.fetch_jira_ticket,
         jira_activities.post_jira_comment,
         jira_activities.transition_jira_issue,
-        GitHubActivities(github).open_pull_request,
-        DiscordActivities(discord, webhooks.get).notify_discord,
+        github_activities.open_pull_request,
+        discord_activities.notify_discord,
         repo_activities.prepare_repository,
         repo_activities.commit_files,
         repo_activities.run_tests,
+        *team_services,
+        project_agents.mvp_tester,
+        project_agents.forge_publish,
     ]
     agents: list[Callable[..., Any]] = [
         agent_activities.analyse_codebase,
@@ -101,6 +129,11 @@ def build_activities(settings: Settings, stack: AsyncExitStack) -> ActivitySets:
         agent_activities.refine_requirements,
         agent_activities.generate_plan,
         agent_activities.implement_changes,
+        *team_models,
+        mvp_agents.mvp_manager,
+        mvp_agents.mvp_architect,
+        mvp_agents.mvp_swe_worker,
+        mvp_agents.mvp_qa,
     ]
     return ActivitySets(services, agents)
 
@@ -177,10 +210,28 @@ async def run_worker(settings: Settings, client: Client, stop: asyncio.Event) ->
         await asyncio.gather(*tasks)
 
 
+def check_sandbox(settings: Settings) -> None:
+    """Refuse to start when workspace commands cannot be sandboxed (unless told `none`)."""
+    sandbox = settings.sandbox_config()
+    if not sandbox.sandboxed:
+        log.warning(
+            "TICKETSMITH_SANDBOX=none: tests and other workspace commands run UNSANDBOXED, as "
+            "this worker's user, with its network; every test report says so"
+        )
+        return
+    try:
+        sandbox.check()
+    except SandboxUnavailable as err:
+        log.error("worker not started: %s", err)
+        raise SystemExit(f"worker not started: {err}") from err
+    log.info("workspace commands run in bubblewrap (no network, limits %s)", sandbox.limits)
+
+
 async def main() -> None:
     """Entry point: run until SIGINT or SIGTERM."""
     settings = get_settings()
     configure_logging(secrets=secret_values(settings))
+    check_sandbox(settings)
     runtime = metrics_runtime(settings.metrics_host, settings.metrics_port)
     client = await connect_temporal(settings, runtime)
     stop = asyncio.Event()

@@ -26,6 +26,7 @@ from activities.messages import (
     RepoRef,
     RequirementsInput,
 )
+from activities.progress import ProgressReporter
 from activities.repo import Workspaces
 from activities.tester import WorkspaceTester
 from graphs.analysis import analyse_repository, index_repository, make_context_query_tool
@@ -154,8 +155,11 @@ class AgentActivities:
         """Implement the plan (workers, tests, QA), resuming from an earlier attempt's steps."""
         checkpoint = Checkpoint()
         progress = self._resumed_progress(checkpoint)
+        max_revisions = getattr(inp, "max_revisions", MAX_REVISIONS)
+        reporter = ProgressReporter(inp.repo.workflow_id, max_revisions)
 
         def save(latest: Progress) -> None:
+            reporter.recorded(latest)
             details = latest.model_dump(mode="json")
             if len(json.dumps(details)) > MAX_CHECKPOINT_BYTES:
                 activity.logger.warning("progress too large for a heartbeat; not checkpointed")
@@ -168,7 +172,8 @@ class AgentActivities:
             timeout = float(getattr(inp, "test_timeout_seconds", TEST_TIMEOUT_SECONDS))
             tester = None
             if command:
-                tester = WorkspaceTester(self._workspaces, inp.repo, command, timeout)
+                setup = getattr(inp, "setup_command", None)
+                tester = WorkspaceTester(self._workspaces, inp.repo, command, timeout, setup)
             work = implement_plan(
                 self._model,
                 repo_dir,
@@ -177,14 +182,20 @@ class AgentActivities:
                 inp.requirements,
                 analysis=getattr(inp, "analysis", None),
                 tester=tester,
-                max_revisions=getattr(inp, "max_revisions", MAX_REVISIONS),
+                max_revisions=max_revisions,
                 candidates=self._candidates,
                 criteria_tests=self._criteria_tests,
                 progress=progress,
                 on_progress=save,
+                on_start=reporter.started,
             )
-            with model_answers():
-                implementation = await heartbeating(work, checkpoint=checkpoint)
+            sending = asyncio.create_task(reporter.run())
+            try:
+                with model_answers():
+                    implementation = await heartbeating(work, checkpoint=checkpoint)
+            finally:
+                sending.cancel()
+            await reporter.send()
         report_tokens("implement_changes", implementation.tokens)
         return implementation
 

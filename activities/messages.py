@@ -70,11 +70,15 @@ class RepoRef(BaseModel):
 
 
 class PrepareRepositoryInput(BaseModel):
-    """Create the ticket branch (named from key and summary) unless it exists."""
+    """Create the ticket branch (named from key and summary) unless it exists.
+
+    `from_base` (a restart): the branch starts again from the base branch's current head.
+    """
 
     repo: RepoRef
     key: str
     summary: str
+    from_base: bool = False
 
 
 class PrepareRepositoryResult(BaseModel):
@@ -106,16 +110,21 @@ class RunTestsInput(BaseModel):
     changes: list[FileChange] = Field(default_factory=list)
     test_command: str
     timeout_seconds: float = 600
+    setup_command: str | None = None
 
 
 class RunTestsResult(BaseModel):
-    """What the test command did."""
+    """What the test command did, in which environment, and whether a sandbox limit stopped it."""
 
     passed: bool
     exit_code: int
     output: str
     timed_out: bool = False
     duration_seconds: float = 0
+    environment: str = ""
+    environment_error: str | None = None
+    limit: str | None = None
+    sandboxed: bool = False
 
 
 class OpenPullRequestInput(BaseModel):
@@ -182,5 +191,6 @@ class ImplementInput(BaseModel):
     requirements: Requirements | None = None
     analysis: Analysis | None = None
     test_command: str | None = None
+    setup_command: str | None = None
     test_timeout_seconds: float = 600
     max_revisions: int = 15

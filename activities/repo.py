@@ -18,18 +18,38 @@ from activities.messages import (
     RunTestsInput,
     RunTestsResult,
 )
+from activities.testrun import run_project_tests
 from graphs.schemas import FileChange
+from integrations.environments import Environments
 from integrations.git import GitError, GitWorkspace, branch_name
 
 
 class Workspaces:
     """Local clones per ticket and purpose: a cache only, one operation at a time each."""
 
-    def __init__(self, root: Path, token: str | None, author_name: str, author_email: str) -> None:
+    def __init__(
+        self, root: Path, token: str | None, author_name: str, author_email: str,
+        environments: Environments | None = None,
+    ) -> None:  # fmt: skip
         self._root = root
         self._token = token
         self._author = (author_name, author_email)
         self._locks: dict[Path, asyncio.Lock] = {}
+        self._environments = environments
+
+    @property
+    def environments(self) -> Environments:
+        """The repositories' environments (by default as the settings say: data dir, sandbox)."""
+        if self._environments is None:
+            from config import get_settings  # late: activities take their clients from worker.py
+
+            settings = get_settings()
+            self._environments = Environments(
+                settings.environments_dir,
+                settings.sandbox_config(),
+                settings.environment_setup_timeout_seconds,
+            )
+        return self._environments
 
     @asynccontextmanager
     async def using(self, repo: RepoRef, purpose: str) -> AsyncIterator[GitWorkspace]:
@@ -69,8 +89,11 @@ class RepoActivities:
         """Make sure the ticket branch exists on the remote (created from the base branch)."""
         branch = branch_name(inp.key, inp.summary)
         async with self._workspaces.using(inp.repo, "git") as workspace:
-            await workspace.sync(branch, inp.repo.base_branch)
-            sha = await workspace.push(branch)
+            if inp.from_base:
+                sha = await workspace.restart_from_base(branch, inp.repo.base_branch)
+            else:
+                await workspace.sync(branch, inp.repo.base_branch)
+                sha = await workspace.push(branch)
         return PrepareRepositoryResult(branch=branch, head_sha=sha)
 
     @activity.defn
@@ -85,17 +108,18 @@ class RepoActivities:
 
     @activity.defn
     async def run_tests(self, inp: RunTestsInput) -> RunTestsResult:
-        """Run the test command on the branch with the changes applied, for real."""
+        """Run the test command on the branch with the changes applied, for real, sandboxed."""
         async with self._workspaces.using(inp.repo, "tests") as workspace:
             await workspace.sync(inp.repo.branch, inp.repo.base_branch)
             await apply_changes(workspace, inp.changes)
-            result = await heartbeating(
-                workspace.run_command(inp.test_command, inp.timeout_seconds)
+            report = await heartbeating(
+                run_project_tests(
+                    self._workspaces.environments,
+                    workspace,
+                    inp.repo.repository,
+                    inp.test_command,
+                    inp.timeout_seconds,
+                    getattr(inp, "setup_command", None),
+                )
             )
-        return RunTestsResult(
-            passed=result.exit_code == 0 and not result.timed_out,
-            exit_code=result.exit_code,
-            output=result.output,
-            timed_out=result.timed_out,
-            duration_seconds=result.duration_s,
-        )
+        return RunTestsResult.model_validate(report.model_dump())

@@ -11,8 +11,10 @@ from temporalio.service import RPCError
 
 from config import ROOT, Settings, connect_temporal
 from embedded.stack import Stack, StackError, child_env
-from starter import usage_table
+from tickets.cli import console
 from tickets.launch import describe
+from tickets.render import to_text, usage_table
+from tickets.watch import ENDED, Display
 from workflows.messages import Status, TicketResult, TicketStatus
 
 DEMO_KEY = "DEMO-1"
@@ -38,9 +40,13 @@ def starter(settings: Settings, *args: str) -> str:
 
 
 async def wait_for_status(
-    client: Client, wanted: set[Status], answered: list[str] | None = None, key: str = DEMO_KEY
+    client: Client,
+    wanted: set[Status],
+    answered: list[str] | None = None,
+    display: Display | None = None,
+    key: str = DEMO_KEY,
 ) -> TicketStatus:
-    """Poll the status query until the ticket reaches one of the wanted states.
+    """Poll the status query until the ticket reaches one of the wanted states, showing progress.
 
     With `answered`, questions that were already answered do not count as waiting for answers.
     """
@@ -52,10 +58,12 @@ async def wait_for_status(
         except RPCError:  # a worker busy with a long local-model call may answer late
             await asyncio.sleep(1)
             continue
+        if display is not None:
+            display.show(current)
         stale = answered is not None and [q.text for q in current.questions] == answered
         if current.status in wanted and not (current.status == Status.AWAITING_ANSWERS and stale):
             return current
-        if current.status in (Status.FAILED, Status.CANCELLED):
+        if current.status in ENDED - wanted:
             raise StackError(f"{key} ended as {current.status.value}: {current.message}")
         await asyncio.sleep(0.25)
     raise StackError(f"{key} did not reach {sorted(wanted)} in {WAIT_S:.0f}s")
@@ -91,7 +99,7 @@ async def drive(settings: Settings) -> TicketResult:
     await stop_earlier_run(client)
     print(starter(settings, DEMO_KEY, "--restart"))
     either = {Status.AWAITING_ANSWERS, Status.AWAITING_APPROVAL}
-    current = await wait_for_status(client, either)
+    current = await progress(client, either)
     rounds = 0
     while current.status == Status.AWAITING_ANSWERS:  # a real model may ask follow-up rounds
         rounds += 1
@@ -101,15 +109,24 @@ async def drive(settings: Settings) -> TicketResult:
         section("answer")
         print(f"$ starter.py answer {DEMO_KEY} '{DEMO_ANSWER}'")
         print(starter(settings, "answer", DEMO_KEY, DEMO_ANSWER, "--as", "alice"))
-        current = await wait_for_status(client, either, [q.text for q in current.questions])
+        current = await progress(client, either, [q.text for q in current.questions])
     section(f"plan v{current.plan_version}")
     print(current.plan_markdown)
     section("approve")
     print(f"$ starter.py approve {DEMO_KEY}")
     print(starter(settings, "approve", DEMO_KEY, "--as", "bob"))
+    await progress(client, ENDED)
     handle = client.get_workflow_handle(f"ticket-{DEMO_KEY}", result_type=TicketResult)
     result: TicketResult = await asyncio.wait_for(handle.result(), WAIT_S)
     return result
+
+
+async def progress(
+    client: Client, wanted: set[Status], answered: list[str] | None = None
+) -> TicketStatus:
+    """Wait for the wanted states while showing the ticket's progress as `starter.py watch` does."""
+    with Display(console(), DEMO_KEY) as display:
+        return await wait_for_status(client, wanted, answered, display)
 
 
 async def run_demo(settings: Settings) -> int:
@@ -127,7 +144,7 @@ async def run_demo(settings: Settings) -> int:
         print(f"(the emulator serves it: HTTP {served})")
         print(f"Branch: {result.branch}")
         section("time and model tokens per phase")
-        print(usage_table(result.usage))
+        print(to_text(usage_table(result.usage)).rstrip())
         print(
             f"Web UI: {settings.temporal_ui_url}/namespaces/{settings.temporal_namespace}"
             f"/workflows/ticket-{DEMO_KEY}"

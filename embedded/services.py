@@ -10,12 +10,15 @@ import httpx
 
 from config import Settings
 
-READY_TIMEOUT_S = 60.0
 SEARCH_ATTRIBUTES = ("TicketKey", "Phase", "Status", "Project")
 
 
 class StackError(Exception):
     """The stack cannot start; the message says why and what to do."""
+
+
+class StackNotReadyError(StackError):
+    """A service did not become ready before the deadline."""
 
 
 @dataclass
@@ -60,6 +63,7 @@ def child_env(settings: Settings) -> dict[str, str]:
             "TICKETSMITH_JIRA_BASE_URL": settings.jira_base_url,
             "TICKETSMITH_GITHUB_API_URL": settings.github_api_url,
             "TICKETSMITH_GIT_BASE_URL": settings.git_base_url,
+            "TICKETSMITH_DISCORD_BASE_URL": settings.discord_base_url,
             "TICKETSMITH_AGENT_TASK_QUEUE": settings.agent_task_queue,
             "TICKETSMITH_METRICS_PORT": str(settings.metrics_port),
             "TICKETSMITH_TICKET_GAUGE_SECONDS": str(settings.ticket_gauge_seconds),
@@ -81,6 +85,8 @@ def child_env(settings: Settings) -> dict[str, str]:
     # The Jira emulator sends its webhooks to the stack's webhook app unless told otherwise.
     webhook_app = f"http://{settings.webhook_host}:{settings.webhook_port}/webhooks/jira"
     env["TICKETSMITH_EMULATOR_WEBHOOK_URL"] = settings.emulator_webhook_url or webhook_app
+    if settings.emulator_seed_file is not None:
+        env["TICKETSMITH_EMULATOR_SEED_FILE"] = str(settings.emulator_seed_file)
     if settings.emulator_faults_file is not None:
         env["TICKETSMITH_EMULATOR_FAULTS_FILE"] = str(settings.emulator_faults_file)
     env["TICKETSMITH_JIRA_START_LABEL"] = settings.jira_start_label

@@ -10,14 +10,16 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from config import ROOT, Settings
+from embedded.reaper import popen_bound
 from embedded.services import (
-    READY_TIMEOUT_S,
     SEARCH_ATTRIBUTES,
     Service,
     StackError,
+    StackNotReadyError,
     child_env,
     codec_url,
     http_ok,
@@ -27,15 +29,30 @@ from embedded.services import (
 )
 from localmodel.server import LocalModelMissingError, describe_model, server_argv, server_ready
 
-__all__ = ["SEARCH_ATTRIBUTES", "Stack", "StackError", "child_env"]
+__all__ = ["SEARCH_ATTRIBUTES", "Stack", "StackError", "StackNotReadyError", "child_env"]
+# While a service starts, say every this many seconds that the stack still waits for it.
+PROGRESS_EVERY_S = 15.0
+LAUNCH = [sys.executable, "-m", "embedded.launch"]
+
+
+def to_stderr(line: str) -> None:
+    """The default place for the stack's progress lines."""
+    sys.stderr.write(line + "\n")
+    sys.stderr.flush()
 
 
 class Stack:
     """Starts the services in order, waits for each, and stops them all."""
 
-    def __init__(self, settings: Settings, reset_emulators: bool = False) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        reset_emulators: bool = False,
+        report: Callable[[str], None] = to_stderr,
+    ) -> None:
         self.settings = settings
         self.log_dir = settings.data_dir / "logs"
+        self.report = report
         self.services = self._services(reset_emulators)
 
     def _services(self, reset_emulators: bool) -> list[Service]:
@@ -55,15 +72,13 @@ class Stack:
         if s.encryption_keys:
             server_argv += ["--ui-codec-endpoint", codec_url(s)]
         emulator_argv = [
-            sys.executable, "-m", "emulators", "--host", s.emulator_host,
+            *LAUNCH, "emulators", "-m", "emulators", "--host", s.emulator_host,
             "--port", str(s.emulator_port), "--state-dir", str(s.emulator_state_dir),
         ]  # fmt: skip
         if reset_emulators:
             emulator_argv.append("--reset")
-        if s.emulator_seed_file is not None:
-            emulator_argv += ["--seed", str(s.emulator_seed_file)]
         webhook_argv = [
-            sys.executable, "-m", "uvicorn", "--factory", "webhooks.app:serve",
+            *LAUNCH, "webhooks", "-m", "uvicorn", "--factory", "webhooks.app:serve",
             "--host", s.webhook_host, "--port", str(s.webhook_port), "--log-level", "warning",
         ]  # fmt: skip
         ui = f"http://127.0.0.1:{s.temporal_ui_port}"
@@ -83,7 +98,7 @@ class Stack:
                 lambda: http_ok(f"http://{s.webhook_host}:{s.webhook_port}/healthz"),
             ),
             *self._local_model(),
-            Service("worker", [sys.executable, "worker.py"], None, self._worker_ready),
+            Service("worker", [*LAUNCH, "worker", "worker.py"], None, self._worker_ready),
         ]
 
     def _local_model(self) -> list[Service]:
@@ -103,7 +118,7 @@ class Stack:
         if not s.encryption_keys:
             return []
         argv = [
-            sys.executable, "-m", "uvicorn", "--factory", "encryption.server:create_app",
+            *LAUNCH, "codec", "-m", "uvicorn", "--factory", "encryption.server:create_app",
             "--host", s.codec_host, "--port", str(s.codec_port), "--log-level", "warning",
         ]  # fmt: skip
         return [Service("codec", argv, s.codec_port, lambda: http_ok(f"{codec_url(s)}/healthz"))]
@@ -146,18 +161,33 @@ class Stack:
         """Start every service in order and wait until each is ready."""
         self.check_ports()
         self.log_dir.mkdir(parents=True, exist_ok=True)
-        env = child_env(self.settings)
         for service in self.services:
-            log = (self.log_dir / f"{service.name}.log").open("ab")
-            service.process = subprocess.Popen(
-                service.argv, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-                stdin=subprocess.DEVNULL, start_new_session=True,
+            await self.start_service(service.name)
+
+    async def start_service(self, name: str) -> None:
+        """Start one service (again) and wait until it is ready."""
+        service = self.service(name)
+        with self.log_path(service).open("ab") as log:
+            # Children die with this process, even when it is killed (see embedded.reaper).
+            service.process = popen_bound(
+                service.argv, cwd=ROOT, env=child_env(self.settings), stdout=log,
+                stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
             )  # fmt: skip
-            await self._wait_ready(service)
+        await self._wait_ready(service)
+
+    def service(self, name: str) -> Service:
+        """The service of that name."""
+        return next(service for service in self.services if service.name == name)
+
+    def log_path(self, service: Service) -> Path:
+        """The file a service's output goes to."""
+        return self.log_dir / f"{service.name}.log"
 
     async def _wait_ready(self, service: Service) -> None:
-        deadline = time.monotonic() + READY_TIMEOUT_S
-        while time.monotonic() < deadline:
+        timeout = self.settings.ready_timeout_seconds
+        started = time.monotonic()
+        next_report = started + PROGRESS_EVERY_S
+        while (elapsed := time.monotonic() - started) < timeout:
             assert service.process is not None
             if service.process.poll() is not None:
                 raise StackError(f"{service.name} exited at start; {self._log_tail(service)}")
@@ -166,26 +196,42 @@ class Stack:
                     return
             except Exception:  # not up yet: any error means "try again"
                 pass
+            if time.monotonic() >= next_report:
+                self.report(
+                    f"still waiting for {service.name} to be ready ({elapsed:.0f} s of "
+                    f"{timeout:.0f} s; its log: {self.log_path(service)})"
+                )
+                next_report += PROGRESS_EVERY_S
             await asyncio.sleep(0.2)
-        raise StackError(f"{service.name} not ready in {READY_TIMEOUT_S:.0f}s")
+        raise StackNotReadyError(
+            f"{service.name} not ready in {timeout:.0f} s; read {self.log_path(service)} to see "
+            "what it is doing, and on a slow machine raise TICKETSMITH_READY_TIMEOUT_SECONDS "
+            f"(now {timeout:.0f}). {self._log_tail(service)}"
+        )
 
     def _log_tail(self, service: Service) -> str:
-        path = self.log_dir / f"{service.name}.log"
+        path = self.log_path(service)
         tail = path.read_text(errors="replace").strip().splitlines()[-5:]
-        return f"last lines of {path}:\n" + "\n".join(tail)
+        if not tail:
+            return f"{path} is empty."
+        return f"Last lines of {path}:\n" + "\n".join(tail)
 
     def stop(self) -> None:
         """Stop every service, newest first, politely then firmly."""
         for service in reversed(self.services):
-            proc = service.process
-            if proc is None or proc.poll() is not None:
-                continue
-            os.killpg(proc.pid, signal.SIGTERM)
-            try:
-                proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait()
+            self.stop_service(service.name)
+
+    def stop_service(self, name: str) -> None:
+        """Stop one service and everything it started, politely then firmly."""
+        proc = self.service(name).process
+        if proc is None or proc.poll() is not None:
+            return
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
 
     def describe(self) -> str:
         """Where everything runs."""

@@ -1,12 +1,18 @@
-"""Run the emulators as a process: `python -m emulators --port 8100 --state-dir .data/emulators`."""
+"""Run the emulators as a process: `python -m emulators --port 8100 --state-dir .data/emulators`.
+
+`python -m emulators add-repo PATH` and `add-issue PROJECT SUMMARY` add to running emulators.
+"""
 
 import argparse
+import sys
 from pathlib import Path
 
 import uvicorn
 
 from config import get_settings
 from emulators.app import DEFAULT_SEED, create_app
+from emulators.cli import COMMANDS
+from emulators.cli import main as cli_main
 from emulators.faults import FaultInjector
 from emulators.jira_webhooks import JiraWebhooks
 
@@ -20,7 +26,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--host", default=settings.emulator_host)
     parser.add_argument("--port", type=int, default=settings.emulator_port)
     parser.add_argument("--state-dir", type=Path, default=settings.emulator_state_dir)
-    parser.add_argument("--seed", type=Path, default=DEFAULT_SEED, help="seed data (JSON)")
+    parser.add_argument(
+        "--seed", type=Path, default=settings.emulator_seed_file or DEFAULT_SEED,
+        help="seed data (JSON); default TICKETSMITH_EMULATOR_SEED_FILE or the shipped seed",
+    )  # fmt: skip
     parser.add_argument(
         "--reset", action="store_true", help="wipe the state directory and reseed first"
     )
@@ -51,4 +60,6 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
+    if sys.argv[1:2] and sys.argv[1] in COMMANDS:
+        sys.exit(cli_main(sys.argv[1:]))
     main()

@@ -12,10 +12,12 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
+from emulators.admin_routes import create_admin_router
 from emulators.control import create_control_router
 from emulators.discord_routes import create_discord_router
 from emulators.faults import FaultInjector
 from emulators.git_hosting import create_git_router, ensure_seed_repository
+from emulators.github_repos import create_user_repos_router
 from emulators.github_routes import DOCS, create_github_router
 from emulators.jira_routes import create_jira_router
 from emulators.jira_webhooks import JiraWebhooks
@@ -62,8 +64,10 @@ def create_app(
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(HTTPException, _http_error)
     app.include_router(create_control_router(state, log, faults, webhooks))
+    app.include_router(create_admin_router(state, repos_root))
     app.include_router(create_jira_router(state, webhooks))
     app.include_router(create_github_router(state, repos_root))
+    app.include_router(create_user_repos_router(state, repos_root))
     app.include_router(create_discord_router(state))
     app.include_router(create_git_router(repos_root))
     app.add_middleware(RecordingMiddleware, log=log, faults=faults, error=service_error)

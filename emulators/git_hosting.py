@@ -146,6 +146,21 @@ def ensure_seed_repository(repos_root: Path, owner: str, name: str, source_dir: 
     return bare
 
 
+def create_empty_repository(repos_root: Path, owner: str, name: str, branch: str) -> Path:
+    """Create owner/name as an empty bare repository that accepts pushes (kept if it exists)."""
+    bare = repository_path(repos_root, owner, name)
+    if (bare / "HEAD").is_file():
+        return bare
+    bare.parent.mkdir(parents=True, exist_ok=True)
+    for args in (
+        ["init", "--quiet", "--bare", f"--initial-branch={branch}", str(bare)],
+        [f"--git-dir={bare}", "config", "http.receivepack", "true"],
+    ):
+        subprocess.run(["git", *args], check=True, capture_output=True)
+    log.info("created git repository", repository=f"{owner}/{name}", path=str(bare))
+    return bare
+
+
 def _build_seed(git_dir: Path, source_dir: Path) -> None:
     """Initialise a bare repository and commit the files of source_dir on `main`."""
     author_name, _, email = SEED_AUTHOR.partition(" <")

@@ -227,6 +227,20 @@ def create_github_router(state: EmulatorState, repos_root: Path) -> APIRouter:
     async def get_pull(owner: str, repo: str, number: int, request: Request) -> Any:
         return await pull_json(find_pull(owner, repo, number), _base(request))
 
+    @api.patch("/pulls/{number}")
+    async def update_pull(
+        owner: str, repo: str, number: int, request: Request, payload: JsonObject
+    ) -> Any:
+        pr = find_pull(owner, repo, number)
+        if payload.get("state") not in (None, "open", "closed"):
+            raise validation_failed(field_error("PullRequest", "state"))
+        for name in ("title", "body", "state"):
+            if name in payload:
+                pr[name] = payload[name]
+        pr["updated_at"] = github_time()
+        state.save()
+        return await pull_json(pr, _base(request))
+
     @api.post("/issues/{number}/comments", status_code=201)
     def add_comment(
         owner: str, repo: str, number: int, request: Request, payload: JsonObject

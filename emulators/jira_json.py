@@ -18,6 +18,7 @@ SYSTEM_FIELDS = {
     "summary": "Summary",
     "description": "Description",
     "labels": "Labels",
+    "components": "Component/s",
     "status": "Status",
     "reporter": "Reporter",
     "issuetype": "Issue Type",
@@ -109,6 +110,7 @@ class JiraViews:
             "summary": issue["summary"],
             "description": render_text(issue["description"], version),
             "labels": issue["labels"],
+            "components": [{"name": name} for name in issue.get("components", [])],
             "status": {
                 "self": f"{base}/rest/api/{version}/status/{status_id}",
                 "id": status_id,

@@ -159,6 +159,25 @@ def _review(inputs: dict[str, Any], human: str) -> str:
     return json.dumps({"passed": False, "summary": summary, "fixes": []})
 
 
+_BUILD_WORDS = re.compile(
+    r"\b(build|create|make|write|implement|develop|code|program|app|api|mvp|service|tool)\b",
+    re.IGNORECASE,
+)
+
+
+def _manager(inputs: dict[str, Any], human: str) -> str:
+    request = str(inputs.get("request", ""))
+    development = bool(_BUILD_WORDS.search(request))
+    reason = (
+        f"{OFFLINE_NOTICE}: the request names something to build (a keyword match, not a"
+        " judgement). A language model is needed to write the code."
+        if development
+        else f"{OFFLINE_NOTICE}: the request does not ask for software to be built."
+    )
+    plan = f"{OFFLINE_NOTICE}: no plan can be made without a language model." if development else ""
+    return json.dumps({"development": development, "reason": reason, "plan": plan, "tasks": []})
+
+
 def _sentences(text: str) -> list[str]:
     """Sentences and lines of a text, trimmed."""
     parts = re.split(r"(?<=[.!?])\s+|\n+", text)
@@ -173,4 +192,5 @@ _HANDLERS: dict[str, Callable[[dict[str, Any], str], str]] = {
     "criteria_tests": _criteria_tests,
     "implement_file": _implement_file,
     "review": _review,
+    "manager": _manager,
 }

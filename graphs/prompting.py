@@ -21,6 +21,7 @@ TASKS = (
     "criteria_tests",
     "implement_file",
     "review",
+    "manager",
 )
 
 _PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)\}")

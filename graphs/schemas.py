@@ -117,6 +117,10 @@ class TestReport(BaseModel):
     output: str
     timed_out: bool = False
     duration_seconds: float = 0
+    environment: str = ""  # where its dependencies came from
+    environment_error: str | None = None  # the environment could not be built
+    limit: str | None = None  # the sandbox limit that stopped it
+    sandboxed: bool = False
     passed_tests: list[str] = Field(default_factory=list)
     failed_tests: list[FailedTest] = Field(default_factory=list)
     import_errors: dict[str, str] = Field(default_factory=dict)

@@ -7,7 +7,7 @@ _ITEM_STARTS = ("paragraph", "codeBlock", "mediaSingle")
 
 
 def normalise(blocks: list[Node]) -> list[Node]:
-    """Top-level blocks made schema-valid: no heading, rule or quote in a quote or list item."""
+    """Top-level blocks made schema-valid: no heading, rule, quote or table in a quote or item."""
     return [b for block in blocks for b in _block(block, nested=False)]
 
 
@@ -28,7 +28,22 @@ def _block(node: Node, nested: bool) -> list[Node]:
         return [{**node, "content": content}]
     if kind in ("bulletList", "orderedList"):
         return [{**node, "content": [_item(i) for i in node.get("content") or []]}]
+    if kind == "table" and nested:
+        return [_row_paragraph(row) for row in node.get("content") or []]
     return [node]
+
+
+def _row_paragraph(row: Node) -> Node:
+    """A table row as one paragraph, cells apart by ` | `: a table can stand at the top only."""
+    content: list[Node] = []
+    for number, cell in enumerate(row.get("content") or []):
+        if number:
+            content.append({"type": "text", "text": " | "})
+        for block in cell.get("content") or []:
+            content += [
+                n for n in block.get("content") or [] if n.get("type") != "text" or n.get("text")
+            ]
+    return {"type": "paragraph", "content": _merged(content)}
 
 
 def _children(node: Node) -> list[Node]:

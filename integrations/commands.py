@@ -1,28 +1,39 @@
-"""Commands run in a workspace (a project's tests): no shell, no secrets, bounded output."""
+"""The one way to run a command in a workspace (tests, CI, environment set-up): sandboxed.
+
+No shell, an environment built from an allow-list (no secret reaches it), the sandbox's
+limits, bounded output, and nothing the command started outlives it.
+"""
 
 import asyncio
 import contextlib
 import os
-import re
+import resource
 import shlex
 import signal
-import sys
 import time
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from pydantic import BaseModel
 
+from integrations.limits import LIMIT_NAMES, limit_hit
+from integrations.sandbox import Limits, Mounts, Sandbox
+
 OUTPUT_LIMIT = 8000
-_SECRET_ENV = re.compile(r"^(GIT_|TICKETSMITH_)|TOKEN|SECRET|PASSWORD|API_KEY", re.IGNORECASE)
+SYSTEM_PATH = "/usr/local/bin:/usr/bin:/bin"
+# The worker's own environment passes only these (never a token, a key or ticketsmith's settings).
+PASSED_ENV = ("LANG", "LC_ALL", "LC_CTYPE", "TZ")
 
 
 class CommandResult(BaseModel):
-    """What a command run in the workspace did."""
+    """What a command run in the workspace did, and which limit stopped it, if one did."""
 
     exit_code: int
     output: str
     timed_out: bool
     duration_s: float
+    limit: str | None = None
+    sandboxed: bool = False
 
 
 def kill_group(proc: asyncio.subprocess.Process) -> None:
@@ -32,55 +43,132 @@ def kill_group(proc: asyncio.subprocess.Process) -> None:
         os.killpg(proc.pid, signal.SIGKILL)
 
 
-async def run_command(root: Path, command: str, timeout_s: float) -> CommandResult:
-    """Run a command (no shell) in `root`, killing its process group on timeout."""
-    argv = shlex.split(command)
+def command_env(root: Path, env_dir: Path | None, extra: Mapping[str, str]) -> dict[str, str]:
+    """The environment a workspace command gets: an allow-list, the repository's venv first."""
+    env = {k: os.environ[k] for k in PASSED_ENV if k in os.environ}
+    env.setdefault("LANG", "C.UTF-8")
+    path = SYSTEM_PATH
+    if env_dir is not None:
+        path = f"{env_dir / 'bin'}:{path}"
+        env["VIRTUAL_ENV"] = str(env_dir)
+    # The checkout's own packages (flat or src layout) come first, installed or not.
+    own = [str(p) for p in (root / "src", root) if p.is_dir()]
+    env.update(
+        PATH=path,
+        HOME="/tmp",
+        TMPDIR="/tmp",
+        TERM="dumb",
+        PYTHONDONTWRITEBYTECODE="1",
+        PYTHONPATH=os.pathsep.join(own),
+    )
+    env.update(extra)
+    return env
+
+
+async def run_command(
+    root: Path,
+    command: str | Sequence[str],
+    timeout_s: float,
+    *,
+    env_dir: Path | None = None,
+    sandbox: Sandbox | None = None,
+    network: bool = False,
+    extra_env: Mapping[str, str] | None = None,
+    mounts: Mounts | None = None,
+) -> CommandResult:
+    """Run a command (a string split like a shell would, or argv) in `root`, sandboxed.
+
+    `env_dir` is a virtual environment to run in (read-only unless `mounts` says otherwise);
+    `network` is for environment set-up only. The sandbox defaults to the worker's settings.
+    """
+    argv = shlex.split(command) if isinstance(command, str) else list(command)
     if not argv:
         raise ValueError("empty command")
-    env = {k: v for k, v in os.environ.items() if not _SECRET_ENV.search(k)}
-    # The interpreter running ticketsmith comes first, so `python -m pytest` finds pytest.
-    env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
-    env["PYTHONDONTWRITEBYTECODE"] = "1"
-    # The checkout's own packages (flat or src layout) shadow any installed copy of them.
-    own = [str(p) for p in (root / "src", root) if p.is_dir()]
-    env["PYTHONPATH"] = os.pathsep.join([*own, *filter(None, [env.get("PYTHONPATH")])])
+    sandbox = sandbox or default_sandbox()
+    mounts = mounts or Mounts()
+    readable = [*mounts.readable, *([env_dir] if env_dir else [])]
+    writable = [root, *mounts.writable]
+    jail = Mounts(writable=writable, readable=readable, files=mounts.files)
+    sandbox.give([root])
+    sandbox.give(mounts.writable, always=False)
+    env = command_env(root, env_dir, extra_env or {})
+    if env.get("HOME") == "/tmp" and not sandbox.sandboxed:
+        env["HOME"] = env["TMPDIR"] = str(_scratch(root))
     started = time.monotonic()
     try:
         proc = await asyncio.create_subprocess_exec(
-            *argv,
+            *sandbox.wrap(argv, root, jail, network),
             cwd=root,
             env=env,
             stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.STDOUT,
             start_new_session=True,
+            preexec_fn=None if sandbox.sandboxed else _rlimits(sandbox.limits),
         )
     except (FileNotFoundError, PermissionError) as err:
         output = f"cannot run {argv[0]!r}: {err.strerror}"
         return CommandResult(exit_code=127, output=output, timed_out=False, duration_s=0.0)
     buffer = bytearray()
-    reader = asyncio.ensure_future(_collect(proc, buffer))
+    reader = asyncio.ensure_future(_collect(proc, buffer, sandbox.limits.output_bytes))
     try:
         timed_out = not (await asyncio.wait([reader], timeout=timeout_s))[0]
     finally:  # also on cancellation: nothing the command started outlives it
         kill_group(proc)
         reader.cancel()
         await proc.wait()
+    too_much = not timed_out and reader.result()
     output = bytes(buffer[-OUTPUT_LIMIT * 4 :]).decode(errors="replace")[-OUTPUT_LIMIT:]
+    code = proc.returncode if proc.returncode is not None else -1
+    limit = limit_hit(code, output, timed_out=timed_out, too_much_output=too_much)
+    if limit:
+        output += f"\n[stopped: the {LIMIT_NAMES[limit]} limit was hit]"
     return CommandResult(
-        exit_code=proc.returncode if proc.returncode is not None else -1,
+        exit_code=code,
         output=output,
         timed_out=timed_out,
         duration_s=round(time.monotonic() - started, 3),
+        limit=limit,
+        sandboxed=sandbox.sandboxed,
     )
 
 
-async def _collect(proc: asyncio.subprocess.Process, buffer: bytearray) -> None:
-    """Read the process's output to the end, keeping only a bounded tail."""
+def default_sandbox() -> Sandbox:
+    """The sandbox the worker's settings describe."""
+    from config import get_settings  # late: integrations do not depend on settings at import
+
+    return get_settings().sandbox_config()
+
+
+def _scratch(root: Path) -> Path:
+    """A private home and temporary directory for an unsandboxed run, beside the workspace."""
+    scratch = root.parent / f".{root.name}-tmp"
+    scratch.mkdir(exist_ok=True)
+    return scratch
+
+
+def _rlimits(limits: Limits) -> Callable[[], None]:
+    """Set the limits in the child before it runs the command (unsandboxed runs)."""
+
+    def apply() -> None:
+        for name, (soft, hard) in limits.rlimits().items():
+            with contextlib.suppress(ValueError, OSError):
+                resource.setrlimit(getattr(resource, name), (soft, hard))
+
+    return apply
+
+
+async def _collect(proc: asyncio.subprocess.Process, buffer: bytearray, cap: int) -> bool:
+    """Read the output to the end keeping a bounded tail; True when it passed `cap` bytes."""
     if proc.stdout is None:
-        return
+        return False
+    total = 0
     while chunk := await proc.stdout.read(65536):
+        total += len(chunk)
         buffer.extend(chunk)
         if len(buffer) > OUTPUT_LIMIT * 8:
             del buffer[: -OUTPUT_LIMIT * 4]
+        if total > cap:
+            return True
     await proc.wait()
+    return False

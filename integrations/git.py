@@ -99,7 +99,9 @@ class GitWorkspace:
 
     def git_argv(self, *args: str) -> list[str]:
         """The argv of a git command (never holds credentials)."""
-        return ["git", "-c", "commit.gpgsign=false", "-c", "credential.helper=", *args]
+        # The sandbox may own the working tree (it runs as another uid when the worker is root).
+        safe = ("-c", "safe.directory=*")
+        return ["git", *safe, "-c", "commit.gpgsign=false", "-c", "credential.helper=", *args]
 
     def _redact(self, text: str) -> str:
         for secret in self._secrets:
@@ -158,6 +160,24 @@ class GitWorkspace:
         await self._git("reset", "--quiet", "--hard", start)
         await self._git("clean", "-fdxq")
         return self.root
+
+    async def restart_from_base(self, branch: str, base: str) -> str:
+        """Point `branch` at the base's current head; its old head stays as `<branch>-previous`.
+
+        Safe to retry: a branch already at the base is pushed unchanged.
+        """
+        await self.sync(base, base)
+        base_sha = await self.head_sha()
+        old = f"refs/remotes/origin/{branch}"
+        if await self._ref_exists(old):
+            _, old_sha = await self._git("rev-parse", old)
+            if old_sha != base_sha:
+                await self._git(
+                    "push", "--quiet", "--force", "origin", f"{old}:refs/heads/{branch}-previous"
+                )
+        await self._git("checkout", "--quiet", "--force", "-B", branch, base_sha)
+        await self._git("push", "--quiet", "--force", "origin", f"HEAD:refs/heads/{branch}")
+        return base_sha
 
     async def _ref_exists(self, ref: str) -> bool:
         code, _ = await self._git("rev-parse", "--verify", "--quiet", ref, check=False)
@@ -228,6 +248,8 @@ class GitWorkspace:
         _, out = await self._git("ls-files", "-z")
         return [name for name in out.split("\0") if name]
 
-    async def run_command(self, command: str, timeout_s: float) -> CommandResult:
-        """Run a command (no shell) in the workspace, killing its process group on timeout."""
-        return await run_command(self.root, command, timeout_s)
+    async def run_command(
+        self, command: str, timeout_s: float, env_dir: Path | None = None
+    ) -> CommandResult:
+        """Run a command (no shell) in the workspace, sandboxed, in `env_dir` when given."""
+        return await run_command(self.root, command, timeout_s, env_dir=env_dir)

@@ -111,6 +111,13 @@ class GitHubClient(ServiceClient):
                 )
             raise
 
+    async def update_pull_request_body(
+        self, repository: str, number: int, body: str
+    ) -> PullRequest:
+        """Replace a pull request's description (safe to retry)."""
+        path = f"/repos/{repository}/pulls/{number}"
+        return _pull_request(await self._request("PATCH", path, json={"body": body}))
+
     async def get_pull_request(self, repository: str, number: int) -> PullRequest:
         """A pull request by number."""
         return _pull_request(await self._request("GET", f"/repos/{repository}/pulls/{number}"))

@@ -12,7 +12,7 @@ from integrations.http import ServiceClient, build_http_client, raise_for_status
 from integrations.wiki import markdown_to_wiki, wiki_to_markdown
 
 SERVICE = "Jira"
-ISSUE_FIELDS = "summary,description,labels,status,reporter,comment"
+ISSUE_FIELDS = "summary,description,labels,components,status,reporter,comment"
 
 
 class JiraComment(BaseModel):
@@ -32,6 +32,7 @@ class JiraIssue(BaseModel):
     summary: str
     description: str
     labels: list[str]
+    components: list[str] = []
     status: str
     reporter: str
     comments: list[JiraComment]
@@ -112,6 +113,7 @@ class JiraClient(ServiceClient):
             summary=fields.get("summary") or "",
             description=self._to_markdown(fields.get("description")),
             labels=fields.get("labels") or [],
+            components=[c["name"] for c in fields.get("components") or [] if c.get("name")],
             status=(fields.get("status") or {}).get("name", ""),
             reporter=(fields.get("reporter") or {}).get("displayName", ""),
             comments=comments,

@@ -1,10 +1,14 @@
-"""Jira wiki markup (Server / Data Center REST v2 text) to and from ADF and markdown."""
+"""Jira wiki markup (Server / Data Center REST v2 text) to and from ADF and markdown.
+
+Markdown becomes wiki markup by way of its ADF (one parser for markdown); wiki markup is read
+with jira2markdown (integrations/wiki_markdown.py).
+"""
 
 import re
 
 from integrations.adf import adf_to_markdown, leaf_text, markdown_to_adf
 from integrations.marks import Node, mark, render_inline
-from integrations.wiki_parse import wiki_to_adf
+from integrations.wiki_markdown import convert_wiki
 
 __all__ = ["adf_to_wiki", "markdown_to_wiki", "wiki_to_adf", "wiki_to_markdown"]
 
@@ -21,9 +25,14 @@ def markdown_to_wiki(markdown: str) -> str:
     return adf_to_wiki(markdown_to_adf(markdown))
 
 
+def wiki_to_adf(wiki: str | None) -> Node:
+    """An ADF document for wiki markup."""
+    return markdown_to_adf(convert_wiki(wiki))
+
+
 def wiki_to_markdown(wiki: str | None) -> str:
-    """Markdown for wiki markup."""
-    return adf_to_markdown(wiki_to_adf(wiki or ""))
+    """Markdown for wiki markup, written as for any ADF document (the same for v2 and v3)."""
+    return adf_to_markdown(wiki_to_adf(wiki))
 
 
 def adf_to_wiki(doc: Node | None) -> str:

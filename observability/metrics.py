@@ -4,8 +4,8 @@ Names are listed in the README ("Metrics"); the workflow-side ones live in `work
 """
 
 import asyncio
-import itertools
 import logging
+import time
 from datetime import timedelta
 
 from temporalio.client import Client
@@ -65,6 +65,25 @@ class ActivityInstruments:
         self._meter.create_counter(MODEL_TOKENS, "Model tokens used", "tokens").add(max(used, 0))
 
 
+# The phase and status pairs a ticket can be in (failed and cancelled keep the phase they
+# stopped in; expired and completed tickets are done): the gauge counts only these.
+TICKET_STATES: list[tuple[Phase, Status]] = [
+    *((Phase.REFINEMENT, s) for s in (Status.RUNNING, Status.AWAITING_ANSWERS)),
+    *((Phase.PLANNING, s) for s in (Status.RUNNING, Status.AWAITING_APPROVAL)),
+    (Phase.IMPLEMENTATION, Status.RUNNING),
+    *(
+        (phase, status)
+        for phase in (Phase.REFINEMENT, Phase.PLANNING, Phase.IMPLEMENTATION)
+        for status in (Status.AWAITING_BUDGET, Status.FAILED, Status.CANCELLED)
+    ),
+    (Phase.DONE, Status.COMPLETED),
+    (Phase.DONE, Status.EXPIRED),
+]
+# A server that has just started may not know the namespace yet: the gauge stays quiet
+# until it has counted once, or this long after the worker started.
+QUIET_START_S = 600.0
+
+
 def ticket_query(phase: Phase, status: Status) -> str:
     """The visibility query for tickets in one phase and status."""
     return (
@@ -79,15 +98,17 @@ class TicketGauge:
     def __init__(self, client: Client, meter: MetricMeter) -> None:
         self._client = client
         self._gauge = meter.create_gauge(TICKETS, "Tickets by phase and status")
+        self._counted = False
+        self._quiet_until = time.monotonic() + QUIET_START_S
 
     async def refresh(self) -> None:
-        """Count every phase and status pair once."""
-        pairs = list(itertools.product(Phase, Status))
+        """Count every phase and status pair a ticket can be in, once."""
         counts = await asyncio.gather(
-            *(self._client.count_workflows(ticket_query(p, s)) for p, s in pairs)
+            *(self._client.count_workflows(ticket_query(p, s)) for p, s in TICKET_STATES)
         )
-        for (phase, status), count in zip(pairs, counts, strict=True):
+        for (phase, status), count in zip(TICKET_STATES, counts, strict=True):
             self._gauge.set(count.count, {"phase": phase.value, "status": status.value})
+        self._counted = True
 
     async def run(self, interval: float, stop: asyncio.Event) -> None:
         """Refresh every `interval` seconds until `stop` is set; errors are logged, not fatal."""
@@ -95,7 +116,13 @@ class TicketGauge:
             try:
                 await self.refresh()
             except Exception as err:  # visibility may be briefly unavailable
-                log.warning("could not count tickets for the %s gauge: %s", TICKETS, err)
+                starting = not self._counted and time.monotonic() < self._quiet_until
+                log.log(
+                    logging.DEBUG if starting else logging.WARNING,
+                    "could not count tickets for the %s gauge: %s",
+                    TICKETS,
+                    err,
+                )
             try:
                 await asyncio.wait_for(stop.wait(), timeout=interval)
             except TimeoutError:

@@ -3,7 +3,7 @@
 import os
 import shutil
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
@@ -12,6 +12,8 @@ from temporalio.api.operatorservice.v1 import AddSearchAttributesRequest
 from temporalio.client import Client
 from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.testing import WorkflowEnvironment
+
+from tests.support.processes import guard_children, release_children
 
 # The suite runs on the offline model whatever is installed or set in the shell; a test that
 # needs a real model names it in its own settings (tests/e2e/test_local_model.py).
@@ -40,6 +42,13 @@ async def register_search_attributes(client: Client) -> None:
     )
 
 
+@pytest.fixture(scope="session", autouse=True)
+def nothing_outlives_the_run() -> Iterator[None]:
+    """Servers the run started die with it, also when it is killed (see embedded.reaper)."""
+    yield
+    release_children()
+
+
 @pytest.fixture(scope="session")
 async def time_skipping_env() -> AsyncIterator[WorkflowEnvironment]:
     """The time-skipping test server with our search attributes registered."""
@@ -47,6 +56,7 @@ async def time_skipping_env() -> AsyncIterator[WorkflowEnvironment]:
         data_converter=pydantic_data_converter,
         test_server_existing_path=venv_binary("temporal-test-server"),
     )
+    guard_children()
     await register_search_attributes(env.client)
     async with env:
         yield env

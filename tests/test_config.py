@@ -1,5 +1,6 @@
 """Project config: a bad file names the file and the field; an unknown project is clear."""
 
+import os
 from pathlib import Path
 
 import pytest
@@ -52,3 +53,43 @@ def test_unknown_project_is_a_clear_error(tmp_path: Path) -> None:
         project_for("FOO-1", settings)
     with pytest.raises(LaunchError, match="add a \\[projects.FOO\\] table"):
         ticket_input("FOO-1", settings)
+
+
+def test_moving_the_emulator_port_moves_every_url_the_demo_uses(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from config import ROOT, clone_url_for, discord_webhook_for
+    from embedded.services import child_env
+
+    for name in list(os.environ):
+        if name.startswith("TICKETSMITH_"):
+            monkeypatch.delenv(name)
+    monkeypatch.setenv("TICKETSMITH_EMULATOR_PORT", "9123")
+    settings = Settings(projects_file=ROOT / "projects.toml")
+    demo = load_projects(settings.projects_file)["DEMO"]
+    urls = {
+        "jira": settings.jira_base_url,
+        "github": settings.github_api_url,
+        "git": settings.git_base_url,
+        "clone": clone_url_for(demo, settings),
+        "discord": discord_webhook_for(demo, settings) or "",
+    }
+    assert all(
+        url.startswith("http://127.0.0.1:9123/") or url.endswith(":9123") for url in urls.values()
+    ), urls
+    assert urls["discord"] == "http://127.0.0.1:9123/api/webhooks/1000/demo-token"
+    # Nothing the stack hands its services still names the default port.
+    assert not [v for v in child_env(settings).values() if ":8100" in v]
+    assert "http" not in (ROOT / "projects.toml").read_text(), "the shipped config names a host"
+
+
+def test_an_absolute_discord_url_is_kept(tmp_path: Path) -> None:
+    from config import discord_webhook_for
+
+    path = write(
+        tmp_path,
+        '[projects.CALC]\nrepository = "acme/calc"\n'
+        'discord_webhook_url = "https://discord.com/api/webhooks/1/x"\n',
+    )
+    project = load_projects(path)["CALC"]
+    assert discord_webhook_for(project, Settings()) == "https://discord.com/api/webhooks/1/x"

@@ -1,9 +1,9 @@
-"""What `starter.py status` prints, from a status query's answer."""
+"""What `starter.py status` and `list` print, from a status query's answer."""
 
 from datetime import UTC, datetime, timedelta
 
-from starter import render_status, usage_table
-from workflows.messages import Phase, PhaseUsage, Status, TicketStatus
+from tickets.render import preview, render_list, render_status, to_text, usage_table
+from workflows.messages import Decision, Phase, PhaseUsage, Status, TicketStatus
 
 T0 = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
 
@@ -19,15 +19,22 @@ def phase(name: Phase, start_s: float, end_s: float | None, tokens: int, wait_s:
     )
 
 
+def rows(text: str) -> list[list[str]]:
+    """The words of each non-blank line that is not a rule."""
+    return [
+        line.split() for line in text.splitlines() if line.strip() and set(line.strip()) != {"─"}
+    ]
+
+
 def test_usage_table_keeps_waiting_on_people_apart() -> None:
     table = usage_table(
         [phase(Phase.REFINEMENT, 0, 100, 6867, wait_s=60), phase(Phase.PLANNING, 100, 140, 2850)]
     )
-    assert table.splitlines() == [
-        "phase              working   waiting    tokens",
-        "refinement           40.0s     60.0s     6,867",
-        "planning             40.0s      0.0s     2,850",
-        "total                80.0s     60.0s     9,717",
+    assert rows(to_text(table)) == [
+        ["phase", "working", "waiting", "tokens"],
+        ["refinement", "40.0s", "60.0s", "6,867"],
+        ["planning", "40.0s", "0.0s", "2,850"],
+        ["total", "80.0s", "60.0s", "9,717"],
     ]
 
 
@@ -42,13 +49,57 @@ def test_status_shows_each_phase_so_far() -> None:
         usage=[phase(Phase.REFINEMENT, 0, 100, 6867, 60), phase(Phase.PLANNING, 100, None, 2850)],
     )
     current.usage[-1].waiting_since = T0 + timedelta(seconds=130)  # the plan waits since then
-    text = render_status(current, "http://ui/DEMO-1", now=T0 + timedelta(seconds=200))
+    text = to_text(render_status(current, "http://ui/DEMO-1", now=T0 + timedelta(seconds=200)))
     assert "DEMO-1: planning / awaiting_approval" in text
-    assert "  refinement           40.0s     60.0s     6,867" in text
-    assert "  planning             30.0s     70.0s     2,850" in text  # under way, waiting
-    assert text.endswith("http://ui/DEMO-1")
+    assert ["refinement", "40.0s", "60.0s", "6,867"] in rows(text)
+    assert ["planning", "30.0s", "70.0s", "2,850"] in rows(text)  # under way, waiting
+    assert text.rstrip().endswith("http://ui/DEMO-1")
 
 
 def test_status_without_usage_has_no_table() -> None:
     current = TicketStatus(key="DEMO-1", phase=Phase.REFINEMENT, status=Status.RUNNING)
-    assert "working" not in render_status(current, "link")
+    assert "working" not in to_text(render_status(current, "link"))
+
+
+ANSWER = "Acceptance: `calc pow 2 -1` prints 0.5.\n\n- whole numbers print without a point\n" + (
+    "- and more detail " * 12
+)
+
+
+def test_decisions_are_one_line_previews_and_whole_with_full() -> None:
+    decision = Decision(kind="answer", author="alice", at=T0, text=ANSWER)
+    current = TicketStatus(
+        key="DEMO-1", phase=Phase.PLANNING, status=Status.RUNNING, decisions=[decision]
+    )
+    short = to_text(render_status(current, "link"), width=200)
+    line = next(line for line in short.splitlines() if "alice answer" in line)
+    assert line.endswith("…") and "\n" not in line and "prints 0.5. - whole numbers" in line
+    assert len(line.split("alice answer: ")[1]) == 100
+    full = to_text(render_status(current, "link", full=True), width=200)
+    assert "      - whole numbers print without a point" in full.splitlines()
+    assert " ".join(full.split()).count("and more detail") == 12
+
+
+def test_preview_collapses_whitespace_and_keeps_short_text() -> None:
+    assert preview("a\n\n  b\tc") == "a b c"
+    assert preview("x" * 150, 10) == "x" * 9 + "…"
+
+
+def test_list_is_a_table_with_one_ticket_a_row() -> None:
+    text = to_text(
+        render_list(
+            [
+                {
+                    "key": "DEMO-2",
+                    "status": "completed",
+                    "phase": "done",
+                    "started": "2026-01-05 09:00",
+                }
+            ]
+        )
+    )
+    assert rows(text) == [
+        ["KEY", "STATUS", "PHASE", "STARTED"],
+        ["DEMO-2", "completed", "done", "2026-01-05", "09:00"],
+    ]
+    assert to_text(render_list([])).strip() == "no tickets"

@@ -1,6 +1,7 @@
 """What the command line does: start, human input, status, list and cancel, as one-line results."""
 
 import asyncio
+from datetime import timedelta
 from typing import Any
 
 import httpx
@@ -9,8 +10,10 @@ from temporalio.exceptions import ApplicationError, CancelledError
 from temporalio.service import RPCError, RPCStatusCode
 
 from config import Settings, connect_temporal
-from integrations.jira import JiraClient
+from integrations.jira import JiraClient, JiraIssue
 from tickets.launch import LaunchError, start_ticket, ticket_input, web_ui_link, workflow_id
+from tickets.routing import TicketFacts
+from tickets.status import StatusUnreadable, read_status
 from workflows.messages import HumanInputAccepted, TicketStatus
 
 
@@ -29,8 +32,8 @@ async def connect(settings: Settings) -> Client:
         ) from err
 
 
-async def ensure_ticket_exists(settings: Settings, key: str) -> str:
-    """Read the ticket from Jira, turning 'not found' into a clear error; returns its summary."""
+async def ensure_ticket_exists(settings: Settings, key: str) -> JiraIssue:
+    """Read the ticket from Jira, turning 'not found' into a clear error."""
     jira = JiraClient(
         settings.jira_base_url,
         settings.jira_email,
@@ -38,7 +41,7 @@ async def ensure_ticket_exists(settings: Settings, key: str) -> str:
         api_version=settings.jira_api_version,
     )
     try:
-        return (await jira.get_issue(key)).summary
+        return await jira.get_issue(key)
     except ApplicationError as err:
         if err.type == "JiraNotFound":
             raise CommandError(
@@ -54,8 +57,11 @@ async def ensure_ticket_exists(settings: Settings, key: str) -> str:
 async def start(settings: Settings, key: str, restart: bool, auto: bool = False) -> str:
     """Start the ticket workflow, or attach to the one already running."""
     try:
-        inp = ticket_input(key, settings, auto=auto)
-        summary = await ensure_ticket_exists(settings, key)
+        ticket_input(key, settings, auto=auto)  # a bad key or project fails before Jira is asked
+        issue = await ensure_ticket_exists(settings, key)
+        facts = TicketFacts(labels=issue.labels, components=issue.components)
+        inp = ticket_input(key, settings, auto=auto, facts=facts)
+        summary = issue.summary
         client = await connect(settings)
         outcome = await start_ticket(client, settings, inp, summary, restart=restart)
     except LaunchError as err:
@@ -85,18 +91,12 @@ async def send_update(settings: Settings, key: str, update: str, payload: Any) -
 
 
 async def status(settings: Settings, key: str) -> TicketStatus:
-    """A readable account of where the ticket is."""
+    """Where the ticket is; a finished ticket answers without a worker."""
     client = await connect(settings)
-    handle = client.get_workflow_handle(workflow_id(key))
     try:
-        current = await handle.query("status", result_type=TicketStatus)
-    except RPCError as err:
-        if err.status == RPCStatusCode.NOT_FOUND:
-            raise CommandError(
-                f"{key} has never been started; start it with: starter.py {key}"
-            ) from None
-        raise CommandError(f"cannot read the status of {key}: {err.message}") from err
-    return current
+        return await read_status(client, key, timedelta(seconds=settings.status_query_seconds))
+    except StatusUnreadable as err:
+        raise CommandError(str(err)) from None
 
 
 async def list_tickets(settings: Settings, status_filter: str | None) -> list[dict[str, str]]:

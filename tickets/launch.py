@@ -9,6 +9,7 @@ from temporalio.common import WorkflowIDConflictPolicy, WorkflowIDReusePolicy
 from temporalio.service import RPCError, RPCStatusCode
 
 from config import ProjectConfigError, Settings, clone_url_for, project_for
+from tickets.routing import RoutingError, TicketFacts, choose_repository
 from workflows.messages import TicketInput, TicketProject, WaitPolicy
 
 
@@ -36,20 +37,27 @@ def web_ui_link(settings: Settings, wf_id: str, run_id: str | None = None) -> st
     return f"{base}/{run_id}/history" if run_id else base
 
 
-def ticket_input(key: str, settings: Settings, *, auto: bool = False) -> TicketInput:
-    """The workflow input for a ticket, from its project's config (no secrets)."""
+def ticket_input(
+    key: str, settings: Settings, *, auto: bool = False, facts: TicketFacts | None = None
+) -> TicketInput:
+    """The workflow input for a ticket, from its project's config (no secrets).
+
+    `facts` (its labels and components) choose among the project's repositories.
+    """
     try:
         project = project_for(key, settings)
-    except ProjectConfigError as err:
-        raise LaunchError(str(err)) from err
+        repo = choose_repository(project, facts or TicketFacts())
+    except (ProjectConfigError, RoutingError) as err:
+        raise LaunchError(f"{key}: {err}" if isinstance(err, RoutingError) else str(err)) from err
     return TicketInput(
         key=key,
         project=TicketProject(
             jira_project=project.jira_project,
-            repository=project.repository,
-            clone_url=clone_url_for(project, settings),
-            base_branch=project.base_branch,
-            test_command=project.test_command,
+            repository=repo.repository,
+            clone_url=clone_url_for(repo, settings),
+            base_branch=repo.base_branch or project.base_branch,
+            test_command=repo.test_command or project.test_command,
+            setup_command=repo.setup_command or project.setup_command,
             implement_after_approval=project.implement_after_approval,
         ),
         auto=auto,
@@ -85,8 +93,11 @@ async def start_ticket(
     if existing and not restart:
         state = existing.status.name.lower() if existing.status else "finished"
         raise LaunchError(
-            f"{wf_id} already ran and is {state}; pass --restart to work on {inp.key} again"
+            f"{wf_id} already ran and is {state}; to work on {inp.key} again, run: "
+            f"starter.py {inp.key} --restart"
         )
+    if existing:
+        inp = inp.model_copy(update={"restarted": True})
     handle = await client.start_workflow(
         "TicketWorkflow",
         inp,

@@ -16,6 +16,7 @@ from temporalio.service import RPCError, RPCStatusCode
 from config import Settings, connect_temporal, get_settings
 from observability.logs import configure_logging, secret_values
 from tickets.launch import LaunchError, start_ticket, ticket_input, workflow_id
+from tickets.routing import TicketFacts
 from webhooks.commands import CommandError, parse_comment
 from webhooks.dedup import DeliveryLog
 from webhooks.jira_events import (
@@ -147,7 +148,10 @@ def create_app(settings: Settings | None = None, client: Client | None = None) -
         if not label or label.casefold() not in {x.casefold() for x in change.labels}:
             return ignored(f"the label {label!r} was not added", event=event)
         try:
-            inp = ticket_input(change.issue_key, settings)
+            facts = TicketFacts(
+                labels=change.issue_labels or change.labels, components=change.components
+            )
+            inp = ticket_input(change.issue_key, settings, facts=facts)
             outcome = await start_ticket(temporal, settings, inp, change.summary)
         except LaunchError as err:
             return ignored(str(err))

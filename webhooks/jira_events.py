@@ -28,6 +28,9 @@ class LabelsAdded(BaseModel):
     issue_key: str
     summary: str
     labels: list[str]
+    # Every label and component the issue has now: they choose the ticket's repository.
+    issue_labels: list[str] = []
+    components: list[str] = []
 
 
 def _issue_key(payload: dict[str, Any]) -> str:
@@ -84,7 +87,9 @@ def read_labels_added(payload: dict[str, Any]) -> LabelsAdded:
             continue
         before = str(item.get("fromString") or "").split()
         added += [label for label in str(item.get("toString") or "").split() if label not in before]
-    return LabelsAdded(issue_key=key, summary=_summary(payload, key), labels=added)
+    return LabelsAdded(
+        issue_key=key, summary=_summary(payload, key), labels=added, **_routing(payload)
+    )
 
 
 def read_labels_created(payload: dict[str, Any]) -> LabelsAdded:
@@ -93,7 +98,23 @@ def read_labels_created(payload: dict[str, Any]) -> LabelsAdded:
     fields = payload["issue"].get("fields")
     labels = fields.get("labels") if isinstance(fields, dict) else None
     found = [str(label) for label in labels] if isinstance(labels, list) else []
-    return LabelsAdded(issue_key=key, summary=_summary(payload, key), labels=found)
+    return LabelsAdded(
+        issue_key=key, summary=_summary(payload, key), labels=found, **_routing(payload)
+    )
+
+
+def _routing(payload: dict[str, Any]) -> dict[str, list[str]]:
+    """The issue's current labels and component names, from the payload's fields."""
+    fields = payload["issue"].get("fields")
+    fields = fields if isinstance(fields, dict) else {}
+    labels = fields.get("labels")
+    labels = labels if isinstance(labels, list) else []
+    components = fields.get("components")
+    components = components if isinstance(components, list) else []
+    return {
+        "issue_labels": [str(label) for label in labels],
+        "components": [str(c["name"]) for c in components if isinstance(c, dict) and c.get("name")],
+    }
 
 
 def _summary(payload: dict[str, Any], key: str) -> str:

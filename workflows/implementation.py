@@ -17,6 +17,7 @@ with workflow.unsafe.imports_passed_through():
         RunTestsInput,
     )
     from activities.repo import RepoActivities
+    from graphs.progress import ImplementationProgress, progress_markdown
     from workflows import texts
     from workflows.messages import ImplementationInput, ImplementationResult
     from workflows.outbox import Outbox
@@ -34,6 +35,21 @@ with workflow.unsafe.imports_passed_through():
 @workflow.defn(name="ImplementationWorkflow")
 class ImplementationWorkflow:
     """Implements an approved plan and opens the pull request; never claims untested success."""
+
+    def __init__(self) -> None:
+        self._progress: ImplementationProgress | None = None
+
+    @workflow.signal(name="report_progress")
+    def report_progress(self, progress: ImplementationProgress) -> None:
+        """The implementation activity's progress, when this workflow runs on its own."""
+        if self._progress is None or progress.sequence > self._progress.sequence:
+            self._progress = progress
+            workflow.set_current_details(progress_markdown(progress))
+
+    @workflow.query
+    def progress(self) -> ImplementationProgress | None:
+        """The implementation's latest progress, if any was reported here."""
+        return self._progress
 
     @workflow.run
     async def run(self, inp: ImplementationInput) -> ImplementationResult:
@@ -53,6 +69,7 @@ class ImplementationWorkflow:
             ImplementInput(
                 repo=repo, ticket=inp.ticket, plan=inp.plan, requirements=inp.requirements,
                 analysis=inp.analysis, test_command=inp.project.test_command,
+                setup_command=inp.project.setup_command,
             ),
             task_queue=inp.agent_task_queue,
             start_to_close_timeout=LLM_TIMEOUT,
@@ -63,7 +80,10 @@ class ImplementationWorkflow:
         tests = await workflow.execute_activity_method(
             RepoActivities.run_tests,
             RunTestsInput(
-                repo=repo, changes=implementation.changes, test_command=inp.project.test_command
+                repo=repo,
+                changes=implementation.changes,
+                test_command=inp.project.test_command,
+                setup_command=inp.project.setup_command,
             ),
             start_to_close_timeout=TEST_TIMEOUT,
             heartbeat_timeout=LLM_HEARTBEAT,
@@ -78,7 +98,8 @@ class ImplementationWorkflow:
             or not tests.passed
             or implementation.qa_passed is False
         )
-        summary = texts.tests_summary(tests.passed, tests.exit_code, tests.output)
+        summary = texts.tests_summary(tests.passed, tests.exit_code, tests.output, tests)
+        note = texts.tests_note(tests)
         pr = await workflow.execute_activity_method(
             GitHubActivities.open_pull_request,
             OpenPullRequestInput(
@@ -97,12 +118,14 @@ class ImplementationWorkflow:
         await asyncio.gather(
             outbox.comment(
                 "pull-request",
-                texts.pr_comment(
-                    pr.url, pr.draft, tests.passed, texts.criteria_lines(implementation)
-                ),
+                texts.pr_comment(pr.url, pr.draft, tests.passed, implementation, note),
             ),
             outbox.transition("In Review"),
         )
         return ImplementationResult(
-            pr_url=pr.url, draft=pr.draft, tests_passed=tests.passed, tokens=implementation.tokens
+            pr_url=pr.url,
+            draft=pr.draft,
+            tests_passed=tests.passed,
+            tokens=implementation.tokens,
+            tests_note=note,
         )

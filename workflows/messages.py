@@ -5,6 +5,7 @@ from enum import StrEnum
 
 from pydantic import BaseModel, Field
 
+from graphs.progress import ImplementationProgress
 from graphs.schemas import (
     Analysis,
     FileChange,
@@ -24,6 +25,7 @@ __all__ = [
     "Question",
     "QuestionSet",
     "Requirements",
+    "ImplementationProgress",
     "TicketContext",
 ]
 
@@ -58,6 +60,7 @@ class TicketProject(BaseModel):
     clone_url: str
     base_branch: str = "main"
     test_command: str = "python -m pytest -q"
+    setup_command: str | None = None
     implement_after_approval: bool = False
 
 
@@ -80,6 +83,8 @@ class TicketInput(BaseModel):
     waits: WaitPolicy = Field(default_factory=WaitPolicy)
     token_budget: int | None = None
     agent_task_queue: str | None = None
+    # Started again with --restart after an earlier run: the branch starts from the current base.
+    restarted: bool = False
 
 
 class ImplementationInput(BaseModel):
@@ -102,6 +107,7 @@ class ImplementationResult(BaseModel):
     draft: bool
     tests_passed: bool
     tokens: int = 0
+    tests_note: str = ""  # an environment that could not be built, a sandbox limit hit
 
 
 class PhaseUsage(BaseModel):
@@ -127,6 +133,8 @@ class TicketResult(BaseModel):
     tests_passed: bool | None = None
     message: str = ""
     usage: list[PhaseUsage] = Field(default_factory=list)
+    # The status query's last answer: a closed ticket's status is read from here, no replay.
+    final_status: "TicketStatus | None" = None
 
 
 class AnswerInput(BaseModel):
@@ -190,8 +198,12 @@ class TicketStatus(BaseModel):
     pr_url: str | None = None
     pr_draft: bool | None = None
     tests_passed: bool | None = None
+    tests_note: str = ""
     decisions: list[Decision] = Field(default_factory=list)
     tokens: int = 0
     token_budget: int | None = None
     message: str = ""
     usage: list[PhaseUsage] = Field(default_factory=list)
+    step: str | None = None
+    step_started_at: datetime | None = None
+    implementation: ImplementationProgress | None = None

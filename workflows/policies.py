@@ -23,14 +23,22 @@ GIT_RETRY = RetryPolicy(
 ANALYSIS_RETRY = RetryPolicy(
     initial_interval=timedelta(seconds=2), backoff_coefficient=2.0, maximum_attempts=3
 )
+# A model step or a test run fails for good only on its own errors (non-retryable) or after
+# about half an hour of retries: a busy machine or a lost worker (heartbeat timeouts) must
+# not fail a ticket after one slow spell.
 LLM_RETRY = RetryPolicy(
     initial_interval=timedelta(seconds=5),
     backoff_coefficient=2.0,
-    maximum_interval=timedelta(minutes=2),
-    maximum_attempts=5,
+    maximum_interval=timedelta(minutes=5),
+    maximum_attempts=10,
     non_retryable_error_types=["ModelAnswerError", "ContextTooSmall"],
 )
-TEST_RETRY = RetryPolicy(initial_interval=timedelta(seconds=2), maximum_attempts=2)
+TEST_RETRY = RetryPolicy(
+    initial_interval=timedelta(seconds=10),
+    backoff_coefficient=2.0,
+    maximum_interval=timedelta(minutes=5),
+    maximum_attempts=10,
+)
 
 HTTP_TIMEOUT = timedelta(seconds=60)
 GIT_TIMEOUT = timedelta(minutes=5)

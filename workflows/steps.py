@@ -2,6 +2,7 @@
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from contextlib import nullcontext
 from typing import Any, TypeVar
 
 from temporalio import workflow
@@ -43,6 +44,7 @@ with workflow.unsafe.imports_passed_through():
         LLM_RETRY,
         LLM_TIMEOUT,
     )
+    from workflows.tracker import Tracker
 
 PLAN_DIR = ".ticketsmith"
 T = TypeVar("T")
@@ -57,8 +59,10 @@ class TicketSteps:
         status: TicketStatus,
         outbox: Outbox,
         before_agent: Callable[[], Awaitable[None]],
+        tracker: Tracker | None = None,
     ) -> None:
         self._inp = inp
+        self._step = tracker.step if tracker else lambda _: nullcontext()
         self._status = status
         self._outbox = outbox
         self._before_agent = before_agent
@@ -81,34 +85,43 @@ class TicketSteps:
     ) -> T:  # fmt: skip
         """Run one agent graph on the agent task queue, after the budget check."""
         await self._before_agent()
-        result: Any = await workflow.execute_activity_method(
-            activity,
-            arg,
-            task_queue=self._inp.agent_task_queue,
-            start_to_close_timeout=LLM_TIMEOUT,
-            heartbeat_timeout=LLM_HEARTBEAT,
-            retry_policy=retry,
-            summary=summary,
-        )
+        with self._step(summary):
+            result: Any = await workflow.execute_activity_method(
+                activity,
+                arg,
+                task_queue=self._inp.agent_task_queue,
+                start_to_close_timeout=LLM_TIMEOUT,
+                heartbeat_timeout=LLM_HEARTBEAT,
+                retry_policy=retry,
+                summary=summary,
+            )
         self._status.tokens += result.tokens
         return result  # type: ignore[no-any-return]
 
     async def study(self) -> tuple[TicketContext, Analysis]:
         """Fetch the ticket, prepare the branch and analyse the codebase."""
-        ticket = await workflow.execute_activity_method(
-            JiraActivities.fetch_jira_ticket,
-            FetchTicketInput(key=self._inp.key),
-            start_to_close_timeout=HTTP_TIMEOUT,
-            retry_policy=HTTP_RETRY,
-            summary=f"Fetch {self._inp.key} from Jira",
-        )
-        prepared = await workflow.execute_activity_method(
-            RepoActivities.prepare_repository,
-            PrepareRepositoryInput(repo=self.repo, key=ticket.key, summary=ticket.summary),
-            start_to_close_timeout=GIT_TIMEOUT,
-            retry_policy=GIT_RETRY,
-            summary="Prepare the ticket branch",
-        )
+        fetch = f"Fetch {self._inp.key} from Jira"
+        with self._step(fetch):
+            ticket = await workflow.execute_activity_method(
+                JiraActivities.fetch_jira_ticket,
+                FetchTicketInput(key=self._inp.key),
+                start_to_close_timeout=HTTP_TIMEOUT,
+                retry_policy=HTTP_RETRY,
+                summary=fetch,
+            )
+        with self._step("Prepare the ticket branch"):
+            prepared = await workflow.execute_activity_method(
+                RepoActivities.prepare_repository,
+                PrepareRepositoryInput(
+                    repo=self.repo,
+                    key=ticket.key,
+                    summary=ticket.summary,
+                    from_base=self._inp.restarted,
+                ),
+                start_to_close_timeout=GIT_TIMEOUT,
+                retry_policy=GIT_RETRY,
+                summary="Prepare the ticket branch",
+            )
         self.repo = self.repo.model_copy(update={"branch": prepared.branch})
         self._status.branch = prepared.branch
         analysis: Analysis = await self._agent(

@@ -1,12 +1,14 @@
 """What the ticket workflow writes on Jira, Discord and the pull request (pure functions)."""
 
+from activities.messages import RunTestsResult
 from workflows.messages import Implementation, Plan, Question, TicketContext
 
 OFFLINE_PR_NOTE = (
     "**Draft: a language model is needed to write the code.** This run used the offline "
-    "model, which does not write code; the branch holds the approved plan only. Set "
-    "`OPENAI_API_KEY` (or `OPENAI_BASE_URL` for any OpenAI-compatible server) on the worker "
-    "and restart the ticket to have the code written."
+    "model, which does not write code; the branch holds the approved plan only. Give the "
+    "worker a model, either the local one (`make local-model`: no account, no key) or "
+    "`OPENAI_API_KEY` (or `OPENAI_BASE_URL` for any OpenAI-compatible server), and restart "
+    "the ticket to have the code written."
 )
 
 
@@ -118,18 +120,48 @@ def test_account(implementation: Implementation) -> list[str]:
     return lines
 
 
-def tests_summary(passed: bool, exit_code: int, output: str) -> str:
+def tests_summary(
+    passed: bool, exit_code: int, output: str, run: RunTestsResult | None = None
+) -> str:
     """A short account of the test run, with the tail of its output."""
+    if run is not None and run.environment_error:
+        return f"The tests could not run.\n\n{run.environment_error}"
     verdict = "passed" if passed else f"failed (exit code {exit_code})"
+    if run is not None and run.limit:
+        verdict = f"was stopped by the sandbox's {run.limit} limit"
     tail = "\n".join(output.strip().splitlines()[-20:])
     return f"The test command {verdict}.\n\n```\n{tail}\n```"
 
 
-def pr_comment(url: str, draft: bool, passed: bool, criteria: list[str] | None = None) -> str:
-    """The Jira comment that announces the pull request, with each criterion's test."""
+def tests_note(run: RunTestsResult) -> str:
+    """What a reader of the result must know beyond pass or fail ("" when nothing)."""
+    notes = []
+    if run.environment_error:
+        notes.append(run.environment_error)
+    elif run.limit:
+        notes.append(f"The test run was stopped by the sandbox's {run.limit} limit.")
+    if run.environment and not run.sandboxed:
+        notes.append("The tests ran unsandboxed (TICKETSMITH_SANDBOX=none).")
+    return "\n\n".join(notes)
+
+
+def pr_comment(
+    url: str, draft: bool, passed: bool, implementation: Implementation, note: str = ""
+) -> str:
+    """The Jira comment that announces the pull request; passing tests claim nothing alone."""
     kind = "Draft pull request" if draft else "Pull request"
-    verdict = "tests pass" if passed else "tests do not pass yet"
-    text = f"{kind} opened: {url} ({verdict})."
+    if not implementation.changes:
+        why = (
+            "the offline model writes none"
+            if implementation.produced_offline
+            else "the implementation produced no changes"
+        )
+        text = f"{kind} opened: {url}. No code was written ({why}); the branch holds the plan."
+        return text + (f"\n\n{note}" if note else "")
+    files = len(implementation.changes)
+    verdict = "the tests pass" if passed else "the tests do not pass yet"
+    text = f"{kind} opened: {url}. It changes {files} file{'s' * (files != 1)} and {verdict}."
+    criteria = criteria_lines(implementation)
     if criteria:
         text += "\n\nAcceptance criteria:\n" + "\n".join(criteria)
-    return text
+    return text + (f"\n\n{note}" if note else "")

@@ -11,11 +11,13 @@ from temporalio.exceptions import (
 )
 
 with workflow.unsafe.imports_passed_through():
+    from workflows.failures import failure_in_words
     from workflows.handlers import HumanHandlers
     from workflows.implementation import ImplementationWorkflow
     from workflows.messages import (
         Analysis,
         ImplementationInput,
+        ImplementationProgress,
         Phase,
         Plan,
         Question,
@@ -58,11 +60,13 @@ class TicketWorkflow(HumanHandlers):
             if is_cancelled_exception(err):
                 await self._stopped(Status.CANCELLED, "Work on this ticket was cancelled.")
             else:
-                await self._stopped(Status.FAILED, f"ticketsmith stopped: {root_message(err)}")
+                await self._stopped(
+                    Status.FAILED, f"Work on this ticket stopped. {failure_in_words(err)}"
+                )
             raise
 
     async def _phases(self, inp: TicketInput) -> TicketResult:
-        steps = TicketSteps(inp, self._status, self._outbox, self._check_budget)
+        steps = TicketSteps(inp, self._status, self._outbox, self._check_budget, self._tracker)
         self._tracker.set(Phase.REFINEMENT, Status.RUNNING, "Reading the ticket")
         ticket, analysis = await steps.study()
         requirements = await self._refine(steps, ticket, analysis)
@@ -78,24 +82,26 @@ class TicketWorkflow(HumanHandlers):
             )
         await self._check_budget()
         self._tracker.set(Phase.IMPLEMENTATION, Status.RUNNING, "Implementing the plan")
-        done = await workflow.execute_child_workflow(
-            ImplementationWorkflow.run,
-            ImplementationInput(
-                key=inp.key,
-                project=inp.project,
-                branch=steps.repo.branch,
-                ticket=ticket,
-                plan=plan,
-                requirements=requirements,
-                analysis=analysis,
-                agent_task_queue=inp.agent_task_queue,
-            ),
-            id=f"{workflow.info().workflow_id}-implementation",
-            static_summary=f"Implement plan v{plan.version}",
-        )
+        with self._tracker.step(f"Implement plan v{plan.version}"):
+            done = await workflow.execute_child_workflow(
+                ImplementationWorkflow.run,
+                ImplementationInput(
+                    key=inp.key,
+                    project=inp.project,
+                    branch=steps.repo.branch,
+                    ticket=ticket,
+                    plan=plan,
+                    requirements=requirements,
+                    analysis=analysis,
+                    agent_task_queue=inp.agent_task_queue,
+                ),
+                id=f"{workflow.info().workflow_id}-implementation",
+                static_summary=f"Implement plan v{plan.version}",
+            )
         self._status.tokens += done.tokens
         self._status.pr_url = done.pr_url
         self._status.pr_draft, self._status.tests_passed = done.draft, done.tests_passed
+        self._status.tests_note = done.tests_note
         return await self._finish(f"Pull request opened: {done.pr_url}")
 
     async def _refine(
@@ -182,6 +188,11 @@ class TicketWorkflow(HumanHandlers):
         )
         await self._wait(Status.AWAITING_BUDGET, "more model token budget")
 
+    @workflow.signal(name="report_progress")
+    def report_progress(self, progress: ImplementationProgress) -> None:
+        """The implementation activity's latest progress (shown by status, watch and the Web UI)."""
+        self._tracker.report(progress)
+
     def _approver(self) -> str:
         """Who approved the plan last."""
         approvals = [d.author for d in self._status.decisions if d.kind == "approve"]
@@ -207,10 +218,3 @@ class TicketWorkflow(HumanHandlers):
             )
         except ActivityError as err:
             workflow.logger.warning("could not report that %s stopped: %s", self._inp.key, err)
-
-
-def root_message(err: BaseException) -> str:
-    """The innermost cause's message: what actually went wrong."""
-    while err.__cause__ is not None:
-        err = err.__cause__
-    return getattr(err, "message", None) or str(err)

@@ -1,9 +1,13 @@
 """Where a ticket is, for people: the status query, search attributes, Web UI details, events."""
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from temporalio import workflow
 from temporalio.common import SearchAttributeKey
 
 with workflow.unsafe.imports_passed_through():
+    from graphs.progress import ImplementationProgress, progress_markdown
     from workflows.messages import (
         Phase,
         PhaseUsage,
@@ -69,17 +73,39 @@ class Tracker:
         if current is not None and waiting and current.waiting_since is None:
             current.waiting_since = now
 
+    @contextmanager
+    def step(self, summary: str) -> Iterator[None]:
+        """Show `summary` as the step in flight (with its start) while the block runs."""
+        self.status.step, self.status.step_started_at = summary, workflow.now()
+        workflow.set_current_details(self.details())
+        try:
+            yield
+        finally:
+            self.status.step = self.status.step_started_at = None
+
+    def report(self, progress: ImplementationProgress) -> None:
+        """Take the implementation's latest progress; a late, older report changes nothing."""
+        current = self.status.implementation
+        if current is None or progress.sequence > current.sequence:
+            self.status.implementation = progress
+            workflow.set_current_details(self.details())
+
     def details(self) -> str:
         """A short markdown status for the Web UI."""
         s = self.status
         lines = [f"**{s.key}**: {s.phase.value} / {s.status.value}", "", s.message]
+        if s.step and s.step_started_at:
+            lines.append(f"\nStep: {s.step} (since {s.step_started_at:%H:%M:%S} UTC)")
+        if s.implementation and s.phase == Phase.IMPLEMENTATION:
+            lines.append("\n" + progress_markdown(s.implementation))
         if s.plan_version:
             lines.append(f"\nPlan version: {s.plan_version}")
         if s.branch:
             lines.append(f"\nBranch: `{s.branch}`")
         if s.pr_url:
             lines.append(f"\nPull request: {s.pr_url}")
-        lines.append(f"\nModel tokens: {s.tokens}")
+        budget = f" of {s.token_budget}" if s.token_budget else ""
+        lines.append(f"\nModel tokens: {s.tokens}{budget}")
         return "\n".join(lines)
 
     def event(self, name: str, detail: str) -> None:
@@ -110,4 +136,5 @@ class Tracker:
             tests_passed=s.tests_passed,
             message=message,
             usage=s.usage,
+            final_status=s.model_copy(deep=True),
         )

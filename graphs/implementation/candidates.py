@@ -31,7 +31,7 @@ async def try_candidate(
     report = await tester([*others, change])
     if report.import_errors:
         return (-1, -1, -1), report
-    return rank(report, state["own_tests"]), report
+    return rank(report, state.get("own_tests", [])), report
 
 
 async def best_candidate(
@@ -55,7 +55,7 @@ async def best_candidate(
         if outcome.change is None or outcome.change.content in seen:
             continue
         seen.add(outcome.change.content)
-        score, report = await try_candidate(tester, state["others"], outcome.change, state)
+        score, report = await try_candidate(tester, state.get("others", []), outcome.change, state)
         scored.append((score, -number, outcome, report))
     if not scored:
         return first.model_copy(update={"tokens": tokens})

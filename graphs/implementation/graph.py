@@ -15,7 +15,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
 from graphs.implementation.criteria import make_criteria
-from graphs.implementation.journal import Journal, Progress
+from graphs.implementation.journal import Journal, Progress, StepStarted
 from graphs.implementation.loop import (
     make_after_review,
     make_after_tests,
@@ -87,20 +87,22 @@ async def implement_plan(
     criteria_tests: bool = False,
     progress: Progress | None = None,
     on_progress: Callable[[Progress], None] | None = None,
+    on_start: StepStarted | None = None,
 ) -> Implementation:
     """Implement the plan: parallel workers, the project's tests, QA, and fixes until it passes.
 
     `progress` from an interrupted run is replayed instead of redone; `on_progress` receives
-    the progress after every completed step (worker, test run, review). Where a file's tests
-    still fail, its worker writes `candidates` versions and keeps the one the tests prefer.
-    With `criteria_tests`, a test per acceptance criterion is written first and kept when it
-    fails on the original code for the stated reason.
+    the progress after every completed step (worker, test run, review), `on_start` hears
+    of each step as it begins. Where a file's tests still fail, its worker writes
+    `candidates` versions and keeps the one the tests prefer. With `criteria_tests`, a test
+    per acceptance criterion is written first and kept when it fails on the original code
+    for the stated reason.
     """
     if max_revisions < 1:
         raise ValueError("max_revisions must be at least 1")
     if candidates < 1:
         raise ValueError("candidates must be at least 1")
-    journal = Journal(progress, on_progress)
+    journal = Journal(progress, on_progress, on_start)
     graph = build_implementation_graph(
         model,
         tools,

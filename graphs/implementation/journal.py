@@ -11,6 +11,8 @@ from pydantic import BaseModel, Field
 from graphs.implementation.state import Review
 from graphs.schemas import FileChange, TestReport
 
+StepStarted = Callable[[str, int, str | None], None]  # (kind, revision, path) of a step begun
+
 
 class WorkerOutcome(BaseModel):
     """What one worker did for one file in one revision."""
@@ -59,10 +61,17 @@ class Journal:
         self,
         progress: Progress | None = None,
         on_record: Callable[[Progress], None] | None = None,
+        on_start: StepStarted | None = None,
     ) -> None:
         self.progress = progress.model_copy(deep=True) if progress else Progress()
         self._on_record = on_record
+        self._on_start = on_start
         self.replayed = 0
+
+    def start(self, kind: str, revision: int, path: str | None = None) -> None:
+        """Say that a step is under way: a `worker` for a path, the `tests` or the `review`."""
+        if self._on_start is not None:
+            self._on_start(kind, revision, path)
 
     def worker(self, revision: int, path: str) -> WorkerOutcome | None:
         """The recorded outcome of this file's worker in this revision, if any."""

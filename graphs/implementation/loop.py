@@ -62,6 +62,7 @@ def make_tester(tester: Tester | None, journal: Journal) -> AsyncNode[Implementa
         best = state.get("best") or await baseline()
         report = journal.tests(revision)
         if report is None:
+            journal.start("tests", revision)
             report = await tester(changes)
             journal.record_tests(revision, report)
         if report.import_errors:

@@ -163,8 +163,9 @@ def make_worker(
         path, revision = state["assignment"]["file"].path, state["revision"]
         outcome = journal.worker(revision, path)
         if outcome is None:
+            journal.start("worker", revision, path)
             outcome = await write_file(model, tools, state)
-            if candidates > 1 and tester is not None and state["failing"]:
+            if candidates > 1 and tester is not None and state.get("failing"):
                 outcome = await best_candidate(
                     write_file, model, tools, state, tester, outcome, candidates
                 )

@@ -1,12 +1,16 @@
 """The prompt a worker sends: plan, requirements, related code and the file (or its window)."""
 
+from pathlib import Path
+from typing import cast
+
 from langchain_core.messages import BaseMessage
 
 from graphs.fences import fence, safe_relative_path
 from graphs.implementation.failures import describe_failures, map_failures
 from graphs.implementation.files import Window, fence_language
-from graphs.implementation.state import ImplementationState, WorkerState
+from graphs.implementation.state import ImplementationState, Review, WorkerState
 from graphs.prompting import task_messages
+from graphs.schemas import TestReport
 from graphs.structured import trim
 
 MAX_PLAN_FILES = 20
@@ -29,7 +33,7 @@ def test_feedback(state: ImplementationState, path: str) -> list[str]:
         return []
     status = "timed out" if tests.timed_out else f"failed (exit code {tests.exit_code})"
     if tests.counted:
-        paths = [a["file"].path for a in state.get("assignments", [])]
+        paths = [a["file"].path for a in state.get("assignments", [])] or [path]
         mine = map_failures(tests, paths).get(path, [])
         if not mine:
             return [f"The tests {status}, but none of the failures concerns this file."]
@@ -67,6 +71,14 @@ def worker_feedback(state: ImplementationState, path: str) -> str:
             lines += ["Fixes asked in other files (for context):"] + [f"- {o}" for o in others[:5]]
     lines += test_feedback(state, path)
     return "\n".join(lines) if lines else FIRST_VERSION
+
+
+def review_feedback(
+    review: Review | None, tests: TestReport | None, path: str, repo_dir: Path
+) -> str:
+    """The feedback of a review and a test run for one file, outside the implementation graph."""
+    state = cast(ImplementationState, {"review": review, "tests": tests, "repo_dir": repo_dir})
+    return worker_feedback(state, path)
 
 
 def _bullets(items: list[str], empty: str) -> str:

@@ -98,6 +98,7 @@ def make_review(model: BaseChatModel, journal: Journal) -> AsyncNode[Implementat
         revision, ticket = state["revision"], state["ticket"]
         outcome = journal.review(revision)
         if outcome is None:
+            journal.start("review", revision)
             system, human = task_prompt(
                 "review",
                 review_inputs(state),

@@ -98,8 +98,8 @@ class WorkerState(ImplementationInput):
     current: str | None
     feedback: str
     # Whether the file's tests failed in the last run (candidates are tried then).
-    failing: bool
+    failing: NotRequired[bool]
     # The latest version of every other changed file, to test a candidate with.
-    others: list[FileChange]
+    others: NotRequired[list[FileChange]]
     # The repository's own tests (those of the checkout before any change).
-    own_tests: list[str]
+    own_tests: NotRequired[list[str]]

@@ -1,9 +1,9 @@
 """The tester's pieces: the junit option, importable modules, and the import check it runs."""
 
-import shlex
+import sys
 from pathlib import Path
 
-from activities.tester import IMPORT_CHECK, import_errors, with_junit
+from activities.testcases import import_check_command, import_errors, with_junit
 from graphs.implementation.gate import module_name
 from integrations.commands import run_command
 
@@ -33,8 +33,7 @@ async def test_the_import_check_names_the_files_that_do_not_import(tmp_path: Pat
     (tmp_path / "calc" / "good.py").write_text("VALUE = 1\n")
     (tmp_path / "calc" / "bad.py").write_text("from calc.good import MISSING\n")
     modules = {"calc/good.py": "calc.good", "calc/bad.py": "calc.bad"}
-    command = shlex.join(["python", "-c", IMPORT_CHECK, *modules.values()])
-    result = await run_command(tmp_path, command, 60)
+    result = await run_command(tmp_path, import_check_command(modules, sys.executable), 60)
     errors = import_errors(result.output, modules)
     assert list(errors) == ["calc/bad.py"]
     assert "ImportError: cannot import name 'MISSING'" in errors["calc/bad.py"]

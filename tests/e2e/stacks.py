@@ -9,12 +9,15 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import httpx
+import pytest
 
 from config import Settings
-from embedded.stack import Stack
+from embedded.stack import Stack, StackError, StackNotReadyError
 from tests.support.processes import free_port
 
 T = TypeVar("T")
+# Once a stack was too slow to start, the next ones would be too: their tests fail at once.
+_too_slow: list[str] = []
 
 
 def stack_settings(data: Path, **overrides: Any) -> Settings:
@@ -25,7 +28,7 @@ def stack_settings(data: Path, **overrides: Any) -> Settings:
         "[projects.DEMO]\n"
         'repository = "demo/calc"\n'
         "implement_after_approval = true\n"
-        f'discord_webhook_url = "http://127.0.0.1:{emulator_port}/api/webhooks/1000/demo-token"\n'
+        'discord_webhook_url = "/api/webhooks/1000/demo-token"\n'
     )
     defaults: dict[str, Any] = {
         "data_dir": data,
@@ -44,10 +47,18 @@ def stack_settings(data: Path, **overrides: Any) -> Settings:
 
 @asynccontextmanager
 async def running(settings: Settings) -> AsyncIterator[Stack]:
-    """The stack started with fresh emulators, stopped at the end."""
+    """The stack started with fresh emulators, stopped at the end; fails the test if it cannot."""
+    if _too_slow:
+        pytest.fail(f"an earlier stack of this run did not start: {_too_slow[0]}", pytrace=False)
     stack = Stack(settings, reset_emulators=True)
     try:
-        await stack.start()
+        try:
+            await stack.start()
+        except StackNotReadyError as err:
+            _too_slow.append(str(err))
+            pytest.fail(f"the stack did not start: {err}", pytrace=False)
+        except StackError as err:
+            pytest.fail(f"the stack did not start: {err}", pytrace=False)
         yield stack
     finally:
         stack.stop()

@@ -74,3 +74,28 @@ async def test_refusal_then_cancel_with_compensation(stack: Stack) -> None:
         comments = (await http.get("/rest/api/3/issue/DEMO-1/comment")).json()["comments"]
     last = str(comments[-1]["body"])
     assert "cancelled" in last and str(waiting.branch) in last
+
+
+async def test_status_without_a_worker(stack: Stack) -> None:
+    assert starter(stack, "DEMO-2", "--auto", "--restart").returncode == 0
+    done = await wait_for(stack, "DEMO-2", Status.COMPLETED)
+    stack.stop_service("worker")
+    try:
+        # A finished ticket answers from what its closed workflow holds: no worker, no replay.
+        finished = starter(stack, "status", "DEMO-2")
+        assert finished.returncode == 0, finished.stderr
+        assert "done / completed" in finished.stdout and str(done.pr_url) in finished.stdout
+
+        # A running one cannot answer without a worker, and says so and why.
+        assert starter(stack, "DEMO-1", "--restart").returncode == 0
+        env = child_env(stack.settings) | {"TICKETSMITH_STATUS_QUERY_SECONDS": "2"}
+        running = subprocess.run(
+            [sys.executable, "starter.py", "status", "DEMO-1"],
+            cwd=ROOT, env=env, capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+        assert running.returncode == 1
+        assert "no worker answered its status query within 2 s" in running.stderr
+        assert "still running" in running.stderr and "worker.log" in running.stderr
+    finally:
+        await stack.start_service("worker")
+    assert "cancelled" in starter(stack, "cancel", "DEMO-1").stdout

@@ -21,7 +21,15 @@ from graphs.implementation.journal import Progress
 from tests.conftest import SEARCH_ATTRIBUTES, venv_binary
 from tests.support.fake_openai import Call, FakeModelServer
 from tests.support.fake_team import TeamBrain
-from tests.support.processes import clean_env, free_port, kill, start_emulators, start_worker, until
+from tests.support.processes import (
+    clean_env,
+    free_port,
+    guard_children,
+    kill,
+    start_emulators,
+    start_worker,
+    until,
+)
 from workflows.messages import ImplementationResult, TicketInput, TicketProject, TicketResult
 from workflows.policies import LLM_HEARTBEAT, LLM_RETRY
 
@@ -50,6 +58,7 @@ async def env(tmp_path: Path) -> AsyncIterator[WorkflowEnvironment]:
         search_attributes=[SearchAttributeKey.for_keyword(n) for n in SEARCH_ATTRIBUTES],
         dev_server_log_level="error",
     )
+    guard_children()
     async with server:
         yield server
 

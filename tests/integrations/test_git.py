@@ -2,9 +2,7 @@
 
 import asyncio
 import base64
-import os
 import subprocess
-import time
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -211,67 +209,25 @@ async def test_git_error_redacts_secrets_echoed_by_git(tmp_path: Path) -> None:
     assert caught.value.not_found
 
 
-async def test_run_command_captures_output_and_exit_code(tmp_path: Path, remote: str) -> None:
-    ws = workspace(tmp_path, remote)
-    await ws.sync(BRANCH, "main")
-    script = "import sys; print('to stdout'); print('to stderr', file=sys.stderr); sys.exit(3)"
-    result = await ws.run_command(f'python -c "{script}"', timeout_s=30)
-    assert result.exit_code == 3
-    assert "to stdout" in result.output
-    assert "to stderr" in result.output
-    assert not result.timed_out
-
-    tests = await ws.run_command("python -m pytest -q -p no:cacheprovider", timeout_s=120)
-    assert tests.exit_code == 0, tests.output
-    assert "passed" in tests.output
-
-    missing = await ws.run_command("no-such-program --flag", timeout_s=5)
-    assert missing.exit_code == 127
-
-
-async def test_the_checkout_shadows_installed_packages(tmp_path: Path) -> None:
-    ws = GitWorkspace(tmp_path, "file:///unused")
-    (tmp_path / "src" / "httpx").mkdir(parents=True)  # httpx is installed where we run
-    (tmp_path / "src" / "httpx" / "__init__.py").write_text("WHERE = 'checkout'\n")
-    (tmp_path / "flat_module.py").write_text("WHERE = 'flat'\n")
-    script = "import httpx, flat_module; print(httpx.WHERE, flat_module.WHERE)"
-    result = await ws.run_command(f'python -c "{script}"', timeout_s=30)
-    assert result.exit_code == 0, result.output
-    assert result.output.strip() == "checkout flat"
-
-
-async def test_run_command_hides_secrets_and_trims_output(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+async def test_restart_from_base_takes_the_bases_new_commits_and_keeps_the_old_head(
+    tmp_path: Path, remote: str, repos_root: Path
 ) -> None:
-    monkeypatch.setenv("TICKETSMITH_GITHUB_TOKEN", TOKEN)
-    ws = GitWorkspace(tmp_path, "file:///unused")
-    script = "import os; print(os.environ.get('TICKETSMITH_GITHUB_TOKEN')); print('x' * 20000)"
-    result = await ws.run_command(f'python -c "{script}" ', timeout_s=30)
-    assert result.exit_code == 0
-    assert TOKEN not in result.output
-    assert len(result.output) <= 8000
-    assert result.output.rstrip().endswith("x" * 100)
+    first = workspace(tmp_path, remote, "first")
+    old = await first.commit_and_push(BRANCH, "main", PLAN, "Plan v1")
+    # Someone lands a new test on the base after the first run.
+    other = workspace(tmp_path, remote, "other")
+    await other.sync("main", "main")
+    await other.write_files({"tests/test_new.py": "def test_new() -> None:\n    assert False\n"})
+    new_base = await other.commit("A new failing test")
+    assert new_base is not None
+    await other.push("main")
 
-
-async def test_run_command_timeout_kills_the_process_group(tmp_path: Path) -> None:
-    ws = GitWorkspace(tmp_path, "file:///unused")
-    marker = tmp_path / "child.pid"
-    command = f"sh -c 'echo started; sleep 60 & echo $! > {marker}; wait'"
-    result = await ws.run_command(command, timeout_s=1)
-    assert result.timed_out
-    assert result.duration_s < 20
-    assert "started" in result.output
-    child = int(marker.read_text())
-    deadline = time.monotonic() + 10
-    while _alive(child):
-        assert time.monotonic() < deadline, "the background child outlived the timeout"
-        await asyncio.sleep(0.05)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    stat = Path(f"/proc/{pid}/stat")
-    return stat.exists() and stat.read_text().split(") ")[-1][:1] != "Z"
+    restarted = workspace(tmp_path, remote, "restart")
+    sha = await restarted.restart_from_base(BRANCH, "main")
+    assert sha == new_base == remote_head(repos_root, BRANCH)
+    assert (restarted.root / "tests" / "test_new.py").exists()
+    assert not (restarted.root / "plans" / "DEMO-1.md").exists()
+    assert remote_head(repos_root, f"{BRANCH}-previous") == old.sha
+    # A retry changes nothing and keeps the old head's copy.
+    assert await restarted.restart_from_base(BRANCH, "main") == new_base
+    assert remote_head(repos_root, f"{BRANCH}-previous") == old.sha

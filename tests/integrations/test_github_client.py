@@ -162,3 +162,26 @@ async def test_headers() -> None:
     assert request.headers["Accept"] == "application/vnd.github+json"
     assert request.headers["X-GitHub-Api-Version"] == "2022-11-28"
     assert request.headers["Authorization"] == "Bearer ghp_x"
+
+
+async def test_open_pull_request_activity_updates_the_body_of_the_open_one(
+    github: GitHubClient, app: FastAPI
+) -> None:
+    from activities.github import GitHubActivities
+    from activities.messages import OpenPullRequestInput
+
+    def opening(body: str) -> OpenPullRequestInput:
+        return OpenPullRequestInput(
+            repository="demo/calc", title="DEMO-1: add power", body=body,
+            head="ticketsmith/DEMO-1", base="main", draft=True,
+        )  # fmt: skip
+
+    activities = GitHubActivities(github)
+    first = await activities.open_pull_request(opening("The first run's description"))
+    again = await activities.open_pull_request(opening("The restarted run's description"))
+    assert again.number == first.number
+    async with emulator_client(app) as http:
+        path = f"/api/v3/repos/demo/calc/pulls/{first.number}"
+        pr = (await http.get(path, headers={"Authorization": "Bearer t"})).json()
+    assert pr["body"] == "The restarted run's description"
+    assert len(await posts(app)) == 1

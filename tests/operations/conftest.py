@@ -7,6 +7,7 @@ from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.testing import WorkflowEnvironment
 
 from tests.conftest import venv_binary
+from tests.support.processes import guard_children
 
 
 @pytest.fixture(scope="package")
@@ -17,5 +18,6 @@ async def dev_server() -> AsyncIterator[WorkflowEnvironment]:
         dev_server_existing_path=venv_binary("temporal"),
         dev_server_extra_args=["--headless"],
     )
+    guard_children()
     async with env:
         yield env

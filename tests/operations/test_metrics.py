@@ -1,9 +1,12 @@
 """Metric helpers: the instruments the worker and the workflow record, and the ticket gauge."""
 
+import asyncio
+import logging
 from datetime import timedelta
 from types import SimpleNamespace
 from typing import Any
 
+import pytest
 from temporalio.exceptions import ApplicationError
 from temporalio.runtime import (
     MetricBuffer,
@@ -11,12 +14,14 @@ from temporalio.runtime import (
     Runtime,
     TelemetryConfig,
 )
+from temporalio.service import RPCError, RPCStatusCode
 
 from observability.interceptors import error_type
 from observability.metrics import (
     ACTIVITY_DURATION,
     ACTIVITY_FAILURES,
     MODEL_TOKENS,
+    TICKET_STATES,
     TICKETS,
     ActivityInstruments,
     TicketGauge,
@@ -77,7 +82,8 @@ async def test_ticket_gauge_counts_every_phase_and_status() -> None:
 
     client: Any = SimpleNamespace(count_workflows=count_workflows)
     await TicketGauge(client, runtime.metric_meter).refresh()
-    assert len(asked) == len(Phase) * len(Status)
+    assert len(asked) == len(TICKET_STATES) == len(set(asked)) < len(Phase) * len(Status)
+    assert ticket_query(Phase.DONE, Status.RUNNING) not in asked
     values = {(a["phase"], a["status"]): v for name, v, a in updates(buffer) if name == TICKETS}
     assert values[("done", "completed")] == 3 and values[("planning", "awaiting_approval")] == 0
     assert "`Status` = 'completed'" in done
@@ -85,3 +91,31 @@ async def test_ticket_gauge_counts_every_phase_and_status() -> None:
 
 def test_metrics_off_with_port_zero() -> None:
     assert metrics_runtime("127.0.0.1", 0) is None
+
+
+async def test_ticket_gauge_is_quiet_until_the_namespace_exists(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    runtime, _ = buffered()
+    answers = ["missing", "missing", "ok", "down"]  # one per refresh, then stop
+    stop = asyncio.Event()
+    calls = 0
+
+    async def count_workflows(query: str) -> SimpleNamespace:
+        nonlocal calls
+        refresh, calls = calls // len(TICKET_STATES), calls + 1
+        answer = answers[refresh] if refresh < len(answers) else "stop"
+        if answer == "missing":
+            raise RPCError("Namespace default is not found.", RPCStatusCode.NOT_FOUND, b"")
+        if answer == "down":
+            raise RPCError("connection refused", RPCStatusCode.UNAVAILABLE, b"")
+        if answer == "stop":
+            stop.set()
+        return SimpleNamespace(count=0)
+
+    client: Any = SimpleNamespace(count_workflows=count_workflows)
+    with caplog.at_level(logging.DEBUG, logger="ticketsmith.metrics"):
+        await asyncio.wait_for(TicketGauge(client, runtime.metric_meter).run(0, stop), 30)
+    levels = [(r.levelno, "not found" in r.getMessage()) for r in caplog.records]
+    # Not found while the server starts: quiet; down after it counted once: a warning.
+    assert levels == [(logging.DEBUG, True), (logging.DEBUG, True), (logging.WARNING, False)]

@@ -32,6 +32,9 @@ def replayer(workflows: list[type]) -> Replayer:
 def test_every_scenario_is_recorded() -> None:
     names = {path.stem for path in HISTORIES}
     assert {"happy", "happy-implementation", "rejection", "cancel", "expiry"} <= names
+    graphs = {"sequence", "parallel", "conditional-then", "conditional-else", "retry"}
+    graphs |= {"error-handler", "wait-approved", "wait-expired"}
+    assert {f"graph-{name}" for name in graphs} <= names
 
 
 @pytest.mark.parametrize("path", HISTORIES, ids=[p.stem for p in HISTORIES])

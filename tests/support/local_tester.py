@@ -8,9 +8,8 @@ import sys
 import time
 from pathlib import Path
 
-from activities.tester import JUNIT_PATH, report_of, with_junit
+from activities.testcases import JUNIT_PATH, with_cases, with_junit
 from graphs.schemas import FileChange, TestReport
-from integrations.commands import CommandResult
 from integrations.junit import read_junit
 
 OUTPUT_LIMIT = 8000
@@ -57,10 +56,11 @@ class LocalTester:
         except TimeoutError:
             proc.kill()
             out, timed_out = b"", True
-        result = CommandResult(
+        report = TestReport(
+            passed=proc.returncode == 0 and not timed_out,
             exit_code=proc.returncode if proc.returncode is not None else -1,
             output=out.decode(errors="replace")[-OUTPUT_LIMIT:],
             timed_out=timed_out,
-            duration_s=round(time.monotonic() - started, 3),
+            duration_seconds=round(time.monotonic() - started, 3),
         )
-        return report_of(result, read_junit(work / JUNIT_PATH))
+        return with_cases(report, read_junit(work / JUNIT_PATH))

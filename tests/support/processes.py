@@ -13,9 +13,24 @@ from typing import TypeVar
 
 import httpx
 
-from config import ROOT
+from config import ROOT, get_settings
+from embedded.reaper import Reaper, popen_bound
 
 T = TypeVar("T")
+_reaper: list[Reaper] = []
+
+
+def guard_children() -> None:
+    """Kill every current child of the test run (servers started by the SDK too) with it."""
+    if not _reaper:
+        _reaper.append(Reaper())
+    _reaper[0].guard_children()
+
+
+def release_children() -> None:
+    """At the end of the run: kill what the run started and did not stop."""
+    while _reaper:
+        _reaper.pop().close()
 
 
 def free_port() -> int:
@@ -36,11 +51,11 @@ def clean_env(**overrides: str) -> dict[str, str]:
 
 
 def spawn(argv: list[str], env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
-    """Start a process in its own process group, its output in a log file."""
+    """Start a process in its own process group, its output in a log file; it dies with us."""
     with log.open("ab") as out:
-        return subprocess.Popen(
+        return popen_bound(
             argv, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL, start_new_session=True,
+            stdin=subprocess.DEVNULL,
         )  # fmt: skip
 
 
@@ -66,8 +81,9 @@ async def until(
 
 async def start_emulators(port: int, state_dir: Path, log: Path) -> subprocess.Popen[bytes]:
     """The emulators (Jira, GitHub, git hosting, Discord), freshly seeded, once healthy."""
-    argv = [sys.executable, "-m", "emulators", "--host", "127.0.0.1", "--port", str(port),
-            "--state-dir", str(state_dir), "--reset"]  # fmt: skip
+    argv = [sys.executable, "-m", "embedded.launch", "emulators", "-m", "emulators",
+            "--host", "127.0.0.1", "--port", str(port), "--state-dir", str(state_dir),
+            "--reset"]  # fmt: skip
     process = spawn(argv, clean_env(), log)
 
     async def healthy() -> bool:
@@ -80,10 +96,10 @@ async def start_emulators(port: int, state_dir: Path, log: Path) -> subprocess.P
         except httpx.HTTPError:
             return False
 
-    await until(healthy, 60, "the emulators")
+    await until(healthy, get_settings().ready_timeout_seconds, "the emulators")
     return process
 
 
 def start_worker(env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
     """The real worker (`worker.py`) as a separate process."""
-    return spawn([sys.executable, "worker.py"], env, log)
+    return spawn([sys.executable, "-m", "embedded.launch", "worker", "worker.py"], env, log)

@@ -1,0 +1,131 @@
+"""The MVP builder's tester (the generated project's own tests, run for real) and publisher
+(the project pushed as a repository of its own to the forge)."""
+
+import asyncio
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, Field
+from temporalio import activity
+
+from activities.graph_agents import agent_input
+from activities.heartbeat import heartbeating
+from activities.messages import RepoRef
+from activities.mvp_agents import Project
+from activities.repo import Workspaces
+from graphs.analysis.scan import detect_frameworks, detect_test_command, scan_files
+from graphs.dsl.calls import AgentCall, AgentResult
+from graphs.mvp.project import slugify, write_tree
+from graphs.schemas import TestReport
+from integrations.commands import run_command
+from integrations.github import GitHubClient
+from integrations.github_repos import ensure_user_repository
+
+TEST_TIMEOUT_SECONDS = 300.0
+DEFAULT_TEST_COMMAND = "python -m pytest -q"
+
+
+class TesterInput(BaseModel):
+    """The workers' outputs of this revision and the project before it."""
+
+    written: list[dict[str, Any] | None] = Field(default_factory=list)
+    project: Project | None = None
+    revision: int = 1
+    timeout_seconds: float = TEST_TIMEOUT_SECONDS
+
+
+class PublishInput(BaseModel):
+    """The files to push and the repository name to push them to."""
+
+    name: str
+    files: dict[str, str] = Field(default_factory=dict)
+    message: str = "Generated project"
+    description: str = ""
+
+
+def merge(previous: Project | None, written: list[dict[str, Any] | None]) -> tuple[dict, bool]:
+    """The latest version of every file, and whether any changed."""
+    files = dict(previous.files) if previous else {}
+    changed = False
+    for output in written:
+        if not output or not output.get("path") or output.get("content") is None:
+            continue
+        if files.get(output["path"]) != output["content"]:
+            files[output["path"]] = output["content"]
+            changed = True
+    return files, changed
+
+
+def project_test_command(root: Path) -> str | None:
+    """The project's test command as its layout reveals it; pytest for Python test files."""
+    files = scan_files(root)
+    command = detect_test_command(root, files, detect_frameworks(root, files))
+    python_tests = any(
+        f.endswith(".py") and (Path(f).name.startswith("test_") or f.endswith("_test.py"))
+        for f in files
+    )
+    # pytest runs unittest suites too, and fails when it finds no test at all.
+    if python_tests and (command is None or "unittest" in command):
+        return DEFAULT_TEST_COMMAND
+    return command
+
+
+class ProjectAgents:
+    """Tester and publisher; the publisher pushes with the worker's forge credentials."""
+
+    def __init__(self, github: GitHubClient, workspaces: Workspaces) -> None:
+        self._github = github
+        self._workspaces = workspaces
+
+    @activity.defn(name="mvp_tester")
+    async def mvp_tester(self, call: AgentCall) -> AgentResult:
+        """Merge the revision's files and run the project's own tests on a fresh copy."""
+        inp = agent_input("mvp_tester", TesterInput, call)
+        files, changed = merge(inp.project, inp.written)
+        project = Project(files=files, changed=changed, revision=inp.revision)
+        if files:
+            with tempfile.TemporaryDirectory(prefix="mvp-tests-") as tmp:
+                root = Path(tmp)
+                await asyncio.to_thread(write_tree, root, files)
+                project.test_command = await asyncio.to_thread(project_test_command, root)
+                if project.test_command:
+                    result = await heartbeating(
+                        run_command(root, project.test_command, inp.timeout_seconds)
+                    )
+                    project.tests = TestReport(
+                        passed=result.exit_code == 0 and not result.timed_out,
+                        exit_code=result.exit_code,
+                        output=result.output,
+                        timed_out=result.timed_out,
+                        duration_seconds=result.duration_s,
+                    )
+        return AgentResult(output=project.model_dump(mode="json"))
+
+    @activity.defn(name="forge_publish")
+    async def forge_publish(self, call: AgentCall) -> AgentResult:
+        """Create the repository once and push the files as a commit (unchanged: no commit)."""
+        inp = agent_input("forge_publish", PublishInput, call)
+        name = slugify(inp.name)
+        if not inp.files:
+            return AgentResult(output={"repository": None, "note": "no files to publish"})
+        repo = await ensure_user_repository(self._github, name, inp.description)
+        ref = RepoRef(
+            workflow_id=f"publish-{name}",
+            repository=repo.full_name,
+            clone_url=repo.clone_url,
+            branch=repo.default_branch,
+            base_branch=repo.default_branch,
+        )
+        async with self._workspaces.using(ref, "publish") as workspace:
+            result = await workspace.commit_and_push(
+                repo.default_branch, repo.default_branch, inp.files, inp.message
+            )
+        output = {
+            "repository": repo.full_name,
+            "url": repo.html_url,
+            "clone_url": repo.clone_url,
+            "sha": result.sha,
+            "changed": result.changed,
+        }
+        return AgentResult(output=output)

@@ -1,0 +1,120 @@
+"""The architect, one SWE worker and QA of the MVP builder, built on the planning graph and
+the implementation graph's worker and review nodes."""
+
+import tempfile
+from pathlib import Path
+
+from langchain_core.language_models import BaseChatModel
+
+from graphs.analysis.graph import index_repository
+from graphs.implementation.journal import Journal, WorkerOutcome
+from graphs.implementation.nodes import CONTEXT_SNIPPETS, write_file
+from graphs.implementation.prompt import review_feedback
+from graphs.implementation.review import make_review
+from graphs.implementation.state import Assignment, Review, WorkerState
+from graphs.mvp.manager import ManagerDecision
+from graphs.mvp.project import write_tree
+from graphs.planning.graph import create_plan
+from graphs.schemas import (
+    Analysis,
+    FileChange,
+    Plan,
+    PlannedFile,
+    Requirements,
+    TestReport,
+    TicketContext,
+)
+
+NEW_PROJECT = Analysis(
+    summary="An empty repository: the project is written from scratch, in Python, with pytest.",
+    languages=["Python"],
+    frameworks=["pytest"],
+    test_command="python -m pytest -q",
+    files=[],
+)
+ACCEPTANCE = [
+    "The project has pytest tests for every feature, and `python -m pytest -q` passes.",
+    "It needs nothing beyond the Python standard library and pytest.",
+]
+
+
+def request_ticket(prompt: str, decision: ManagerDecision) -> TicketContext:
+    """The request as the ticket the planning and implementation pieces read."""
+    tasks = "\n".join(f"- {task}" for task in decision.tasks)
+    return TicketContext(
+        key="MVP", summary=prompt[:200], description=f"{decision.plan}\n{tasks}".strip()
+    )
+
+
+def requirements_of(prompt: str, decision: ManagerDecision) -> Requirements:
+    """The manager's tasks as requirements."""
+    return Requirements(requirements=decision.tasks or [prompt], acceptance_criteria=ACCEPTANCE)
+
+
+async def architect(model: BaseChatModel, prompt: str, decision: ManagerDecision) -> Plan:
+    """The file plan and the interface contracts of the MVP."""
+    ticket = request_ticket(prompt, decision)
+    plan = await create_plan(model, ticket, NEW_PROJECT, requirements_of(prompt, decision), [], 1)
+    creations = [f.model_copy(update={"action": "create"}) for f in plan.files]
+    return plan.model_copy(update={"files": creations})
+
+
+async def swe_worker(
+    model: BaseChatModel,
+    prompt: str,
+    decision: ManagerDecision,
+    plan: Plan,
+    planned: PlannedFile,
+    files: dict[str, str],
+    review: Review | None,
+    tests: TestReport | None,
+    revision: int,
+) -> WorkerOutcome:
+    """Write (or fix) one file, seeing the project's other files as related code."""
+    with tempfile.TemporaryDirectory(prefix="mvp-worker-") as tmp:
+        root = Path(tmp)
+        write_tree(root, files)
+        index = index_repository(root)
+        query = f"{planned.path} {planned.purpose}"
+        related = list(index.context_query(query, k=CONTEXT_SNIPPETS + 1))
+        related = [s for s in related if s.path != planned.path][:CONTEXT_SNIPPETS]
+        state = WorkerState(
+            repo_dir=root,
+            ticket=request_ticket(prompt, decision),
+            plan=plan,
+            requirements=requirements_of(prompt, decision),
+            analysis=NEW_PROJECT,
+            assignment=Assignment(file=planned, context=related),
+            index=index,
+            revision=revision,
+            current=files.get(planned.path),
+            feedback=review_feedback(review, tests, planned.path, root),
+        )
+        return await write_file(model, [], state)
+
+
+async def qa_review(
+    model: BaseChatModel,
+    prompt: str,
+    decision: ManagerDecision,
+    plan: Plan,
+    files: dict[str, str],
+    tests: TestReport | None,
+    revision: int,
+) -> tuple[Review, int]:
+    """QA's verdict on the whole project against the contracts and the request."""
+    with tempfile.TemporaryDirectory(prefix="mvp-qa-") as tmp:
+        review = make_review(model, Journal())
+        update = await review(
+            {
+                "repo_dir": Path(tmp),
+                "ticket": request_ticket(prompt, decision),
+                "plan": plan,
+                "requirements": requirements_of(prompt, decision),
+                "assignments": [Assignment(file=f, context=[]) for f in plan.files],
+                "files": {p: FileChange(path=p, content=c) for p, c in files.items()},
+                "tests": tests,
+                "revision": revision,
+            }
+        )
+    return update["review"], update["tokens"]

@@ -1,0 +1,178 @@
+"""Each repository's own virtual environment, built with uv in the set-up sandbox and cached.
+
+The cache key is the hash of the repository's dependency files, so a second ticket on the
+same repository (or a second test run) reuses the environment. The build is the only
+workspace command with network; tests then run offline in the finished environment.
+"""
+
+import asyncio
+import shlex
+import shutil
+import sys
+import time
+from pathlib import Path
+
+from pydantic import BaseModel
+
+from integrations.commands import CommandResult, run_command
+from integrations.envdetect import EnvironmentRecipe, detect_environment
+from integrations.indexes import package_sources
+from integrations.sandbox import MOUNT_POINT, Mounts, Sandbox
+
+READY = ".ticketsmith-ready"
+TAIL_LINES = 30
+
+
+class Environment(BaseModel):
+    """A repository's environment: where it is, how it was made, or why it could not be."""
+
+    path: Path | None = None
+    description: str
+    python: str = ""
+    reused: bool = False
+    setup_seconds: float = 0.0
+    error: str | None = None
+
+    def report(self) -> str:
+        """One line for test reports."""
+        if self.error:
+            return f"environment: could not be built ({self.description})"
+        how = "reused from the cache" if self.reused else f"built in {self.setup_seconds:.1f}s"
+        return f"environment: {self.description}; {self.python}; {how}"
+
+
+def uv_binary() -> Path:
+    """The uv that came with ticketsmith (the `uv` package), else one on PATH."""
+    beside = Path(sys.executable).parent / "uv"
+    found = beside if beside.is_file() else shutil.which("uv")
+    if not found:
+        raise FileNotFoundError("uv is not installed: `pip install uv` (a ticketsmith dependency)")
+    return Path(found)
+
+
+class Environments:
+    """Builds and caches environments under `root`, one folder per repository."""
+
+    def __init__(self, root: Path, sandbox: Sandbox, timeout_s: float = 900) -> None:
+        self._root = root
+        self._sandbox = sandbox
+        self._timeout = timeout_s
+        self._locks: dict[Path, asyncio.Lock] = {}
+
+    @property
+    def sandboxed(self) -> bool:
+        """True when set-up and tests run in bubblewrap."""
+        return self._sandbox.sandboxed
+
+    @property
+    def sandbox(self) -> Sandbox:
+        """The sandbox commands in these environments run in."""
+        return self._sandbox
+
+    async def ensure(
+        self, checkout: Path, repository: str, setup_command: str | None = None
+    ) -> Environment:
+        """The environment for the checkout: from the cache, else built now."""
+        recipe = detect_environment(checkout, setup_command)
+        home = self._root / repository.replace("/", "--")
+        target = home / recipe.key
+        async with self._locks.setdefault(target, asyncio.Lock()):
+            if (target / READY).is_file():
+                python = (target / READY).read_text().strip()
+                return Environment(
+                    path=target, description=recipe.describe(), python=python, reused=True
+                )
+            return await self._build(checkout, recipe, home, target)
+
+    async def _build(
+        self, checkout: Path, recipe: EnvironmentRecipe, home: Path, target: Path
+    ) -> Environment:
+        started = time.monotonic()
+        shutil.rmtree(target, ignore_errors=True)  # a half-built one from a crash
+        target.mkdir(parents=True)
+        (home / "uv-cache").mkdir(exist_ok=True)
+        sources = package_sources()
+        uv = str(MOUNT_POINT / "uv") if self._sandbox.sandboxed else str(uv_binary())
+        mounts = Mounts(
+            writable=[target, home / "uv-cache"],
+            readable=sources.paths,
+            files={uv_binary(): MOUNT_POINT / "uv"},
+        )
+        env = {
+            **sources.env,
+            "UV_CACHE_DIR": str(home / "uv-cache"),
+            "UV_PYTHON_DOWNLOADS": "never",
+            "UV_NO_PROGRESS": "1",
+            "VIRTUAL_ENV": str(target),
+        }
+        if "UV_INDEX" in env:
+            env.setdefault("UV_INDEX_STRATEGY", "unsafe-best-match")  # as pip chooses
+        note = ""
+        steps = [("create the virtual environment", [uv, "venv", "--quiet", str(target)])]
+        if recipe.python:
+            steps[0][1].extend(["--python", recipe.python])
+        for what, argv in [*steps, *_install_steps(recipe, uv, target)]:
+            result = await self._run(checkout, argv, mounts, env, started)
+            if result.exit_code != 0 and what.startswith("create") and recipe.python:
+                note = f"Python {recipe.python} was requested but is not available here; "
+                result = await self._run(checkout, argv[:-2], mounts, env, started)
+            if result.exit_code != 0:
+                shutil.rmtree(target, ignore_errors=True)
+                return _failure(recipe, what, argv, result)
+        python = note + await self._python_version(checkout, target, mounts, env, started)
+        (target / READY).write_text(python + "\n")
+        elapsed = round(time.monotonic() - started, 2)
+        return Environment(
+            path=target, description=recipe.describe(), python=python, setup_seconds=elapsed
+        )
+
+    async def _run(
+        self, checkout: Path, argv: list[str], mounts: Mounts, env: dict[str, str], started: float
+    ) -> CommandResult:
+        remaining = max(1.0, self._timeout - (time.monotonic() - started))
+        return await run_command(
+            checkout,
+            argv,
+            remaining,
+            sandbox=self._sandbox,
+            network=True,
+            extra_env=env,
+            mounts=mounts,
+        )
+
+    async def _python_version(
+        self, checkout: Path, target: Path, mounts: Mounts, env: dict[str, str], started: float
+    ) -> str:
+        script = "import platform; print(platform.python_version())"
+        argv = [str(target / "bin" / "python"), "-c", script]
+        result = await self._run(checkout, argv, mounts, env, started)
+        version = result.output.strip().splitlines()[-1:] if result.exit_code == 0 else []
+        return f"Python {version[0]}" if version else "Python (version unknown)"
+
+
+def _install_steps(recipe: EnvironmentRecipe, uv: str, target: Path) -> list[tuple[str, list[str]]]:
+    """The install commands of a recipe (a project's own setup_command replaces them)."""
+    if recipe.setup_command:
+        return [("run the project's setup_command", shlex.split(recipe.setup_command))]
+    install = [uv, "pip", "install", "--quiet", "--python", str(target / "bin" / "python")]
+    argv = [*install, *recipe.requirements]
+    for name in recipe.requirement_files:
+        argv += ["-r", name]
+    steps = [("install the declared dependencies", argv)]
+    if recipe.install_project:
+        steps.append(("install the project (setup.py or dynamic metadata)", [*install, "-e", "."]))
+    return steps
+
+
+def _failure(
+    recipe: EnvironmentRecipe, what: str, argv: list[str], result: CommandResult
+) -> Environment:
+    tail = "\n".join(result.output.strip().splitlines()[-TAIL_LINES:])
+    command = " ".join(Path(argv[0]).name if i == 0 else a for i, a in enumerate(argv))
+    reason = f"stopped by its {result.limit.replace('_', ' ')} limit" if result.limit else ""
+    error = (
+        f"The repository's environment could not be built: {what} failed "
+        f"(`{command[:300]}`, exit code {result.exit_code}{', ' + reason if reason else ''}).\n"
+        f"Installer output (last lines):\n{tail}"
+    )
+    return Environment(description=recipe.describe(), error=error)

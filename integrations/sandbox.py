@@ -1,0 +1,182 @@
+"""The bubblewrap jail every workspace command runs in: what it sees, what it may do, its limits.
+
+Only the system directories (read-only), a private /tmp and the paths a run names are visible;
+no network unless asked (environment set-up), its own PID namespace, no capabilities, limits
+by rlimit. Run by root, bubblewrap mounts as root and the command then drops to an unprivileged
+uid inside (limits on processes hold: the kernel exempts root from them; root-owned files stay
+out of reach); run by anyone else, it maps the user into a user namespace without capabilities.
+"""
+
+import os
+import shutil
+import subprocess
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+SandboxMode = Literal["bwrap", "none"]
+UNPRIVILEGED_UID = 65534  # nobody
+MOUNT_POINT = Path("/run/ticketsmith")
+SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+# What programs need from /etc; the rest (shadow, keys, the worker's config) stays hidden.
+ETC_ENTRIES = (
+    "alternatives", "ca-certificates", "ca-certificates.conf", "group", "host.conf", "hosts",
+    "ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime", "mime.types", "nsswitch.conf",
+    "os-release", "passwd", "protocols", "resolv.conf", "services", "ssl", "timezone",
+)  # fmt: skip
+
+
+class SandboxUnavailable(RuntimeError):
+    """bubblewrap is missing or cannot create namespaces here."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one run may use; each is reported by name when a run hits it."""
+
+    memory_mb: int = 2048
+    processes: int = 256
+    cpu_seconds: int = 600
+    output_bytes: int = 16 * 1024 * 1024
+
+    def rlimits(self) -> dict[str, tuple[int, int]]:
+        """The limits as `resource` rlimits (soft, hard); CPU warns with SIGXCPU first."""
+        memory = self.memory_mb * 1024 * 1024
+        return {
+            "RLIMIT_AS": (memory, memory),
+            "RLIMIT_NPROC": (self.processes, self.processes),
+            "RLIMIT_CPU": (self.cpu_seconds, self.cpu_seconds + 1),
+        }
+
+    def prlimit_argv(self) -> list[str]:
+        """The same limits as a `prlimit` command prefix (set inside the sandbox's namespaces)."""
+        memory = self.memory_mb * 1024 * 1024
+        return [
+            "prlimit",
+            f"--as={memory}",
+            f"--nproc={self.processes}",
+            f"--cpu={self.cpu_seconds}:{self.cpu_seconds + 1}",
+            "--",
+        ]
+
+
+@dataclass(frozen=True)
+class Mounts:
+    """Paths a run sees besides the system: read-write and read-only, each at its own path."""
+
+    writable: Sequence[Path] = ()
+    readable: Sequence[Path] = ()
+    files: dict[Path, Path] = field(default_factory=dict)  # host file -> path inside
+
+
+@dataclass(frozen=True)
+class Sandbox:
+    """How workspace commands are confined: `bwrap` (the default) or `none` (unsandboxed)."""
+
+    mode: SandboxMode = "bwrap"
+    limits: Limits = Limits()
+    bwrap: str = "bwrap"
+
+    @property
+    def sandboxed(self) -> bool:
+        """True when commands run inside bubblewrap."""
+        return self.mode == "bwrap"
+
+    @property
+    def drops_root(self) -> bool:
+        """True when the worker is root and commands run as an unprivileged uid instead."""
+        return self.sandboxed and os.geteuid() == 0
+
+    def wrap(self, argv: Sequence[str], cwd: Path, mounts: Mounts, network: bool) -> list[str]:
+        """The argv that runs `argv` in `cwd` inside the sandbox (unchanged when unsandboxed)."""
+        if not self.sandboxed:
+            return list(argv)
+        if self.drops_root:
+            jail = [self.bwrap, "--unshare-ipc", "--unshare-pid", "--unshare-net"]
+            jail += ["--unshare-uts", "--unshare-cgroup-try"]
+            uid = str(UNPRIVILEGED_UID)
+            drop = ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups"]
+            drop += ["--inh-caps=-all", "--bounding-set=-all", "--"]
+        else:
+            jail = [self.bwrap, "--unshare-all", "--unshare-user", "--cap-drop", "ALL"]
+            drop = []
+        jail += ["--die-with-parent", "--new-session"]
+        if network:
+            jail.append("--share-net")
+        jail += _system_binds() + ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
+        jail += _parents([*mounts.readable, *mounts.writable, *mounts.files.values()])
+        for path in mounts.readable:
+            jail += ["--ro-bind", str(path), str(path)]
+        for path in mounts.writable:
+            jail += ["--bind", str(path), str(path)]
+        for host, inside in mounts.files.items():
+            jail += ["--ro-bind", str(host), str(inside)]
+        return [*jail, "--chdir", str(cwd), "--", *drop, *self.limits.prlimit_argv(), *argv]
+
+    def give(self, paths: Sequence[Path], always: bool = True) -> None:
+        """Make paths (recursively) owned by the uid commands run as, when that is not ours.
+
+        With `always` False a path whose top is already theirs is left alone (a cache only
+        the sandbox writes to).
+        """
+        if not self.drops_root:
+            return
+        for top in paths:
+            if not always and top.lstat().st_uid == UNPRIVILEGED_UID:
+                continue
+            for path in [top, *top.rglob("*")] if top.is_dir() else [top]:
+                if path.lstat().st_uid != UNPRIVILEGED_UID:
+                    os.lchown(path, UNPRIVILEGED_UID, UNPRIVILEGED_UID)
+
+    def check(self) -> None:
+        """Raise SandboxUnavailable with what to do unless a trivial command runs sandboxed."""
+        if not self.sandboxed:
+            return
+        found = shutil.which(self.bwrap)
+        if not found:
+            raise SandboxUnavailable(
+                f"bubblewrap ({self.bwrap}) is not installed: install it (Debian/Ubuntu: "
+                "`apt-get install bubblewrap`) or set TICKETSMITH_SANDBOX=none to run "
+                "workspace commands unsandboxed"
+            )
+        argv = self.wrap(["true"], Path("/"), Mounts(), network=False)
+        try:
+            done = subprocess.run(argv, capture_output=True, text=True, timeout=30, check=False)
+        except (OSError, subprocess.TimeoutExpired) as err:
+            raise SandboxUnavailable(f"bubblewrap cannot run here: {err}") from err
+        if done.returncode != 0:
+            raise SandboxUnavailable(
+                f"bubblewrap cannot create its namespaces here ({done.stderr.strip()}); "
+                "in a container, allow user namespaces (e.g. Docker: --security-opt "
+                "seccomp=unconfined --security-opt apparmor=unconfined), or set "
+                "TICKETSMITH_SANDBOX=none to run workspace commands unsandboxed"
+            )
+
+
+def _parents(paths: Sequence[Path]) -> list[str]:
+    """Create the folders above each mount point, traversable (bwrap would copy the host's modes,
+    and a 0700 folder of root's would lock the unprivileged command out of its own workspace)."""
+    system = tuple(Path(p) for p in (*SYSTEM_DIRS, "/etc", "/proc", "/dev"))
+    made: list[str] = []
+    for path in paths:
+        if any(path.is_relative_to(top) for top in system):
+            continue
+        for parent in reversed(path.parents[:-1]):
+            if str(parent) not in made:
+                made.append(str(parent))
+    return [arg for folder in made for arg in ("--perms", "0755", "--dir", folder)]
+
+
+def _system_binds() -> list[str]:
+    """Read-only binds of the system directories (symlinks stay symlinks) and /etc's basics."""
+    binds: list[str] = []
+    for name in SYSTEM_DIRS:
+        path = Path(name)
+        if path.is_symlink():
+            binds += ["--symlink", os.readlink(path), name]
+        elif path.is_dir():
+            binds += ["--ro-bind", name, name]
+    for entry in ETC_ENTRIES:
+        binds += ["--ro-bind-try", f"/etc/{entry}", f"/etc/{entry}"]
+    return binds

@@ -1,0 +1,105 @@
+"""The MVP graph on the time-skipping server with the real manager, architect, workers, tester
+and QA (the model is the fake server playing a todo-list team); only publishing is faked."""
+
+import asyncio
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from temporalio import activity
+from temporalio.testing import WorkflowEnvironment
+from temporalio.worker import Worker
+
+from activities.mvp_agents import MvpAgents
+from activities.mvp_project import ProjectAgents
+from graphs.dsl import load_definition
+from graphs.dsl.calls import AgentCall, AgentResult
+from graphs.models import make_chat_model
+from tests.support.fake_mvp import TODO_FIXED, MvpBrain
+from tests.support.fake_openai import FakeModelServer
+from workflows.graph import GraphWorkflow
+from workflows.graph_messages import GraphInput, GraphStatusValue
+from workflows.registry import WORKFLOWS
+
+DEADLINE_S = 120
+
+
+@pytest.fixture(scope="module")
+def model_server() -> Iterator[FakeModelServer]:
+    server = FakeModelServer(MvpBrain())
+    server.start()
+    yield server
+    server.stop()
+
+
+async def run_mvp(env: WorkflowEnvironment, model: Any, prompt: str) -> tuple[Any, list[AgentCall]]:
+    published: list[AgentCall] = []
+
+    @activity.defn(name="forge_publish")
+    async def publish(call: AgentCall) -> AgentResult:
+        published.append(call)
+        return AgentResult(output={"url": "http://forge/ticketsmith-bot/todo"})
+
+    team = MvpAgents(model)
+    tester = ProjectAgents(None, None)  # type: ignore[arg-type] # the tester needs neither
+    agents = [team.mvp_manager, team.mvp_architect, team.mvp_swe_worker, team.mvp_qa]
+    queue = f"mvp-{uuid.uuid4()}"
+    activities = [*agents, tester.mvp_tester, publish]
+    names = ["mvp_manager", "mvp_architect", "mvp_swe_worker", "mvp_qa", "mvp_tester"]
+    async with Worker(env.client, task_queue=queue, workflows=WORKFLOWS, activities=activities):
+        result = await asyncio.wait_for(
+            env.client.execute_workflow(
+                GraphWorkflow.run,
+                GraphInput(
+                    definition=load_definition("mvp"),
+                    inputs={"prompt": prompt, "slug": "todo"},
+                    agent_queues=dict.fromkeys([*names, "forge_publish"], queue),
+                ),
+                id=f"graph-mvp-{uuid.uuid4()}",
+                task_queue=queue,
+            ),
+            DEADLINE_S,
+        )
+    return result, published
+
+
+async def test_mvp_passes_after_one_qa_revision(
+    time_skipping_env: WorkflowEnvironment, model_server: FakeModelServer
+) -> None:
+    model = make_chat_model("openai", base_url=model_server.base_url, model="fake")
+    result, published = await run_mvp(time_skipping_env, model, "Build an MVP for a todo app")
+    assert result.status == GraphStatusValue.COMPLETED
+    project = result.state["project"]
+    assert result.message.startswith("Passed at revision 2"), project
+    assert project["revision"] == 2
+    assert project["files"]["todo.py"] == TODO_FIXED
+    assert project["tests"]["passed"] is True
+    assert "2 passed" in project["tests"]["output"]
+    assert result.checkpoints == ["accepted", "designed", "reviewed"]
+    assert len(published) == 2 and published[-1].input["files"]["todo.py"] == TODO_FIXED
+    assert result.tokens > 0
+
+
+async def test_non_development_request_ends_with_the_managers_reason(
+    time_skipping_env: WorkflowEnvironment, model_server: FakeModelServer
+) -> None:
+    model = make_chat_model("openai", base_url=model_server.base_url, model="fake")
+    result, published = await run_mvp(time_skipping_env, model, "Write me an essay on tea")
+    assert result.status == GraphStatusValue.COMPLETED
+    assert result.message == "This asks for an essay, not for software."
+    assert "architect" not in result.state and not published
+
+
+async def test_offline_model_runs_to_the_end_and_says_a_model_is_needed(
+    time_skipping_env: WorkflowEnvironment,
+) -> None:
+    result, published = await run_mvp(
+        time_skipping_env, make_chat_model("offline"), "Build an MVP for a todo-list app"
+    )
+    assert result.status == GraphStatusValue.COMPLETED
+    assert "A language model is needed to write the code" in result.message
+    assert result.state["manager"]["produced_offline"] is True
+    assert result.state["revision"] == 1
+    assert result.state["project"]["files"] == {}
+    assert [call.input["files"] for call in published] == [{}]  # nothing to push

@@ -1,0 +1,74 @@
+"""A service that is slow to start: the stack says what it waits for, then fails with what to do."""
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from config import Settings
+from embedded import stack as stack_module
+from embedded.services import Service
+from embedded.stack import LAUNCH, Stack, StackNotReadyError
+from tests.support.processes import free_port
+
+
+async def never_ready() -> bool:
+    return False
+
+
+def slow_stack(tmp_path: Path, reports: list[str]) -> Stack:
+    """A stack whose only service starts, logs its first line, then never becomes ready."""
+    script = tmp_path / "slow_service.py"
+    script.write_text("import time\ntime.sleep(120)\n")
+    settings = Settings(data_dir=tmp_path, ready_timeout_seconds=2, emulator_port=free_port())
+    stack = Stack(settings, report=reports.append)
+    stack.services = [Service("slow", [*LAUNCH, "slow", str(script)], None, never_ready)]
+    return stack
+
+
+async def test_a_service_not_ready_in_time_fails_naming_its_log_and_the_setting(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(stack_module, "PROGRESS_EVERY_S", 0.5)
+    reports: list[str] = []
+    stack = slow_stack(tmp_path, reports)
+    try:
+        with pytest.raises(StackNotReadyError) as raised:
+            await stack.start()
+    finally:
+        stack.stop()
+    log = tmp_path / "logs" / "slow.log"
+    message = str(raised.value)
+    assert f"read {log}" in message
+    assert "TICKETSMITH_READY_TIMEOUT_SECONDS (now 2)" in message
+    # The service's own first line is in the log (and the error) although it never got ready.
+    assert "slow starting (pid" in log.read_text()
+    assert "slow starting (pid" in message
+    assert reports, "no progress line while waiting"
+    assert all(r.startswith("still waiting for slow to be ready") for r in reports)
+    assert str(log) in reports[0]
+    process = stack.services[0].process
+    assert process is not None and process.poll() is not None
+
+
+def test_the_readiness_deadline_is_a_setting_with_a_generous_default(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("TICKETSMITH_READY_TIMEOUT_SECONDS", raising=False)
+    assert Settings().ready_timeout_seconds >= 300
+    monkeypatch.setenv("TICKETSMITH_READY_TIMEOUT_SECONDS", "1200")
+    assert Settings().ready_timeout_seconds == 1200
+
+
+def test_the_launcher_says_it_starts_then_runs_the_module_with_its_arguments() -> None:
+    result = subprocess.run(
+        [*LAUNCH, "probe", "-m", "json.tool", "--compact"],
+        input='{"a": 1}',
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    first, second = result.stdout.splitlines()
+    assert "probe starting (pid" in first
+    assert second == '{"a":1}'

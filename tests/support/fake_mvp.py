@@ -1,0 +1,97 @@
+"""A brain for the fake model server that plays the MVP builder's team for a todo-list app.
+
+The first version of `todo.py` has a bug its tests catch; QA names the file, and the second
+revision fixes it, so a run needs exactly one QA revision to pass.
+"""
+
+import json
+from typing import Any
+
+from graphs.fences import fence
+from tests.support.fake_openai import Reply, task_of
+
+TODO_BUGGY = '''"""A todo list."""
+
+
+class TodoList:
+    """Items to do, in the order they were added."""
+
+    def __init__(self) -> None:
+        self.items: list[dict[str, object]] = []
+
+    def add(self, title: str) -> int:
+        """Add an item; returns its number."""
+        if not title.strip():
+            raise ValueError("a todo needs a title")
+        self.items.append({"title": title, "done": False})
+        return len(self.items)
+
+    def complete(self, number: int) -> None:
+        """Mark an item done."""
+        self.items[number - 1]["done"] = False
+
+    def pending(self) -> list[str]:
+        """Titles of the items not done yet."""
+        return [str(i["title"]) for i in self.items if not i["done"]]
+'''
+TODO_FIXED = TODO_BUGGY.replace('["done"] = False', '["done"] = True')
+TESTS = """import pytest
+
+from todo import TodoList
+
+
+def test_add_and_complete() -> None:
+    todos = TodoList()
+    first = todos.add("write code")
+    todos.add("test it")
+    todos.complete(first)
+    assert todos.pending() == ["test it"]
+
+
+def test_empty_title_is_refused() -> None:
+    with pytest.raises(ValueError):
+        TodoList().add("  ")
+"""
+FILES = {"todo.py": (TODO_BUGGY, TODO_FIXED), "test_todo.py": (TESTS, TESTS)}
+
+
+class MvpBrain:
+    """Answers the manager, architect, workers and QA."""
+
+    def __call__(self, body: dict[str, Any]) -> Reply:
+        task, inputs = task_of(body)
+        if task == "manager":
+            development = "todo" in inputs.get("request", "").lower()
+            return json.dumps(
+                {
+                    "development": development,
+                    "reason": "A todo-list library with tests."
+                    if development
+                    else "This asks for an essay, not for software.",
+                    "plan": "A TodoList class and its pytest tests.",
+                    "tasks": ["Add items", "Complete items", "List pending items"],
+                }
+            )
+        if task == "plan":
+            return json.dumps(
+                {
+                    "summary": "One module and its tests.",
+                    "files": [
+                        {"path": p, "action": "create", "purpose": f"Write {p}."} for p in FILES
+                    ],
+                    "test_plan": ["python -m pytest -q"],
+                    "risks": ["None."],
+                    "contracts": [
+                        {"path": "todo.py", "signature": "TodoList.add(title: str) -> int",
+                         "behaviour": "Adds an item; empty titles raise ValueError."},
+                    ],
+                }
+            )  # fmt: skip
+        if task == "implement_file":
+            first, fixed = FILES[inputs["path"]]
+            return fence(inputs["path"], first if inputs["revision"] == 1 else fixed, "python")
+        if task == "review":
+            passed = bool(inputs["tests"].get("passed"))
+            fixes = [] if passed else [{"path": "todo.py", "instruction": "complete() must mark"}]
+            return json.dumps({"passed": passed, "summary": "Reviewed.", "fixes": fixes})
+        return f"no answer for task {task!r}"

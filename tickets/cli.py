@@ -1,0 +1,119 @@
+"""What each subcommand of starter.py does with its parsed arguments, and how its answer prints."""
+
+import argparse
+import asyncio
+import re
+from collections.abc import Callable, Coroutine
+from datetime import UTC, datetime
+from typing import Any
+
+from rich.console import Console, Group, RenderableType
+
+from config import get_settings
+from tickets import commands
+from tickets.commands import CommandError
+from tickets.graph_runs import graph_command, is_graph_id, list_graph_runs, render_runs
+from tickets.launch import web_ui_link, workflow_id
+from tickets.render import render_list, render_status
+from tickets.watch import follow
+from workflows.messages import AnswerInput, ApprovalInput, BudgetInput, RejectionInput
+
+KEY_PATTERN = re.compile(r"^[A-Z][A-Z0-9_]+-[1-9][0-9]*$")
+Answer = RenderableType | int | None
+Handler = Callable[[argparse.Namespace], Coroutine[Any, Any, Answer]]
+
+
+def check_key(key: str) -> str:
+    """A Jira issue key like PROJ-123, or a clear error."""
+    if not KEY_PATTERN.match(key):
+        raise CommandError(f"'{key}' is not a Jira issue key; expected something like PROJ-123")
+    return key
+
+
+def console() -> Console:
+    """Standard output; outside a terminal plain text, wide enough that tables keep their rows."""
+    out = Console(highlight=False)
+    return out if out.is_terminal else Console(highlight=False, width=160, no_color=True)
+
+
+def run(handler: Handler, args: argparse.Namespace) -> int:
+    """Carry out one subcommand and print its answer; a CommandError is one line on stderr."""
+    out = console()
+    try:
+        answer: Answer = asyncio.run(handler(args))
+    except CommandError as err:
+        Console(stderr=True, highlight=False, soft_wrap=True).print(f"error: {err}", markup=False)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    if isinstance(answer, int):
+        return answer
+    if answer is not None:
+        out.print(answer, markup=False) if isinstance(answer, str) else out.print(answer)
+    return 0
+
+
+async def start(args: argparse.Namespace) -> RenderableType | int | None:
+    """Start the ticket (or attach to its run); with --follow, watch it afterwards."""
+    settings = get_settings()
+    key = check_key(args.key)
+    started = await commands.start(settings, key, args.restart, auto=args.auto)
+    if not args.follow:
+        return started
+    console().print(started, markup=False)
+    return await follow(settings, key, console())
+
+
+async def watch(args: argparse.Namespace) -> int:
+    """Show the ticket's progress until it ends; Ctrl-C stops watching, never the ticket."""
+    return await follow(get_settings(), check_key(args.key), console())
+
+
+async def answer(args: argparse.Namespace) -> str:
+    """Send the answers to the ticket's questions."""
+    text = AnswerInput(text=" ".join(args.text), author=args.author)
+    return await commands.send_update(get_settings(), check_key(args.key), "submit_answer", text)
+
+
+async def approve(args: argparse.Namespace) -> str:
+    """Approve the plan under review."""
+    approval = ApprovalInput(author=args.author)
+    return await commands.send_update(get_settings(), check_key(args.key), "approve_plan", approval)
+
+
+async def reject(args: argparse.Namespace) -> str:
+    """Reject the plan with the reason that guides the next one."""
+    rejection = RejectionInput(reason=" ".join(args.reason), author=args.author)
+    return await commands.send_update(get_settings(), check_key(args.key), "reject_plan", rejection)
+
+
+async def budget(args: argparse.Namespace) -> str:
+    """Give the ticket more model tokens."""
+    grant = BudgetInput(tokens=commands.parse_budget(args.amount), author=args.author)
+    return await commands.send_update(get_settings(), check_key(args.key), "raise_budget", grant)
+
+
+async def status(args: argparse.Namespace) -> RenderableType:
+    """Where the ticket is, with a one-line preview of each decision (whole with --full)."""
+    settings = get_settings()
+    if is_graph_id(args.key):
+        return await graph_command(args, settings)
+    key = check_key(args.key)
+    current = await commands.status(settings, key)
+    link = web_ui_link(settings, workflow_id(key))
+    return render_status(current, link, datetime.now(UTC), full=args.full)
+
+
+async def cancel(args: argparse.Namespace) -> str:
+    """Stop work on the ticket (or the graph run)."""
+    if is_graph_id(args.key):
+        return await graph_command(args, get_settings())
+    return await commands.cancel(get_settings(), check_key(args.key))
+
+
+async def list_tickets(args: argparse.Namespace) -> RenderableType:
+    """Tickets known to Temporal, newest first, then graph runs."""
+    settings = get_settings()
+    tickets = render_list(await commands.list_tickets(settings, args.status))
+    runs = await list_graph_runs(settings, args.status)
+    return Group(tickets, render_runs(runs)) if runs else tickets

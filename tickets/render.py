@@ -1,0 +1,98 @@
+"""How the command line shows a ticket: the status, the phase usage table and the ticket list."""
+
+import io
+from datetime import datetime
+
+from rich import box
+from rich.console import Console, Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from workflows.messages import PhaseUsage, TicketStatus
+
+PREVIEW_CHARS = 100
+
+
+def preview(text: str, limit: int = PREVIEW_CHARS) -> str:
+    """The text on one line, whitespace collapsed, cut at `limit` characters with an ellipsis."""
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[: limit - 1].rstrip() + "…"
+
+
+def to_text(renderable: RenderableType, width: int = 120) -> str:
+    """What a renderable prints on a plain (not a terminal) output of that width."""
+    out = io.StringIO()
+    Console(file=out, width=width, no_color=True, highlight=False).print(renderable)
+    return out.getvalue()
+
+
+def render_status(
+    current: TicketStatus, link: str, now: datetime | None = None, full: bool = False
+) -> RenderableType:
+    """The status query's answer; `now` times the phase under way, `full` shows whole decisions."""
+    lines = [
+        Text(f"{current.key}: {current.phase.value} / {current.status.value}", style="bold"),
+        Text(f"  {current.message}"),
+    ]
+    lines += [Text(f"  question {n}: {q.text}") for n, q in enumerate(current.questions, 1)]
+    for label, value in (
+        ("plan version", current.plan_version or None),
+        ("branch", current.branch),
+        ("pull request", current.pr_url),
+    ):
+        if value:
+            lines.append(Text(f"  {label}: {value}"))
+    for decision in current.decisions:
+        when = decision.at.strftime("%Y-%m-%d %H:%M")
+        head = f"  {when} {decision.author} {decision.kind}"
+        if not decision.text:
+            lines.append(Text(head))
+        elif full:
+            body = "\n".join(f"      {line}" for line in decision.text.strip().splitlines())
+            lines.append(Text(f"{head}:\n{body}"))
+        else:
+            lines.append(Text(f"{head}: {preview(decision.text)}"))
+    budget = f" of {current.token_budget:,}" if current.token_budget else ""
+    lines.append(Text(f"  model tokens: {current.tokens:,}{budget}"))
+    parts: list[RenderableType] = [*lines]
+    if current.usage:
+        parts += [Text(""), usage_table(current.usage, now), Text("")]
+    parts.append(Text(f"  {link}"))
+    return Group(*parts)
+
+
+def usage_table(usage: list[PhaseUsage], now: datetime | None = None) -> Table:
+    """Time and model tokens per phase, with the time spent waiting on people apart.
+
+    A phase still under way counts up to `now` (its start when not given).
+    """
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, padding=(0, 1), pad_edge=False)
+    table.add_column("phase")
+    for name in ("working", "waiting", "tokens"):
+        table.add_column(name, justify="right")
+    total_work = total_wait = 0.0
+    total_tokens = 0
+    for phase in usage:
+        end = phase.ended_at or max(now or phase.started_at, phase.started_at)
+        wait = phase.waiting_seconds
+        if phase.waiting_since is not None and phase.ended_at is None:
+            wait += max(0.0, (end - phase.waiting_since).total_seconds())
+        work = (end - phase.started_at).total_seconds() - wait
+        total_work, total_wait = total_work + work, total_wait + wait
+        total_tokens += phase.tokens
+        table.add_row(phase.phase.value, f"{work:.1f}s", f"{wait:.1f}s", f"{phase.tokens:,}")
+    total = ("total", f"{total_work:.1f}s", f"{total_wait:.1f}s", f"{total_tokens:,}")
+    table.add_row(*total, style="bold")
+    return table
+
+
+def render_list(rows: list[dict[str, str]]) -> RenderableType:
+    """Tickets as a table, newest first."""
+    if not rows:
+        return Text("no tickets")
+    table = Table(box=None, padding=(0, 2, 0, 0), header_style="bold")
+    for name in ("KEY", "STATUS", "PHASE", "STARTED"):
+        table.add_column(name, no_wrap=True)
+    for row in rows:
+        table.add_row(row["key"], row["status"], row["phase"], row["started"])
+    return table

@@ -1,0 +1,114 @@
+"""The status of a ticket: a query while it runs, what the closed workflow holds once it ended.
+
+A closed workflow's result, search attributes and failure are kept by the server: reading them
+needs no worker and no replay, so a finished ticket answers even when no worker runs.
+"""
+
+from datetime import timedelta
+from typing import Any
+
+from temporalio.client import (
+    Client,
+    WorkflowExecutionDescription,
+    WorkflowExecutionStatus,
+    WorkflowFailureError,
+    WorkflowHandle,
+    WorkflowQueryFailedError,
+)
+from temporalio.common import SearchAttributeKey
+from temporalio.service import RPCError, RPCStatusCode
+
+from tickets.launch import workflow_id
+from workflows.messages import Phase, Status, TicketResult, TicketStatus
+
+PHASE = SearchAttributeKey.for_keyword("Phase")
+STATUS = SearchAttributeKey.for_keyword("Status")
+# How a closed run ended when the workflow could not record it itself (terminated, timed out).
+ENDED_AS = {
+    WorkflowExecutionStatus.COMPLETED: Status.COMPLETED,
+    WorkflowExecutionStatus.CANCELED: Status.CANCELLED,
+}
+
+
+class StatusUnreadable(Exception):
+    """The status cannot be read; the message says why and what to do."""
+
+
+async def read_status(client: Client, key: str, query_timeout: timedelta) -> TicketStatus:
+    """Where a ticket is: its closed run's record, or the live answer of its status query."""
+    handle = client.get_workflow_handle(workflow_id(key), result_type=TicketResult)
+    try:
+        described = await handle.describe()
+    except RPCError as err:
+        if err.status == RPCStatusCode.NOT_FOUND:
+            raise StatusUnreadable(
+                f"{key} has never been started; start it with: starter.py {key}"
+            ) from None
+        raise StatusUnreadable(f"Temporal did not describe {key}: {err.message}") from err
+    if described.status == WorkflowExecutionStatus.RUNNING:
+        return await _query(handle, key, described, query_timeout)
+    return await closed_status(handle, key, described)
+
+
+async def _query(
+    handle: WorkflowHandle[Any, TicketResult],
+    key: str,
+    described: WorkflowExecutionDescription,
+    timeout: timedelta,
+) -> TicketStatus:
+    try:
+        return await handle.query("status", result_type=TicketStatus, rpc_timeout=timeout)
+    except (RPCError, WorkflowQueryFailedError) as err:
+        reason = err.message if isinstance(err, RPCError) else str(err)
+        phase, status = indexed(described)
+        raise StatusUnreadable(
+            f"cannot read the status of {key}: no worker answered its status query within "
+            f"{timeout.total_seconds():.0f} s ({reason}). The ticket is still running; its last "
+            f"recorded phase is {phase.value} and its status {status.value}. A running ticket's "
+            "status needs a running worker: is one running (make up starts one; its log is "
+            ".data/logs/worker.log)? On a busy machine raise TICKETSMITH_STATUS_QUERY_SECONDS."
+        ) from err
+
+
+async def closed_status(
+    handle: WorkflowHandle[Any, TicketResult], key: str, described: WorkflowExecutionDescription
+) -> TicketStatus:
+    """The status of a ticket whose workflow has closed, from what the server keeps."""
+    phase, status = indexed(described)
+    ended = ENDED_AS.get(described.status, Status.FAILED) if described.status else Status.FAILED
+    if status not in (Status.COMPLETED, Status.FAILED, Status.CANCELLED, Status.EXPIRED):
+        status = ended  # the run ended before it could record how (terminated, timed out)
+    try:
+        result = await handle.result(follow_runs=False)
+    except WorkflowFailureError as err:
+        return TicketStatus(key=key, phase=phase, status=status, message=failure_message(err))
+    except RPCError as err:
+        raise StatusUnreadable(
+            f"cannot read how {key} ended: Temporal did not return its result ({err.message})"
+        ) from err
+    if result.final_status is not None:
+        return result.final_status
+    return TicketStatus(
+        key=key, phase=Phase.DONE, status=result.status, plan_version=result.plan_version,
+        branch=result.branch, pr_url=result.pr_url, pr_draft=result.pr_draft,
+        tests_passed=result.tests_passed, message=result.message, usage=result.usage,
+    )  # fmt: skip
+
+
+def indexed(described: WorkflowExecutionDescription) -> tuple[Phase, Status]:
+    """The phase and status the workflow last wrote to its search attributes."""
+    attributes = described.typed_search_attributes
+    phase, status = attributes.get(PHASE), attributes.get(STATUS)
+    return (
+        Phase(phase) if phase in set(Phase) else Phase.REFINEMENT,
+        Status(status) if status in set(Status) else Status.RUNNING,
+    )
+
+
+def failure_message(err: WorkflowFailureError) -> str:
+    """The innermost cause of a failed, cancelled, terminated or timed-out run, in words."""
+    cause: BaseException = err
+    while cause.__cause__ is not None:
+        cause = cause.__cause__
+    message = getattr(cause, "message", None) or str(cause)
+    return message if cause is not err else f"the run ended: {message}"
