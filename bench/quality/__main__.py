@@ -59,6 +59,7 @@ async def run(args: argparse.Namespace) -> int:
         "commit": commit(),
         "candidates": settings.implementation_candidates,
         "criteria_tests": settings.implementation_criteria_tests,
+        "sandbox": settings.sandbox,
         "tickets": [t.name for t in tickets],
     }
     path = write_results(runs, args.model, recorded)
