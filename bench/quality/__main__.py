@@ -12,8 +12,8 @@ import os
 import subprocess
 import sys
 
-from bench.quality.drive import run_ticket
-from bench.quality.report import table, write_results
+from bench.quality.drive import TicketRun, run_ticket
+from bench.quality.report import results_path, table, write_results
 from bench.quality.setup import prepare_data_dir
 from bench.quality.tickets import TicketError, load_tickets
 from config import ROOT, Settings
@@ -41,19 +41,6 @@ async def run(args: argparse.Namespace) -> int:
         overrides["TICKETSMITH_IMPLEMENTATION_CRITERIA_TESTS"] = "true"
     os.environ.update(overrides)
     settings = Settings()
-    stack = Stack(settings, reset_emulators=True)
-    runs = []
-    try:
-        await stack.start()
-        print(f"model: {describe_model(settings)}; {len(tickets)} tickets", flush=True)
-        for ticket in tickets:
-            print(f"--- {ticket.name} ({ticket.key}): {ticket.summary}", flush=True)
-            outcome = await run_ticket(settings, ticket)
-            runs.append(outcome)
-            print(table([outcome]).splitlines()[1], flush=True)
-    finally:
-        stack.stop()
-    print("\n" + table(runs))
     recorded: dict[str, object] = {
         "description": describe_model(settings),
         "commit": commit(),
@@ -62,7 +49,22 @@ async def run(args: argparse.Namespace) -> int:
         "sandbox": settings.sandbox,
         "tickets": [t.name for t in tickets],
     }
-    path = write_results(runs, args.model, recorded)
+    path = results_path(args.model)
+    stack = Stack(settings, reset_emulators=True)
+    runs: list[TicketRun] = []
+    try:
+        await stack.start()
+        print(f"model: {describe_model(settings)}; {len(tickets)} tickets", flush=True)
+        for ticket in tickets:
+            print(f"--- {ticket.name} ({ticket.key}): {ticket.summary}", flush=True)
+            outcome = await run_ticket(settings, ticket)
+            runs.append(outcome)
+            write_results(runs, args.model, recorded, path=path)  # kept if the run is cut short
+            print(table([outcome]).splitlines()[1], flush=True)
+    finally:
+        stack.stop()
+    print("\n" + table(runs))
+    write_results(runs, args.model, recorded, path=path)
     print(f"results: {path.relative_to(ROOT)}")
     return 0
 

@@ -60,13 +60,22 @@ def machine() -> dict[str, object]:
     }
 
 
+def results_path(model: str, results_dir: Path = RESULTS_DIR) -> Path:
+    """The file of a run starting now."""
+    return results_dir / f"{datetime.now(UTC):%Y%m%dT%H%M%SZ}-{model}.json"
+
+
 def write_results(
-    runs: list[TicketRun], model: str, settings: dict[str, object], results_dir: Path = RESULTS_DIR
+    runs: list[TicketRun],
+    model: str,
+    settings: dict[str, object],
+    results_dir: Path = RESULTS_DIR,
+    path: Path | None = None,
 ) -> Path:
-    """Write one run's results as JSON; returns the file."""
+    """Write one run's results as JSON (again after each ticket, to `path`); returns the file."""
     now = datetime.now(UTC)
-    results_dir.mkdir(parents=True, exist_ok=True)
-    path = results_dir / f"{now:%Y%m%dT%H%M%SZ}-{model}.json"
+    path = path or results_path(model, results_dir)
+    path.parent.mkdir(parents=True, exist_ok=True)
     data = {
         "date": now.isoformat(timespec="seconds"),
         "model": model,
