@@ -1,9 +1,10 @@
-# The ticketsmith image: worker, webhook app, codec server and emulators (one image, four commands).
+# The ticketsmith image: worker, webhook app, codec server, tool server and emulators (one image).
 FROM python:3.11-slim-bookworm
 
 # git: workers clone and push ticket branches; the emulators serve git over HTTP.
+# bubblewrap: the sandbox every workspace command (tests, environment set-up) runs in.
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends git \
+    && apt-get install -y --no-install-recommends git bubblewrap \
     && rm -rf /var/lib/apt/lists/*
 
 ENV PYTHONUNBUFFERED=1 \
@@ -13,11 +14,12 @@ ENV PYTHONUNBUFFERED=1 \
 
 WORKDIR /app
 COPY . .
-# The otel extra lets TICKETSMITH_OTEL_ENDPOINT switch traces on; pytest runs projects' tests.
-RUN pip install ".[otel]" pytest \
+# The otel extra lets TICKETSMITH_OTEL_ENDPOINT switch traces on. Projects' tests run in their
+# own environments (built with uv, a dependency), never in this one.
+RUN pip install ".[otel]" \
     && useradd --create-home --uid 10001 ticketsmith \
-    && install -d -o ticketsmith /var/lib/emulators
+    && install -d -o ticketsmith /var/lib/emulators /var/lib/toolserver
 
 USER ticketsmith
-EXPOSE 8000 8081 8100 9000
+EXPOSE 8000 8081 8100 8200 9000
 CMD ["python", "worker.py"]

@@ -3,27 +3,49 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+UV := $(VENV)/bin/uv
+# Every top-level script in bench/ (make bench); each starts what it measures on free ports.
+BENCHES := $(filter-out bench/__init__.py,$(wildcard bench/*.py))
 # The model of `make demo` and `make up`: openai | local | offline (default: chosen from what is set up).
 MODEL ?=
 MODEL_ENV := $(if $(MODEL),TICKETSMITH_MODEL_PROVIDER=$(MODEL))
 
-.PHONY: install demo up test test-local-model local-model bench-quality lint clean
+.PHONY: install demo up test test-local-model local-model lint bench bench-quality clean sandbox-tool
 
+# Workspace commands (tests, environment set-up) run in bubblewrap: installed here when we are
+# root with apt-get; otherwise this says what to do (or set TICKETSMITH_SANDBOX=none).
+sandbox-tool:
+	@command -v bwrap >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing bubblewrap (apt-get)"; \
+	    apt-get install -y -q bubblewrap >/dev/null 2>&1 \
+	      || { apt-get update -q >/dev/null && apt-get install -y -q bubblewrap >/dev/null; }; \
+	  else \
+	    echo "bubblewrap (bwrap) is missing: install it (e.g. sudo apt-get install bubblewrap," \
+	      "or dnf install bubblewrap), or set TICKETSMITH_SANDBOX=none to run tests unsandboxed" >&2; \
+	  fi; }
+
+# uv (from PyPI, bootstrapped into the venv by pip) installs in seconds, from the indexes pip
+# is configured with (python -m deploy.uv_env); pip does the install when uv cannot be had or fails.
+# Bytecode is compiled on first import, not for all of site-packages at install time.
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	{ test -x $(UV) || $(PY) -m pip install --quiet uv; } \
+		&& eval "$$($(PY) -m deploy.uv_env)" \
+		&& $(UV) pip install --quiet --python $(PY) -e '.[dev]' \
+	|| { echo "uv unavailable or failed: installing with pip"; \
+		$(PY) -m pip install --quiet --upgrade pip && $(PY) -m pip install --quiet -e '.[dev]'; }
 	touch $(STAMP)
 
-install: $(STAMP)
+install: $(STAMP) sandbox-tool
 
-demo: $(STAMP)
+demo: $(STAMP) sandbox-tool
 	$(MODEL_ENV) $(PY) -m embedded demo
 
-up: $(STAMP)
+up: $(STAMP) sandbox-tool
 	$(MODEL_ENV) $(PY) -m embedded up
 
-test: $(STAMP)
+test: $(STAMP) sandbox-tool
 	$(PY) -m pytest -q
 
 test-local-model: $(STAMP)
@@ -42,7 +64,13 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy config.py worker.py starter.py workflows activities graphs integrations webhooks emulators localmodel
-	$(VENV)/bin/mypy embedded observability encryption tickets
+	$(VENV)/bin/mypy embedded observability encryption tickets toolserver research bench
+
+# Prints each script's figures; fails only when a script could not measure.
+bench: $(STAMP)
+	@status=0; for script in $(BENCHES); do \
+		$(PY) -m bench.$$(basename $$script .py) || status=1; \
+	done; exit $$status
 
 clean:
 	rm -rf $(VENV) .data

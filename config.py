@@ -76,6 +76,22 @@ class Settings(BaseSettings):
     # A JSON file of faults the emulators inject from the start (see README, "Faults").
     emulator_faults_file: Path | None = None
 
+    # The MCP tool server the research agents call (python -m toolserver).
+    toolserver_host: str = "127.0.0.1"
+    toolserver_port: int = 8200
+    # Where clients reach it ("" means http://toolserver_host:toolserver_port).
+    toolserver_url: str = ""
+    # Documents get_doc serves (markdown, HTML, PDF); the demo corpus is seeded into an empty one.
+    toolserver_docs_dir: Path | None = None
+    toolserver_search_provider: str = "local"
+    # The pages the local search provider indexes (JSON: [{url, title, text}]); None: the demo's.
+    toolserver_search_corpus: Path | None = None
+    # A fault profile (JSON) in force from the start; without one, every call waits 0-500 ms.
+    toolserver_faults_file: Path | None = None
+    toolserver_latency_min_seconds: float = Field(default=0.0, ge=0)
+    toolserver_latency_max_seconds: float = Field(default=0.5, ge=0)
+    toolserver_fault_seed: int | None = None
+
     jira_base_url: str = ""
     jira_email: str = "ticketsmith@example.com"
     jira_token: SecretStr = SecretStr("emulator-token")
@@ -131,6 +147,8 @@ class Settings(BaseSettings):
         self.github_api_url = self.github_api_url or f"{emulators}/api/v3"
         self.git_base_url = self.git_base_url or emulators
         self.discord_base_url = self.discord_base_url or emulators
+        tools = f"http://{self.toolserver_host}:{self.toolserver_port}"
+        self.toolserver_url = self.toolserver_url or tools
         self.temporal_ui_url = self.temporal_ui_url or f"http://127.0.0.1:{self.temporal_ui_port}"
         return self
 
@@ -138,6 +156,11 @@ class Settings(BaseSettings):
     def workspace_dir(self) -> Path:
         """Local clones: a cache only, every activity starts from the remote."""
         return self.data_dir / "workspaces"
+
+    @property
+    def documents_dir(self) -> Path:
+        """The tool server's document folder."""
+        return self.toolserver_docs_dir or self.data_dir / "toolserver" / "docs"
 
     @property
     def environments_dir(self) -> Path:

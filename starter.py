@@ -1,9 +1,10 @@
-"""The command line: tickets (start, watch, answer, approve, reject, budget, status, list, cancel)
-and graph runs (graph, mvp, input).
+"""The command line: tickets (start, watch, answer, approve, reject, budget, status, list, cancel),
+graph runs (graph, mvp, input) and research questions (research).
 
 Each subcommand is one row of COMMANDS: its arguments, and the function that carries it out,
-named as "module:function" and imported only when that subcommand runs. So `--help`, `status`
-and `list` never load the agent graphs or LangChain (tests/test_starter_imports.py checks it).
+named as "module:function" and imported only when that subcommand runs, so that `--help` is
+instant and no subcommand loads more than it needs: never the agent graphs or LangChain
+(tests/test_starter_imports.py checks every row). A new subcommand is a new row.
 """
 
 import argparse
@@ -39,6 +40,7 @@ def author(parser: argparse.ArgumentParser) -> None:
 
 
 def start_arguments(parser: argparse.ArgumentParser) -> None:
+    """`start KEY [--restart] [--auto] [--follow]`."""
     key(parser)
     parser.add_argument("--restart", action="store_true", help="run a finished ticket again")
     parser.add_argument(
@@ -48,6 +50,8 @@ def start_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def text_arguments(name: str, what: str) -> Arguments:
+    """`KEY WORDS... [--as WHO]`, the words under `name`."""
+
     def arguments(parser: argparse.ArgumentParser) -> None:
         key(parser)
         parser.add_argument(name, nargs="+", help=what)
@@ -57,17 +61,20 @@ def text_arguments(name: str, what: str) -> Arguments:
 
 
 def keyed_with_author(parser: argparse.ArgumentParser) -> None:
+    """`KEY [--as WHO]`."""
     key(parser)
     author(parser)
 
 
 def budget_arguments(parser: argparse.ArgumentParser) -> None:
+    """`KEY +N [--as WHO]`."""
     key(parser)
     parser.add_argument("amount", help="more model tokens, like +50000")
     author(parser)
 
 
 def status_arguments(parser: argparse.ArgumentParser) -> None:
+    """`KEY [--full]`."""
     key(parser)
     parser.add_argument("--full", action="store_true", help="whole decision texts")
 
@@ -91,9 +98,19 @@ def input_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def list_arguments(parser: argparse.ArgumentParser) -> None:
+    """`[--status STATUS]`; the statuses are spelled out so that parsing imports nothing."""
     statuses = ["running", "awaiting_answers", "awaiting_approval", "awaiting_budget"]
     statuses += ["completed", "failed", "cancelled", "expired"]
     parser.add_argument("--status", choices=statuses, help="only these")
+
+
+def research_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("question", nargs="+", help="the research question")
+    parser.add_argument("--json", action="store_true", help="print the structured report")
+    parser.add_argument("--faults", metavar="FILE", help="a tool server fault profile for this run")
+    parser.add_argument(
+        "--id", dest="workflow_id", help="the workflow id (default: from the question)"
+    )
 
 
 COMMANDS = (
@@ -108,8 +125,8 @@ COMMANDS = (
             text_arguments("reason", "what to change"), "tickets.cli:reject"),
     Command("budget", "give the ticket more model tokens: +N", budget_arguments,
             "tickets.cli:budget"),
-    Command("status", "where the ticket is", status_arguments, "tickets.cli:status"),
-    Command("cancel", "stop work on the ticket", key, "tickets.cli:cancel"),
+    Command("status", "where the ticket (or graph run) is", status_arguments, "tickets.cli:status"),
+    Command("cancel", "stop the ticket (or graph run)", key, "tickets.cli:cancel"),
     Command("list", "tickets and graph runs, and their status", list_arguments,
             "tickets.cli:list_tickets"),
     Command("graph", "run a graph definition (YAML)", graph_arguments, "tickets.graph_cli:graph"),
@@ -117,6 +134,8 @@ COMMANDS = (
             "tickets.graph_cli:mvp"),
     Command("input", "human input for a graph run's wait step", input_arguments,
             "tickets.graph_cli:graph_input"),
+    Command("research", "answer a question from Jira, documents, PDFs and the web, with sources",
+            research_arguments, "research.command:research"),
 )  # fmt: skip
 
 

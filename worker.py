@@ -25,6 +25,7 @@ from activities.jira import JiraActivities
 from activities.mvp_agents import MvpAgents
 from activities.mvp_project import ProjectAgents
 from activities.repo import RepoActivities, Workspaces
+from activities.research import ResearchActivities
 from config import (
     Settings,
     connect_temporal,
@@ -122,6 +123,8 @@ def build_activities(settings: Settings, stack: AsyncExitStack) -> ActivitySets:
         *team_services,
         project_agents.mvp_tester,
         project_agents.forge_publish,
+        # Research agents mostly wait on the tool server: they share the service queue.
+        *ResearchActivities(model, settings.toolserver_url).all(),
     ]
     agents: list[Callable[..., Any]] = [
         agent_activities.analyse_codebase,

@@ -100,6 +100,7 @@ class AgentActivities:
             repo_dir = await workspace.sync(inp.repo.branch, inp.repo.base_branch)
             with model_answers():
                 analysis = await heartbeating(analyse_repository(self._model, repo_dir, inp.ticket))
+        activity.logger.info("the repository's environment: %s", analysis.environment)
         report_tokens("analyse_codebase", analysis.tokens)
         return analysis
 

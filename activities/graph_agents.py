@@ -52,13 +52,13 @@ def agent_input(name: str, model: type[M], call: AgentCall) -> M:
 def as_agent(name: str, model: type[BaseModel], method: Activity) -> Activity:
     """An activity named `name` running `method` on the call's input."""
 
-    @activity.defn(name=name)
     async def run(call: AgentCall) -> AgentResult:
         result = await method(agent_input(name, model, call))
         output = result.model_dump(mode="json") if isinstance(result, BaseModel) else result
         return AgentResult(output=output, tokens=int(getattr(result, "tokens", 0) or 0))
 
-    return run
+    run.__name__ = run.__qualname__ = name  # as logs and worker listings show it
+    return activity.defn(name=name)(run)
 
 
 def team_agents(

@@ -14,16 +14,18 @@ from activities.heartbeat import heartbeating
 from activities.messages import RepoRef
 from activities.mvp_agents import Project
 from activities.repo import Workspaces
+from activities.testrun import run_project_tests
 from graphs.analysis.scan import detect_frameworks, detect_test_command, scan_files
 from graphs.dsl.calls import AgentCall, AgentResult
 from graphs.mvp.project import slugify, write_tree
-from graphs.schemas import TestReport
-from integrations.commands import run_command
+from integrations.git import GitWorkspace
 from integrations.github import GitHubClient
 from integrations.github_repos import ensure_user_repository
 
 TEST_TIMEOUT_SECONDS = 300.0
 DEFAULT_TEST_COMMAND = "python -m pytest -q"
+# Generated projects share the environment cache, keyed by their dependency files.
+ENVIRONMENTS = "generated-projects"
 
 
 class TesterInput(BaseModel):
@@ -90,16 +92,14 @@ class ProjectAgents:
                 await asyncio.to_thread(write_tree, root, files)
                 project.test_command = await asyncio.to_thread(project_test_command, root)
                 if project.test_command:
-                    result = await heartbeating(
-                        run_command(root, project.test_command, inp.timeout_seconds)
-                    )
-                    project.tests = TestReport(
-                        passed=result.exit_code == 0 and not result.timed_out,
-                        exit_code=result.exit_code,
-                        output=result.output,
-                        timed_out=result.timed_out,
-                        duration_seconds=result.duration_s,
-                    )
+                    # A plain directory: only the workspace's sandboxed command runner is used.
+                    workspace = GitWorkspace(root, remote_url="")
+                    project.tests = await heartbeating(
+                        run_project_tests(
+                            self._workspaces.environments, workspace, ENVIRONMENTS,
+                            project.test_command, inp.timeout_seconds,
+                        )
+                    )  # fmt: skip
         return AgentResult(output=project.model_dump(mode="json"))
 
     @activity.defn(name="forge_publish")

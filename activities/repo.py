@@ -39,13 +39,13 @@ class Workspaces:
 
     @property
     def environments(self) -> Environments:
-        """The repositories' environments (by default as the settings say: data dir, sandbox)."""
+        """The repositories' environments (by default beside the workspaces, sandboxed as set)."""
         if self._environments is None:
             from config import get_settings  # late: activities take their clients from worker.py
 
             settings = get_settings()
             self._environments = Environments(
-                settings.environments_dir,
+                self._root.parent / "environments",  # beside the workspaces, in the data dir
                 settings.sandbox_config(),
                 settings.environment_setup_timeout_seconds,
             )

@@ -37,7 +37,7 @@ async def run_project_tests(
         )
     if modules:
         check = await workspace.run_command(
-            import_check_command(modules), timeout_s, env_dir=env.path
+            import_check_command(modules), timeout_s, env_dir=env.path, sandbox=environments.sandbox
         )
         errors = import_errors(check.output, modules)
         if errors:
@@ -52,7 +52,9 @@ async def run_project_tests(
     if junit:
         command = with_junit(command)
         take_junit(workspace.root)
-    result = await workspace.run_command(command, timeout_s, env_dir=env.path)
+    result = await workspace.run_command(
+        command, timeout_s, env_dir=env.path, sandbox=environments.sandbox
+    )
     cases = take_junit(workspace.root) if junit else []
     limit = LIMIT_NAMES[result.limit] if result.limit else None
     report = TestReport(

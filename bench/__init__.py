@@ -1,0 +1,1 @@
+"""Scripts that measure speed, scale, human input latency, recovery and history size."""

@@ -26,7 +26,11 @@ def _die_with_parent() -> None:
 
 
 def popen_bound(argv: list[str], **kwargs: Any) -> subprocess.Popen[bytes]:
-    """`subprocess.Popen` in its own process group, killed when this process dies."""
+    """`subprocess.Popen` in its own process group, killed when this process dies.
+
+    The kernel signals when the thread that started the child ends: call it from the main
+    thread (or the event loop's), not from a short-lived worker thread.
+    """
     return subprocess.Popen(argv, start_new_session=True, preexec_fn=_die_with_parent, **kwargs)
 
 

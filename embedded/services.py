@@ -65,6 +65,14 @@ def child_env(settings: Settings) -> dict[str, str]:
             "TICKETSMITH_GIT_BASE_URL": settings.git_base_url,
             "TICKETSMITH_DISCORD_BASE_URL": settings.discord_base_url,
             "TICKETSMITH_AGENT_TASK_QUEUE": settings.agent_task_queue,
+            "TICKETSMITH_TOOLSERVER_PORT": str(settings.toolserver_port),
+            "TICKETSMITH_TOOLSERVER_URL": settings.toolserver_url,
+            "TICKETSMITH_TOOLSERVER_LATENCY_MIN_SECONDS": str(
+                settings.toolserver_latency_min_seconds
+            ),
+            "TICKETSMITH_TOOLSERVER_LATENCY_MAX_SECONDS": str(
+                settings.toolserver_latency_max_seconds
+            ),
             "TICKETSMITH_METRICS_PORT": str(settings.metrics_port),
             "TICKETSMITH_TICKET_GAUGE_SECONDS": str(settings.ticket_gauge_seconds),
             "TICKETSMITH_CODEC_PORT": str(settings.codec_port),
@@ -85,6 +93,12 @@ def child_env(settings: Settings) -> dict[str, str]:
     # The Jira emulator sends its webhooks to the stack's webhook app unless told otherwise.
     webhook_app = f"http://{settings.webhook_host}:{settings.webhook_port}/webhooks/jira"
     env["TICKETSMITH_EMULATOR_WEBHOOK_URL"] = settings.emulator_webhook_url or webhook_app
+    if settings.toolserver_docs_dir is not None:
+        env["TICKETSMITH_TOOLSERVER_DOCS_DIR"] = str(settings.toolserver_docs_dir)
+    if settings.toolserver_fault_seed is not None:
+        env["TICKETSMITH_TOOLSERVER_FAULT_SEED"] = str(settings.toolserver_fault_seed)
+    if settings.toolserver_faults_file is not None:
+        env["TICKETSMITH_TOOLSERVER_FAULTS_FILE"] = str(settings.toolserver_faults_file)
     if settings.emulator_seed_file is not None:
         env["TICKETSMITH_EMULATOR_SEED_FILE"] = str(settings.emulator_seed_file)
     if settings.emulator_faults_file is not None:

@@ -5,6 +5,7 @@
 
 import asyncio
 import os
+import shlex
 import shutil
 import signal
 import subprocess
@@ -29,7 +30,12 @@ from embedded.services import (
 )
 from localmodel.server import LocalModelMissingError, describe_model, server_argv, server_ready
 
-__all__ = ["SEARCH_ATTRIBUTES", "Stack", "StackError", "StackNotReadyError", "child_env"]
+__all__ = [
+    "SEARCH_ATTRIBUTES", "SQLITE_PRAGMAS", "Stack", "StackError", "StackNotReadyError", "child_env",
+]  # fmt: skip
+# WAL with synchronous=normal: a commit no longer waits for fsync (bench/scale.py measures
+# the gain); a killed server loses nothing, a power cut at most the last commits.
+SQLITE_PRAGMAS = ("--sqlite-pragma", "journal_mode=wal", "--sqlite-pragma", "synchronous=normal")
 # While a service starts, say every this many seconds that the stack still waits for it.
 PROGRESS_EVERY_S = 15.0
 LAUNCH = [sys.executable, "-m", "embedded.launch"]
@@ -65,7 +71,7 @@ class Stack:
             "--db-filename", str(s.data_dir / "temporal.db"),
             "--ip", "127.0.0.1", "--port", str(temporal_port(s)),
             "--ui-port", str(s.temporal_ui_port), "--ui-disable-news-fetch",
-            "--log-level", "warn", "--sqlite-pragma", "journal_mode=wal",
+            "--log-level", "warn", *SQLITE_PRAGMAS,
         ]  # fmt: skip
         for name in SEARCH_ATTRIBUTES:
             server_argv += ["--search-attribute", f"{name}=Keyword"]
@@ -77,6 +83,10 @@ class Stack:
         ]  # fmt: skip
         if reset_emulators:
             emulator_argv.append("--reset")
+        toolserver_argv = [
+            *LAUNCH, "toolserver", "-m", "toolserver", "--host", s.toolserver_host,
+            "--port", str(s.toolserver_port),
+        ]  # fmt: skip
         webhook_argv = [
             *LAUNCH, "webhooks", "-m", "uvicorn", "--factory", "webhooks.app:serve",
             "--host", s.webhook_host, "--port", str(s.webhook_port), "--log-level", "warning",
@@ -90,6 +100,12 @@ class Stack:
                 emulator_argv,
                 s.emulator_port,
                 lambda: http_ok(f"{s.jira_base_url}/_emulator/health"),
+            ),
+            Service(
+                "toolserver",
+                toolserver_argv,
+                s.toolserver_port,
+                lambda: http_ok(f"{s.toolserver_url}/healthz"),
             ),
             Service(
                 "webhooks",
@@ -168,6 +184,11 @@ class Stack:
         """Start one service (again) and wait until it is ready."""
         service = self.service(name)
         with self.log_path(service).open("ab") as log:
+            stamp = time.strftime("%Y-%m-%d %H:%M:%S")
+            log.write(
+                f"{stamp} stack: starting {service.name}: {shlex.join(service.argv)}\n".encode()
+            )
+            log.flush()
             # Children die with this process, even when it is killed (see embedded.reaper).
             service.process = popen_bound(
                 service.argv, cwd=ROOT, env=child_env(self.settings), stdout=log,
@@ -242,6 +263,7 @@ class Stack:
                 f"Web UI          {s.temporal_ui_url}",
                 f"Emulators       {s.jira_base_url} (Jira, GitHub, git, Discord)",
                 f"Webhooks        http://{s.webhook_host}:{s.webhook_port}/webhooks/jira",
+                f"Tool server     {s.toolserver_url}/mcp (MCP, streamable HTTP)",
                 f"Metrics         {metrics_url(s)}",
                 f"Codec server    {codec_url(s) if s.encryption_keys else 'off (no encryption)'}",
                 f"Model           {describe_model(s)}",

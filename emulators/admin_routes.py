@@ -47,7 +47,7 @@ def create_admin_router(state: EmulatorState, repos_root: Path) -> APIRouter:
             (r for r in repos if (r["owner"], r["name"]) == (new.owner, new.name)), None
         )
         if existing is None:
-            existing = {"id": state.next_id("github-repo-id", 2000), **new.model_dump()}
+            existing = {"id": state.next_id("repository", 2000), **new.model_dump()}
             existing["private"] = False
             repos.append(existing)
             state.save()

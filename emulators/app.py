@@ -20,6 +20,7 @@ from emulators.git_hosting import create_git_router, ensure_seed_repository
 from emulators.github_repos import create_user_repos_router
 from emulators.github_routes import DOCS, create_github_router
 from emulators.jira_routes import create_jira_router
+from emulators.jira_search import create_search_router
 from emulators.jira_webhooks import JiraWebhooks
 from emulators.middleware import RecordingMiddleware
 from emulators.state import EmulatorError, EmulatorState, RequestLog
@@ -66,6 +67,7 @@ def create_app(
     app.include_router(create_control_router(state, log, faults, webhooks))
     app.include_router(create_admin_router(state, repos_root))
     app.include_router(create_jira_router(state, webhooks))
+    app.include_router(create_search_router(state))
     app.include_router(create_github_router(state, repos_root))
     app.include_router(create_user_repos_router(state, repos_root))
     app.include_router(create_discord_router(state))

@@ -12,6 +12,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Depends, Request
 from fastapi.responses import JSONResponse
 
+from emulators import github_shapes as shapes
 from emulators.git_hosting import ensure_seed_repository, repository_path
 from emulators.github_routes import (
     BOT_LOGIN,
@@ -30,8 +31,8 @@ def create_user_repos_router(state: EmulatorState, repos_root: Path) -> APIRoute
     router = APIRouter(prefix="/api/v3", tags=["github"], dependencies=[Depends(require_token)])
 
     @router.get("/user")
-    def get_user() -> Any:
-        return {"login": BOT_LOGIN, "id": 1, "type": "User", "name": "ticketsmith"}
+    def get_user(request: Request) -> Any:
+        return shapes.authenticated_user(BOT_LOGIN, str(request.base_url).rstrip("/"))
 
     @router.post("/user/repos", status_code=201)
     def create_repository(
@@ -85,17 +86,4 @@ def _init_bare(bare: Path) -> None:
 
 def repo_json(r: dict[str, Any], base: str) -> dict[str, Any]:
     """A repository in GitHub's shape."""
-    full = f"{r['owner']}/{r['name']}"
-    return {
-        "id": r["id"],
-        "node_id": f"R_{r['id']}",
-        "name": r["name"],
-        "full_name": full,
-        "private": r.get("private", False),
-        "owner": {"login": r["owner"], "type": "User"},
-        "html_url": f"{base}/{full}",
-        "description": r.get("description"),
-        "url": f"{base}/api/v3/repos/{full}",
-        "clone_url": f"{base}/{full}.git",
-        "default_branch": r["default_branch"],
-    }
+    return shapes.repository(r, base)

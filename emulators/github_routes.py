@@ -8,13 +8,12 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Depends, Query, Request
 from fastapi.responses import HTMLResponse
 
+from emulators import github_shapes as shapes
 from emulators.state import EmulatorError, EmulatorState, now
 
 DOCS = "https://docs.github.com/rest"
 BOT_LOGIN = "ticketsmith-bot"
 JsonObject = Annotated[dict[str, Any], Body()]
-_PULL_FIELDS = "id number state title body draft created_at updated_at closed_at".split()
-_NOT_MERGED = {"locked": False, "merged": False, "merged_at": None, "mergeable": None}
 
 
 def github_error(status_code: int, message: str, errors: list[Any] | None = None) -> EmulatorError:
@@ -92,56 +91,18 @@ def create_github_router(state: EmulatorState, repos_root: Path) -> APIRouter:
         raise github_error(404, "Not Found")
 
     def repo_json(r: dict[str, Any], base: str) -> dict[str, Any]:
-        full = f"{r['owner']}/{r['name']}"
-        return {
-            "id": r["id"],
-            "node_id": f"R_{r['id']}",
-            "name": r["name"],
-            "full_name": full,
-            "private": r.get("private", False),
-            "owner": {"login": r["owner"], "type": "Organization"},
-            "html_url": f"{base}/{full}",
-            "description": r.get("description"),
-            "url": f"{base}/api/v3/repos/{full}",
-            "clone_url": f"{base}/{full}.git",
-            "default_branch": r["default_branch"],
-        }
+        return shapes.repository(r, base)
 
     async def pull_json(pr: dict[str, Any], base: str) -> dict[str, Any]:
         r = find_repo(*pr["repo"].split("/"))
         if pr["state"] == "open":  # an open PR follows its branches, as on GitHub
             pr["head_sha"] = await branch_sha(bare_path(r), pr["head"]) or pr["head_sha"]
             pr["base_sha"] = await branch_sha(bare_path(r), pr["base"]) or pr["base_sha"]
-        url = f"{base}/api/v3/repos/{pr['repo']}/pulls/{pr['number']}"
-        html_url = f"{base}/{pr['repo']}/pull/{pr['number']}"
-        repo = repo_json(r, base)
-        return {
-            **{k: pr[k] for k in _PULL_FIELDS},
-            "node_id": f"PR_{pr['id']}",
-            "url": url,
-            "html_url": html_url,
-            "diff_url": f"{html_url}.diff",
-            "issue_url": f"{base}/api/v3/repos/{pr['repo']}/issues/{pr['number']}",
-            "user": {"login": pr["user"], "type": "Bot"},
-            "labels": [_label_json(name) for name in pr["labels"]],
-            "head": _ref_json(r["owner"], pr["head"], pr["head_sha"], repo),
-            "base": _ref_json(r["owner"], pr["base"], pr["base_sha"], repo),
-            "comments": len(pr["comments"]),
-            **_NOT_MERGED,
-        }
+        stats = await _pull_stats(bare_path(r), pr["base_sha"], pr["head_sha"])
+        return shapes.pull_request(pr, repo_json(r, base), base, stats)
 
     def comment_json(pr: dict[str, Any], c: dict[str, Any], base: str) -> dict[str, Any]:
-        return {
-            "id": c["id"],
-            "node_id": f"IC_{c['id']}",
-            "url": f"{base}/api/v3/repos/{pr['repo']}/issues/comments/{c['id']}",
-            "html_url": f"{base}/{pr['repo']}/pull/{pr['number']}#issuecomment-{c['id']}",
-            "issue_url": f"{base}/api/v3/repos/{pr['repo']}/issues/{pr['number']}",
-            "body": c["body"],
-            "user": {"login": c["user"], "type": "Bot"},
-            "created_at": c["created_at"],
-            "updated_at": c["created_at"],
-        }
+        return shapes.issue_comment(pr, c, base)
 
     @api.get("")
     def get_repository(owner: str, repo: str, request: Request) -> Any:
@@ -255,14 +216,16 @@ def create_github_router(state: EmulatorState, repos_root: Path) -> APIRouter:
         return comment_json(pr, comment, _base(request))
 
     @api.post("/issues/{number}/labels")
-    def add_labels(owner: str, repo: str, number: int, payload: Annotated[Any, Body()]) -> Any:
+    def add_labels(
+        owner: str, repo: str, number: int, request: Request, payload: Annotated[Any, Body()]
+    ) -> Any:
         pr = find_pull(owner, repo, number)
         names = payload.get("labels") if isinstance(payload, dict) else payload
         if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
             raise validation_failed(field_error("Label", "labels"))
         pr["labels"].extend(n for n in names if n not in pr["labels"])
         state.save()
-        return [_label_json(name) for name in pr["labels"]]
+        return [shapes.label(name, _base(request), pr["repo"]) for name in pr["labels"]]
 
     @router.get("/{owner}/{repo}/pull/{number}", response_class=HTMLResponse)
     def pull_page(owner: str, repo: str, number: int) -> str:
@@ -284,12 +247,18 @@ def create_github_router(state: EmulatorState, repos_root: Path) -> APIRouter:
     return router
 
 
-def _ref_json(owner: str, branch: str, sha: str, repo: dict[str, Any]) -> dict[str, Any]:
-    return {"label": f"{owner}:{branch}", "ref": branch, "sha": sha, "repo": repo}
-
-
-def _label_json(name: str) -> dict[str, Any]:
-    return {"name": name, "color": "ededed", "default": False, "description": None}
+async def _pull_stats(bare: Path, base_sha: str, head_sha: str) -> dict[str, int]:
+    """Commits, added and deleted lines and changed files from base to head."""
+    commits = await _git(bare, "rev-list", "--count", f"{base_sha}..{head_sha}")
+    numstat = await _git(bare, "diff", "--numstat", f"{base_sha}...{head_sha}") or ""
+    rows = [line.split("\t") for line in numstat.splitlines() if line.strip()]
+    count = [(int(a) if a.isdigit() else 0, int(d) if d.isdigit() else 0) for a, d, *_ in rows]
+    return {
+        "commits": int(commits or 0),
+        "additions": sum(a for a, _ in count),
+        "deletions": sum(d for _, d in count),
+        "changed_files": len(rows),
+    }
 
 
 def _base(request: Request) -> str:

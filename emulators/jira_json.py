@@ -21,6 +21,7 @@ SYSTEM_FIELDS = {
     "components": "Component/s",
     "status": "Status",
     "reporter": "Reporter",
+    "assignee": "Assignee",
     "issuetype": "Issue Type",
     "project": "Project",
     "created": "Created",
@@ -118,6 +119,9 @@ class JiraViews:
                 "statusCategory": {"key": category},
             },
             "reporter": self.user(issue["reporter"], base, version),
+            "assignee": self.user(issue["assignee"], base, version)
+            if issue.get("assignee")
+            else None,
             "issuetype": {"name": issue["issuetype"]},
             "project": {"id": project["id"], "key": project["key"], "name": project["name"]},
             "created": issue["created"],

@@ -40,7 +40,7 @@ class RecordingMiddleware:
         started = now()
         method, path = scope["method"], scope["path"]
         query = dict(parse_qsl(scope["query_string"].decode()))
-        body, receive = await _buffer_json_body(scope, receive)
+        body, receive = await buffer_json_body(scope, receive)
         status_code = 500
         hit = self.faults.take(method, path)
 
@@ -94,7 +94,7 @@ def _describe(hit: Hit | None) -> dict[str, Any] | None:
     return out
 
 
-async def _buffer_json_body(scope: Scope, receive: Receive) -> tuple[Any, Receive]:
+async def buffer_json_body(scope: Scope, receive: Receive) -> tuple[Any, Receive]:
     """Read a JSON body ahead (for the log) and hand the app a receive that replays it."""
     headers = dict(scope["headers"])
     if scope["method"] not in ("POST", "PUT", "PATCH") or b"json" not in headers.get(

@@ -17,6 +17,10 @@ _BULLET = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")
 def answer_task(task: str | None, inputs: dict[str, Any], human: str) -> str:
     """The offline answer to one task's prompt."""
     handler = _HANDLERS.get(task or "")
+    if handler is None and (task or "").startswith("research_"):
+        from graphs.research.offline import HANDLERS  # imports this module's notice
+
+        handler = HANDLERS.get(task or "")
     if handler is None:
         return f"{OFFLINE_NOTICE}: the offline model has no answer for task {task!r}."
     return handler(inputs, human)

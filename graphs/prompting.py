@@ -22,6 +22,9 @@ TASKS = (
     "implement_file",
     "review",
     "manager",
+    "research_plan",
+    "research_findings",
+    "research_report",
 )
 
 _PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)\}")

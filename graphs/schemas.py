@@ -23,6 +23,7 @@ class Analysis(BaseModel):
     frameworks: list[str]
     test_command: str | None
     files: list[str] = Field(max_length=300)
+    environment: str = ""  # how the repository declares its dependencies, as detected
     produced_offline: bool = False
     tokens: int = 0
 
@@ -149,6 +150,8 @@ class Implementation(BaseModel):
     notes: str
     tests_passed: bool | None = None
     test_output: str = ""
+    # The last test run itself (output trimmed), where a test command ran.
+    last_tests: TestReport | None = None
     qa_passed: bool | None = None
     qa_verdict: str = ""
     revisions: int = 0

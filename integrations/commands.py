@@ -95,29 +95,39 @@ async def run_command(
     if env.get("HOME") == "/tmp" and not sandbox.sandboxed:
         env["HOME"] = env["TMPDIR"] = str(_scratch(root))
     started = time.monotonic()
+    # Our own pipe, not asyncio's: its wait() would hang on unread output after a kill.
+    read_end, write_end = os.pipe()
     try:
         proc = await asyncio.create_subprocess_exec(
             *sandbox.wrap(argv, root, jail, network),
             cwd=root,
             env=env,
             stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.STDOUT,
+            stdout=write_end,
+            stderr=write_end,
             start_new_session=True,
             preexec_fn=None if sandbox.sandboxed else _rlimits(sandbox.limits),
         )
     except (FileNotFoundError, PermissionError) as err:
+        os.close(read_end)
         output = f"cannot run {argv[0]!r}: {err.strerror}"
         return CommandResult(exit_code=127, output=output, timed_out=False, duration_s=0.0)
+    finally:
+        os.close(write_end)
+    stream = asyncio.StreamReader(limit=1 << 20)
+    pipe, _ = await asyncio.get_running_loop().connect_read_pipe(
+        lambda: asyncio.StreamReaderProtocol(stream), os.fdopen(read_end, "rb", buffering=0)
+    )
     buffer = bytearray()
-    reader = asyncio.ensure_future(_collect(proc, buffer, sandbox.limits.output_bytes))
+    reader = asyncio.ensure_future(_collect(proc, stream, buffer, sandbox.limits.output_bytes))
     try:
         timed_out = not (await asyncio.wait([reader], timeout=timeout_s))[0]
     finally:  # also on cancellation: nothing the command started outlives it
         kill_group(proc)
         reader.cancel()
+        pipe.close()
         await proc.wait()
-    too_much = not timed_out and reader.result()
+    too_much = not timed_out and not reader.cancelled() and reader.result()
     output = bytes(buffer[-OUTPUT_LIMIT * 4 :]).decode(errors="replace")[-OUTPUT_LIMIT:]
     code = proc.returncode if proc.returncode is not None else -1
     limit = limit_hit(code, output, timed_out=timed_out, too_much_output=too_much)
@@ -158,12 +168,13 @@ def _rlimits(limits: Limits) -> Callable[[], None]:
     return apply
 
 
-async def _collect(proc: asyncio.subprocess.Process, buffer: bytearray, cap: int) -> bool:
-    """Read the output to the end keeping a bounded tail; True when it passed `cap` bytes."""
-    if proc.stdout is None:
-        return False
+async def _collect(
+    proc: asyncio.subprocess.Process, stream: asyncio.StreamReader, buffer: bytearray, cap: int
+) -> bool:
+    """Read the output to its end keeping a bounded tail, then wait for the process to exit;
+    True (at once) when the output passed `cap` bytes."""
     total = 0
-    while chunk := await proc.stdout.read(65536):
+    while chunk := await stream.read(65536):
         total += len(chunk)
         buffer.extend(chunk)
         if len(buffer) > OUTPUT_LIMIT * 8:

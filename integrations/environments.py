@@ -14,7 +14,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from integrations.commands import CommandResult, run_command
+from integrations.commands import SYSTEM_PATH, CommandResult, run_command
 from integrations.envdetect import EnvironmentRecipe, detect_environment
 from integrations.indexes import package_sources
 from integrations.sandbox import MOUNT_POINT, Mounts, Sandbox
@@ -37,7 +37,8 @@ class Environment(BaseModel):
         """One line for test reports."""
         if self.error:
             return f"environment: could not be built ({self.description})"
-        how = "reused from the cache" if self.reused else f"built in {self.setup_seconds:.1f}s"
+        how = "reused from the cache" if self.reused else "built"
+        how = f"{how} in {self.setup_seconds:.2f}s"
         return f"environment: {self.description}; {self.python}; {how}"
 
 
@@ -73,6 +74,7 @@ class Environments:
         self, checkout: Path, repository: str, setup_command: str | None = None
     ) -> Environment:
         """The environment for the checkout: from the cache, else built now."""
+        started = time.monotonic()
         recipe = detect_environment(checkout, setup_command)
         home = self._root / repository.replace("/", "--")
         target = home / recipe.key
@@ -80,14 +82,17 @@ class Environments:
             if (target / READY).is_file():
                 python = (target / READY).read_text().strip()
                 return Environment(
-                    path=target, description=recipe.describe(), python=python, reused=True
+                    path=target,
+                    description=recipe.describe(),
+                    python=python,
+                    reused=True,
+                    setup_seconds=round(time.monotonic() - started, 3),
                 )
-            return await self._build(checkout, recipe, home, target)
+            return await self._build(checkout, recipe, home, target, started)
 
     async def _build(
-        self, checkout: Path, recipe: EnvironmentRecipe, home: Path, target: Path
+        self, checkout: Path, recipe: EnvironmentRecipe, home: Path, target: Path, started: float
     ) -> Environment:
-        started = time.monotonic()
         shutil.rmtree(target, ignore_errors=True)  # a half-built one from a crash
         target.mkdir(parents=True)
         (home / "uv-cache").mkdir(exist_ok=True)
@@ -104,11 +109,15 @@ class Environments:
             "UV_PYTHON_DOWNLOADS": "never",
             "UV_NO_PROGRESS": "1",
             "VIRTUAL_ENV": str(target),
+            # `uv` by name for a project's setup_command; the environment's bin/ for its tools.
+            "PATH": f"{target / 'bin'}:{Path(uv).parent}:{SYSTEM_PATH}",
         }
         if "UV_INDEX" in env:
             env.setdefault("UV_INDEX_STRATEGY", "unsafe-best-match")  # as pip chooses
         note = ""
-        steps = [("create the virtual environment", [uv, "venv", "--quiet", str(target)])]
+        # --no-project: the Python asked for is passed here, or deliberately not on the retry.
+        create = [uv, "venv", "--quiet", "--no-project", str(target)]
+        steps = [("create the virtual environment", create)]
         if recipe.python:
             steps[0][1].extend(["--python", recipe.python])
         for what, argv in [*steps, *_install_steps(recipe, uv, target)]:
@@ -121,7 +130,7 @@ class Environments:
                 return _failure(recipe, what, argv, result)
         python = note + await self._python_version(checkout, target, mounts, env, started)
         (target / READY).write_text(python + "\n")
-        elapsed = round(time.monotonic() - started, 2)
+        elapsed = round(time.monotonic() - started, 3)
         return Environment(
             path=target, description=recipe.describe(), python=python, setup_seconds=elapsed
         )
@@ -134,7 +143,7 @@ class Environments:
             checkout,
             argv,
             remaining,
-            sandbox=self._sandbox,
+            sandbox=self._sandbox.for_setup(self._timeout),
             network=True,
             extra_env=env,
             mounts=mounts,

@@ -16,6 +16,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from integrations.commands import CommandResult, kill_group, run_command
+from integrations.sandbox import Sandbox
 
 GIT_TIMEOUT_S = 300.0
 DIFF_LIMIT = 20_000
@@ -249,7 +250,11 @@ class GitWorkspace:
         return [name for name in out.split("\0") if name]
 
     async def run_command(
-        self, command: str, timeout_s: float, env_dir: Path | None = None
+        self,
+        command: str,
+        timeout_s: float,
+        env_dir: Path | None = None,
+        sandbox: Sandbox | None = None,
     ) -> CommandResult:
         """Run a command (no shell) in the workspace, sandboxed, in `env_dir` when given."""
-        return await run_command(self.root, command, timeout_s, env_dir=env_dir)
+        return await run_command(self.root, command, timeout_s, env_dir=env_dir, sandbox=sandbox)

@@ -31,6 +31,7 @@ class PullRequest(BaseModel):
     head: str
     base: str
     title: str
+    body: str | None = None
 
 
 DRAFT_PREFIX = "[Draft] "
@@ -53,6 +54,7 @@ def _pull_request(raw: dict[str, Any]) -> PullRequest:
         head=raw["head"]["ref"],
         base=raw["base"]["ref"],
         title=raw["title"],
+        body=raw.get("body"),
     )
 
 

@@ -12,7 +12,9 @@ from integrations.http import ServiceClient, build_http_client, raise_for_status
 from integrations.wiki import markdown_to_wiki, wiki_to_markdown
 
 SERVICE = "Jira"
-ISSUE_FIELDS = "summary,description,labels,components,status,reporter,comment"
+ISSUE_FIELDS = (
+    "summary,description,labels,components,status,reporter,assignee,issuetype,updated,comment"
+)
 
 
 class JiraComment(BaseModel):
@@ -37,6 +39,10 @@ class JiraIssue(BaseModel):
     reporter: str
     comments: list[JiraComment]
     acceptance_criteria: str = ""
+    id: str = ""
+    assignee: str = ""
+    issue_type: str = ""
+    updated: str = ""
 
 
 class JiraTransition(BaseModel):
@@ -98,16 +104,28 @@ class JiraClient(ServiceClient):
             created=raw["created"],
         )
 
+    async def search_issues(self, jql: str, limit: int = 10) -> list[JiraIssue]:
+        """Issues a JQL query finds (first page only, comments left out)."""
+        params = {"jql": jql, "fields": ISSUE_FIELDS, "maxResults": limit}
+        data = (await self._request("GET", "/search/jql", params=params)).json()
+        return [self._issue(raw, None) for raw in data.get("issues", [])]
+
     async def get_issue(self, key: str) -> JiraIssue:
         """The issue with its description, acceptance criteria (when configured) and comments."""
         criteria = await self._criteria_field_id()
         wanted = f"{ISSUE_FIELDS},{criteria}" if criteria else ISSUE_FIELDS
         data = (await self._request("GET", f"/issue/{key}", params={"fields": wanted})).json()
+        page = data["fields"].get("comment") or {}
+        issue = self._issue(data, criteria)
+        if page.get("total", 0) > len(issue.comments):
+            issue.comments = await self.list_comments(key)
+        return issue
+
+    def _issue(self, data: dict[str, Any], criteria: str | None) -> JiraIssue:
+        """An issue from its JSON; comments as far as the JSON holds them."""
         fields = data["fields"]
         page = fields.get("comment") or {}
         comments = [self._comment(c) for c in page.get("comments", [])]
-        if page.get("total", 0) > len(comments):
-            comments = await self.list_comments(key)
         return JiraIssue(
             key=data["key"],
             summary=fields.get("summary") or "",
@@ -118,6 +136,10 @@ class JiraClient(ServiceClient):
             reporter=(fields.get("reporter") or {}).get("displayName", ""),
             comments=comments,
             acceptance_criteria=self._to_markdown(fields.get(criteria or "")),
+            id=str(data.get("id", "")),
+            assignee=(fields.get("assignee") or {}).get("displayName", ""),
+            issue_type=(fields.get("issuetype") or {}).get("name", ""),
+            updated=fields.get("updated") or "",
         )
 
     async def _criteria_field_id(self) -> str | None:

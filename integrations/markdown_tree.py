@@ -13,7 +13,7 @@ from markdown_it.tree import SyntaxTreeNode
 from integrations.adf_rules import normalise
 from integrations.marks import Node, code_block
 
-_BLOCK_MARKS = {"strong": "strong", "em": "em", "s": "strike"}
+_MARK_OF_TOKEN = {"strong": "strong", "em": "em", "s": "strike"}
 
 
 @cache
@@ -101,15 +101,15 @@ def _inline(nodes: list[SyntaxTreeNode], marks: tuple[Node, ...]) -> list[Node]:
         kind = node.type
         if kind in ("text", "html_inline"):
             out += _text(node.content, marks)
-        elif kind == "softbreak" or kind == "hardbreak":
+        elif kind in ("softbreak", "hardbreak"):
             # A line break in the source is one the reader meant: Jira shows it as written.
             out.append({"type": "hardBreak"})
         elif kind == "code_inline":
             # ADF allows the code mark together with a link only.
             links = tuple(m for m in marks if m["type"] == "link")
             out += _text(node.content, (*links, {"type": "code"}))
-        elif kind in _BLOCK_MARKS:
-            out += _inline(node.children, _with(marks, {"type": _BLOCK_MARKS[kind]}))
+        elif kind in _MARK_OF_TOKEN:
+            out += _inline(node.children, _with(marks, {"type": _MARK_OF_TOKEN[kind]}))
         elif kind == "link":
             href = str(node.attrs.get("href", ""))
             link = {"type": "link", "attrs": {"href": href}}

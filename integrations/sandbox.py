@@ -78,6 +78,16 @@ class Sandbox:
     limits: Limits = Limits()
     bwrap: str = "bwrap"
 
+    def for_setup(self, timeout_s: float) -> "Sandbox":
+        """The same sandbox with room for installers (many threads, large builds)."""
+        limits = Limits(
+            memory_mb=max(self.limits.memory_mb, 8192),
+            processes=max(self.limits.processes, 1024),
+            cpu_seconds=max(self.limits.cpu_seconds, int(timeout_s) * 2),
+            output_bytes=self.limits.output_bytes,
+        )
+        return Sandbox(mode=self.mode, limits=limits, bwrap=self.bwrap)
+
     @property
     def sandboxed(self) -> bool:
         """True when commands run inside bubblewrap."""
@@ -155,14 +165,15 @@ class Sandbox:
 
 
 def _parents(paths: Sequence[Path]) -> list[str]:
-    """Create the folders above each mount point, traversable (bwrap would copy the host's modes,
-    and a 0700 folder of root's would lock the unprivileged command out of its own workspace)."""
-    system = tuple(Path(p) for p in (*SYSTEM_DIRS, "/etc", "/proc", "/dev"))
+    """Create the folders above each mount point, traversable: bwrap makes missing ones 0700,
+    which would lock the unprivileged command out of its own workspace."""
+    bound = [Path(p) for p in (*SYSTEM_DIRS, "/proc", "/dev")]
+    bound += [Path("/etc", entry) for entry in ETC_ENTRIES]
     made: list[str] = []
     for path in paths:
-        if any(path.is_relative_to(top) for top in system):
-            continue
         for parent in reversed(path.parents[:-1]):
+            if any(parent.is_relative_to(top) for top in bound):
+                break
             if str(parent) not in made:
                 made.append(str(parent))
     return [arg for folder in made for arg in ("--perms", "0755", "--dir", folder)]
@@ -177,6 +188,7 @@ def _system_binds() -> list[str]:
             binds += ["--symlink", os.readlink(path), name]
         elif path.is_dir():
             binds += ["--ro-bind", name, name]
+    binds += ["--perms", "0755", "--dir", "/etc"]  # bwrap would make it 0700
     for entry in ETC_ENTRIES:
         binds += ["--ro-bind-try", f"/etc/{entry}", f"/etc/{entry}"]
     return binds

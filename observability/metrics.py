@@ -19,11 +19,14 @@ TICKETS = "ticketsmith_tickets"
 MODEL_TOKENS = "ticketsmith_model_tokens"  # exported with the `_total` suffix
 ACTIVITY_FAILURES = "ticketsmith_activity_failures"  # exported with the `_total` suffix
 ACTIVITY_DURATION = "ticketsmith_activity_duration_seconds"
+# From the end of one research agent step to the start of the next (the seed's A2A latency).
+RESEARCH_HANDOFF = "ticketsmith_research_handoff_seconds"
 
 MINUTE, HOUR, DAY = 60.0, 3600.0, 86400.0
 BUCKETS: dict[str, list[float]] = {
     ACTIVITY_DURATION: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, MINUTE, 5 * MINUTE, 20 * MINUTE],
     HUMAN_WAIT: [MINUTE, 10 * MINUTE, HOUR, 4 * HOUR, DAY, 3 * DAY, 7 * DAY],
+    RESEARCH_HANDOFF: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
 }
 
 log = logging.getLogger("ticketsmith.metrics")
@@ -59,6 +62,12 @@ class ActivityInstruments:
         self._meter.create_counter(
             ACTIVITY_FAILURES, "Failed activity attempts by error type"
         ).with_additional_attributes({"error_type": error_type}).add(1)
+
+    def handoff(self, after: str, agent: str, took: timedelta) -> None:
+        """Record the time from the end of the step `after` ran in to the start of `agent`."""
+        self._meter.create_histogram_timedelta(
+            RESEARCH_HANDOFF, "Time from the end of one research step to the start of the next", "s"
+        ).with_additional_attributes({"from_agent": after, "to_agent": agent}).record(took)
 
     def tokens(self, used: int) -> None:
         """Count model tokens an agent activity reported."""

@@ -46,3 +46,14 @@ def test_a_bare_key_starts_the_ticket_and_flags_reach_their_subcommand() -> None
 def test_list_offers_every_status() -> None:
     for status in Status:
         assert starter.parse_args(["list", "--status", status.value]).status == status.value
+
+
+@pytest.mark.parametrize("command", ["status", "list", "watch"])
+def test_reading_commands_load_no_jira_client_nor_graph_definitions(command: str) -> None:
+    code = f"import starter, sys; starter.handler({command!r}); print(sys.modules.keys())"
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    for module in ("integrations.jira", "httpx", "graphs.dsl.model", "yaml"):
+        assert f"'{module}'" not in done.stdout, f"`starter.py {command}` imports {module}"

@@ -12,7 +12,7 @@ from rich.console import Console, Group, RenderableType
 from config import get_settings
 from tickets import commands
 from tickets.commands import CommandError
-from tickets.graph_runs import graph_command, is_graph_id, list_graph_runs, render_runs
+from tickets.graph_list import is_graph_id, list_graph_runs, render_runs
 from tickets.launch import web_ui_link, workflow_id
 from tickets.render import render_list, render_status
 from tickets.watch import follow
@@ -33,7 +33,7 @@ def check_key(key: str) -> str:
 def console() -> Console:
     """Standard output; outside a terminal plain text, wide enough that tables keep their rows."""
     out = Console(highlight=False)
-    return out if out.is_terminal else Console(highlight=False, width=160, no_color=True)
+    return out if out.is_terminal else Console(highlight=False, soft_wrap=True, no_color=True)
 
 
 def run(handler: Handler, args: argparse.Namespace) -> int:
@@ -97,6 +97,8 @@ async def status(args: argparse.Namespace) -> RenderableType:
     """Where the ticket is, with a one-line preview of each decision (whole with --full)."""
     settings = get_settings()
     if is_graph_id(args.key):
+        from tickets.graph_runs import graph_command  # graph definitions load only for graphs
+
         return await graph_command(args, settings)
     key = check_key(args.key)
     current = await commands.status(settings, key)
@@ -107,6 +109,8 @@ async def status(args: argparse.Namespace) -> RenderableType:
 async def cancel(args: argparse.Namespace) -> str:
     """Stop work on the ticket (or the graph run)."""
     if is_graph_id(args.key):
+        from tickets.graph_runs import graph_command
+
         return await graph_command(args, get_settings())
     return await commands.cancel(get_settings(), check_key(args.key))
 

@@ -2,19 +2,20 @@
 
 import asyncio
 from datetime import timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import httpx
 from temporalio.client import Client, WorkflowFailureError, WorkflowUpdateFailedError
 from temporalio.exceptions import ApplicationError, CancelledError
 from temporalio.service import RPCError, RPCStatusCode
 
 from config import Settings, connect_temporal
-from integrations.jira import JiraClient, JiraIssue
 from tickets.launch import LaunchError, start_ticket, ticket_input, web_ui_link, workflow_id
 from tickets.routing import TicketFacts
 from tickets.status import StatusUnreadable, read_status
 from workflows.messages import HumanInputAccepted, TicketStatus
+
+if TYPE_CHECKING:
+    from integrations.jira import JiraIssue
 
 
 class CommandError(Exception):
@@ -32,8 +33,13 @@ async def connect(settings: Settings) -> Client:
         ) from err
 
 
-async def ensure_ticket_exists(settings: Settings, key: str) -> JiraIssue:
+async def ensure_ticket_exists(settings: Settings, key: str) -> "JiraIssue":
     """Read the ticket from Jira, turning 'not found' into a clear error."""
+    # Only `start` reads Jira: status and list stay quick without httpx and the parsers.
+    import httpx
+
+    from integrations.jira import JiraClient
+
     jira = JiraClient(
         settings.jira_base_url,
         settings.jira_email,

@@ -19,6 +19,7 @@ from config import Settings
 from graphs.dsl import DefinitionError, GraphDefinition, check_definition, load_definition
 from graphs.dsl.catalog import AGENTS, agent_queues
 from tickets.commands import CommandError, connect
+from tickets.graph_list import PREFIX
 from tickets.launch import web_ui_link
 from workflows.graph_messages import (
     GraphInput,
@@ -27,13 +28,6 @@ from workflows.graph_messages import (
     GraphResult,
     GraphStatus,
 )
-
-PREFIX = "graph-"
-
-
-def is_graph_id(text: str) -> bool:
-    """Whether a command-line argument names a graph run rather than a ticket."""
-    return text.startswith(PREFIX)
 
 
 def parse_inputs(pairs: list[str]) -> dict[str, Any]:
@@ -144,36 +138,6 @@ async def cancel_graph(settings: Settings, run_id: str, wait_s: float = 60) -> s
     except TimeoutError:
         return f"cancel requested for {run_id}; it stops after its current step"
     return f"{run_id} had already finished; nothing was cancelled"
-
-
-async def list_graph_runs(settings: Settings, status_filter: str | None) -> list[dict[str, str]]:
-    """Graph runs known to Temporal, newest first."""
-    client = await connect(settings)
-    query = "WorkflowType = 'GraphWorkflow'"
-    if status_filter:
-        query += f" AND `Status` = '{status_filter}'"
-    rows = []
-    async for wf in client.list_workflows(query, limit=200):
-        attrs = {key.name: value for key, value in wf.typed_search_attributes}
-        rows.append(
-            {
-                "key": wf.id,
-                "status": str(attrs.get("Status", "")),
-                "phase": str(attrs.get("Phase", "")),
-                "started": wf.start_time.strftime("%Y-%m-%d %H:%M"),
-            }
-        )
-    return rows
-
-
-def render_runs(rows: list[dict[str, str]]) -> str:
-    """Graph runs as an aligned table."""
-    width = max(len(r["key"]) for r in rows) + 1 if rows else 4
-    lines = [f"{'RUN':<{width}} {'STATUS':<15} {'CHECKPOINT':<15} STARTED"]
-    lines += [
-        f"{r['key']:<{width}} {r['status']:<15} {r['phase']:<15} {r['started']}" for r in rows
-    ]
-    return "\n".join(lines)
 
 
 async def graph_command(args: Any, settings: Settings) -> str:

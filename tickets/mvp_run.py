@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from temporalio.client import WorkflowFailureError
+from temporalio.service import RPCError
 
 from config import Settings
 from graphs.mvp.project import slugify, write_tree
@@ -19,6 +20,14 @@ from workflows.graph_messages import GraphResult, GraphStatus
 POLL_SECONDS = 0.5
 
 
+CHECKPOINTS = {
+    "accepted": "the manager took the request",
+    "designed": "the architect planned the files",
+    "reviewed": "QA finished",
+    "publish_failed": "the forge could not take a revision (the files are still written here)",
+}
+
+
 class ProjectWriter:
     """Writes the project's files whenever a new revision shows in the run's state."""
 
@@ -26,6 +35,14 @@ class ProjectWriter:
         self.root = root
         self.say = say
         self.revision = 0
+        self.checkpoints = 0
+
+    def follow(self, current: GraphStatus) -> None:
+        """Say which checkpoints were passed, and write any new revision."""
+        for name in current.checkpoints[self.checkpoints :]:
+            self.say(f"{name}: {CHECKPOINTS.get(name, name)}")
+        self.checkpoints = len(current.checkpoints)
+        self.update(current.state)
 
     def update(self, state: dict[str, Any]) -> None:
         """Write the latest revision's files, once per revision."""
@@ -54,6 +71,8 @@ def report(result: GraphResult, seconds: float, root: Path, link: str) -> str:
     if tests:
         verdict = "passed" if tests["passed"] else f"failed (exit code {tests['exit_code']})"
         lines.append(f"Tests (`{project.get('test_command')}`): {verdict}")
+        if tests.get("environment_error"):
+            lines.append(f"  the environment could not be built: {tests['environment_error']}")
     else:
         lines.append("Tests: none ran (no test files were written)")
     files = project.get("files") or {}
@@ -84,9 +103,9 @@ async def run_mvp(settings: Settings, prompt: str, output: str, say: Callable[[s
         await asyncio.wait([result_task], timeout=POLL_SECONDS)
         try:
             current = await handle.query("status", result_type=GraphStatus)
-        except Exception:  # noqa: BLE001 - the run may end between the check and the query
+        except RPCError:  # the run may end between the check and the query
             continue
-        writer.update(current.state)
+        writer.follow(current)
     try:
         result = result_task.result()
     except WorkflowFailureError as err:

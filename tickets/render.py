@@ -42,6 +42,9 @@ def render_status(
     ):
         if value:
             lines.append(Text(f"  {label}: {value}"))
+    # A failed environment build, a sandbox limit hit, an unsandboxed run.
+    notes = current.tests_note.splitlines()
+    lines += [Text(f"  tests: {line}") for line in notes if line.strip()]
     for decision in current.decisions:
         when = decision.at.strftime("%Y-%m-%d %H:%M")
         head = f"  {when} {decision.author} {decision.kind}"
@@ -90,7 +93,7 @@ def render_list(rows: list[dict[str, str]]) -> RenderableType:
     """Tickets as a table, newest first."""
     if not rows:
         return Text("no tickets")
-    table = Table(box=None, padding=(0, 2, 0, 0), header_style="bold")
+    table = Table(box=None, padding=(0, 2, 0, 0), pad_edge=False, header_style="bold")
     for name in ("KEY", "STATUS", "PHASE", "STARTED"):
         table.add_column(name, no_wrap=True)
     for row in rows:

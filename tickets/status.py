@@ -19,6 +19,7 @@ from temporalio.common import SearchAttributeKey
 from temporalio.service import RPCError, RPCStatusCode
 
 from tickets.launch import workflow_id
+from workflows.failures import failure_in_words
 from workflows.messages import Phase, Status, TicketResult, TicketStatus
 
 PHASE = SearchAttributeKey.for_keyword("Phase")
@@ -81,7 +82,7 @@ async def closed_status(
     try:
         result = await handle.result(follow_runs=False)
     except WorkflowFailureError as err:
-        return TicketStatus(key=key, phase=phase, status=status, message=failure_message(err))
+        return TicketStatus(key=key, phase=phase, status=status, message=ended_why(status, err))
     except RPCError as err:
         raise StatusUnreadable(
             f"cannot read how {key} ended: Temporal did not return its result ({err.message})"
@@ -105,10 +106,8 @@ def indexed(described: WorkflowExecutionDescription) -> tuple[Phase, Status]:
     )
 
 
-def failure_message(err: WorkflowFailureError) -> str:
-    """The innermost cause of a failed, cancelled, terminated or timed-out run, in words."""
-    cause: BaseException = err
-    while cause.__cause__ is not None:
-        cause = cause.__cause__
-    message = getattr(cause, "message", None) or str(cause)
-    return message if cause is not err else f"the run ended: {message}"
+def ended_why(status: Status, err: WorkflowFailureError) -> str:
+    """Why a run that did not complete ended, as the workflow itself words it."""
+    if status == Status.CANCELLED:
+        return "Work on this ticket was cancelled."
+    return f"Work on this ticket stopped. {failure_in_words(err)}"

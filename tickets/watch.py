@@ -5,22 +5,24 @@ Watching only reads: Ctrl-C stops the watching, never the ticket.
 
 import asyncio
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from rich.console import Console, Group, RenderableType
 from rich.live import Live
 from rich.table import Table
 from rich.text import Text
-from temporalio.client import Client, WorkflowHandle
+from temporalio.client import Client
 from temporalio.service import RPCError, RPCStatusCode
 
 from config import Settings
 from graphs.progress import tests_line
 from tickets.commands import CommandError, connect
 from tickets.launch import workflow_id
+from tickets.status import StatusUnreadable, read_status
 from workflows.messages import Phase, Status, TicketStatus
 
 POLL_SECONDS = 0.5
+QUERY_TIMEOUT = timedelta(seconds=10)
 ENDED = {Status.COMPLETED, Status.FAILED, Status.CANCELLED, Status.EXPIRED}
 
 
@@ -87,25 +89,29 @@ def progress_view(current: TicketStatus, now: datetime) -> RenderableType:
     return Group(title, grid)
 
 
-async def read(handle: WorkflowHandle, key: str) -> TicketStatus | None:
-    """The status query's answer; None while the worker cannot answer (busy, restarting)."""
+async def poll(
+    client: Client,
+    key: str,
+    show: Callable[[TicketStatus], None],
+    interval: float,
+    query_timeout: timedelta = QUERY_TIMEOUT,
+) -> TicketStatus:
+    """Read the ticket's status until it ends, handing each answer to `show`.
+
+    A running ticket whose worker is slow to answer is asked again; one never started is an error.
+    """
     try:
-        current: TicketStatus = await handle.query("status", result_type=TicketStatus)
+        await client.get_workflow_handle(workflow_id(key)).describe()
     except RPCError as err:
         if err.status == RPCStatusCode.NOT_FOUND:
             message = f"{key} has never been started; start it with: starter.py {key}"
             raise CommandError(message) from None
-        return None
-    return current
-
-
-async def poll(
-    client: Client, key: str, show: Callable[[TicketStatus], None], interval: float
-) -> TicketStatus:
-    """Query the ticket until it ends, handing each answer to `show`."""
-    handle = client.get_workflow_handle(workflow_id(key))
+        raise CommandError(f"Temporal did not describe {key}: {err.message}") from err
     while True:
-        current = await read(handle, key)
+        try:
+            current = await read_status(client, key, query_timeout)
+        except StatusUnreadable:
+            current = None
         if current is not None:
             show(current)
             if current.status in ENDED:
@@ -151,7 +157,8 @@ async def follow(settings: Settings, key: str, out: Console, interval: float = P
     client = await connect(settings)
     try:
         with Display(out, key) as display:
-            final = await poll(client, key, display.show, interval)
+            timeout = timedelta(seconds=settings.status_query_seconds)
+            final = await poll(client, key, display.show, interval, timeout)
     except (KeyboardInterrupt, asyncio.CancelledError):
         out.print(f"stopped watching {key}; it goes on (starter.py status {key})", markup=False)
         return 0

@@ -83,8 +83,9 @@ class GraphRunner:
         self, steps: list[Step], state: State, defaults: StepBase, scope: str, main: bool = True
     ) -> State:
         """Run steps in order, returning the state after them; `main`: not inside a branch."""
-        for step in steps:
-            state = await self.step(step, state, defaults, scope, main)
+        for index, step in enumerate(steps):
+            # The position keeps idempotency keys apart for steps of the same name.
+            state = await self.step(step, state, defaults, f"{scope}.{index}", main)
             if main:
                 self.status.state = state
         return state
@@ -179,7 +180,7 @@ class GraphRunner:
                 type="AgentInputError",
                 non_retryable=True,
             )
-        collect = step.collect or sorted(outputs(step.do[-1]))[0]
+        collect = step.collect or min(outputs(step.do[-1]))  # exactly one: checked at start
         limit = asyncio.Semaphore(step.max_parallel or max(1, len(items)))
 
         async def one(index: int, item: Any) -> State:

@@ -15,6 +15,7 @@ with workflow.unsafe.imports_passed_through():
         OpenPullRequestInput,
         RepoRef,
         RunTestsInput,
+        RunTestsResult,
     )
     from activities.repo import RepoActivities
     from graphs.progress import ImplementationProgress, progress_markdown
@@ -77,19 +78,24 @@ class ImplementationWorkflow:
             retry_policy=LLM_RETRY,
             summary="Implement the plan",
         )  # fmt: skip
-        tests = await workflow.execute_activity_method(
-            RepoActivities.run_tests,
-            RunTestsInput(
-                repo=repo,
-                changes=implementation.changes,
-                test_command=inp.project.test_command,
-                setup_command=inp.project.setup_command,
-            ),
-            start_to_close_timeout=TEST_TIMEOUT,
-            heartbeat_timeout=LLM_HEARTBEAT,
-            retry_policy=TEST_RETRY,
-            summary=f"Run `{inp.project.test_command}`",
-        )
+        # The implementation graph's last test run was of exactly these changes on the branch.
+        last = implementation.last_tests if implementation.changes else None
+        if workflow.patched("tests-from-implementation") and last is not None:
+            tests = RunTestsResult.model_validate(last.model_dump())
+        else:
+            tests = await workflow.execute_activity_method(
+                RepoActivities.run_tests,
+                RunTestsInput(
+                    repo=repo,
+                    changes=implementation.changes,
+                    test_command=inp.project.test_command,
+                    setup_command=inp.project.setup_command,
+                ),
+                start_to_close_timeout=TEST_TIMEOUT,
+                heartbeat_timeout=LLM_HEARTBEAT,
+                retry_policy=TEST_RETRY,
+                summary=f"Run `{inp.project.test_command}`",
+            )
         if implementation.changes:
             await outbox.commit(repo, implementation.changes, f"{inp.key}: {inp.ticket.summary}")
         draft = (

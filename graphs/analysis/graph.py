@@ -12,6 +12,7 @@ from graphs.analysis.scan import mentioned_files, scan_files, select_files
 from graphs.analysis.state import AnalysisInput, AnalysisState
 from graphs.offline import is_offline
 from graphs.schemas import Analysis, TicketContext
+from integrations.envdetect import detect_environment
 
 MAX_ANALYSIS_FILES = 300
 RELEVANT_FILES = 50
@@ -53,6 +54,7 @@ async def analyse_repository(
         frameworks=state["frameworks"],
         test_command=state["test_command"],
         files=select_files(files, relevant, MAX_ANALYSIS_FILES),
+        environment=detect_environment(repo_dir).describe(),
         produced_offline=is_offline(model),
         tokens=state.get("tokens", 0),
     )

@@ -1,8 +1,11 @@
 """A small keyword index over a repository's text files, for ranked context retrieval."""
 
+import hashlib
 import math
 import re
-from collections import Counter
+import threading
+from collections import Counter, OrderedDict
+from collections.abc import Callable
 from pathlib import Path
 
 from pydantic import BaseModel
@@ -63,6 +66,40 @@ def text_of(data: bytes) -> str | None:
     return text
 
 
+Chunks = list[tuple[str, int, int, str]]
+
+
+class _Built:
+    """The last few indexes built, by content: a ticket's steps and tickets on the same
+    branch state study the same files, and counting their terms is most of the cost."""
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._indexes: OrderedDict[str, CodeIndex] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, chunks: Chunks, build: Callable[[Chunks], "CodeIndex"]) -> "CodeIndex":
+        """The index of these chunks, built only when not among the last few."""
+        digest = hashlib.sha256()
+        for path, start, end, text in chunks:
+            digest.update(f"{path}\0{start}\0{end}\0{len(text)}\0".encode())
+            digest.update(text.encode("utf-8", errors="surrogatepass"))
+        key = digest.hexdigest()
+        with self._lock:
+            if key in self._indexes:
+                self._indexes.move_to_end(key)
+                return self._indexes[key]
+        index = build(chunks)
+        with self._lock:
+            self._indexes[key] = index
+            while len(self._indexes) > self._size:
+                self._indexes.popitem(last=False)
+        return index
+
+
+_BUILT = _Built(size=8)
+
+
 class CodeIndex:
     """Chunks of text files with their term counts; ranks chunks by query-term overlap."""
 
@@ -99,7 +136,7 @@ class CodeIndex:
                 chunks.append((relative, start + 1, end, chunk))
             if len(chunks) >= MAX_CHUNKS:
                 break
-        return cls(chunks)
+        return _BUILT.get(chunks, cls)
 
     def context_query(self, query: str, k: int = 5) -> list[Snippet]:
         """The k chunks sharing the most rare terms with the query, best first.

@@ -52,6 +52,19 @@ AGENTS: dict[str, AgentInfo] = {
     "forge_publish": AgentInfo(
         "Push files to a repository of their own on the forge: `name`, `files`, `message`.", False
     ),
+    # The research agents call the model briefly and mostly wait on the MCP tool server, so
+    # they run on the service queue: five research runs at once would queue behind the
+    # agent queue's small limit otherwise.
+    "research_manager": AgentInfo(
+        "Plan the research: tickets, documents, PDFs and searches for `question`.", False
+    ),
+    "jira_agent": AgentInfo("Read the planned Jira tickets and note findings: `plan`.", False),
+    "doc_agent": AgentInfo("Read the planned markdown and HTML documents: `plan`.", False),
+    "pdf_agent": AgentInfo("Read the planned PDFs page by page: `plan`.", False),
+    "search_agent": AgentInfo("Search the web for the planned queries: `plan`.", False),
+    "synthesis_agent": AgentInfo(
+        "Write the cited report from the specialists' outputs and `question`.", False
+    ),
 }
 
 

@@ -31,7 +31,8 @@ def step_label(raw: Any) -> str | None:
 
 def where(raw: Any, loc: tuple[str | int, ...]) -> tuple[str, str]:
     """The innermost step a pydantic error location lies in, and the field path inside it."""
-    current, step, path, field = raw, "the graph", "", []
+    current, step, path = raw, "the graph", ""
+    field: list[str] = []
     tag_next = False
     for part in loc:
         if tag_next and part in STEP_KINDS:

@@ -54,12 +54,8 @@ class StepBase(BaseModel):
         return self.name or self.kind()
 
     def kind(self) -> str:
-        """The step's kind key."""
-        return next(
-            k
-            for k in STEP_KINDS
-            if k in type(self).model_fields or f"{k}_" in type(self).model_fields
-        )
+        """The step's kind key (`agent`, `parallel`, ...)."""
+        return step_kind(self) or "step"
 
     def children(self) -> "list[list[Step]]":
         """The step lists nested in this step (branches, bodies, handlers)."""
@@ -185,7 +181,7 @@ _KIND_MODELS: dict[str, type[StepBase]] = {
 def step_kind(value: Any) -> str | None:
     """The kind of a step, written or built."""
     if isinstance(value, StepBase):
-        return next(k for k, model in _KIND_MODELS.items() if isinstance(value, model))
+        return next((k for k, model in _KIND_MODELS.items() if isinstance(value, model)), None)
     if isinstance(value, dict):
         found = [k for k in STEP_KINDS if k in value or f"{k}_" in value]
         return found[0] if len(found) == 1 else None
@@ -236,6 +232,6 @@ class GraphDefinition(BaseModel):
         return inputs
 
 
-for _model in (StepBase, *_KIND_MODELS.values()):
+_MODELS: list[type[BaseModel]] = [StepBase, *_KIND_MODELS.values(), GraphDefinition]
+for _model in _MODELS:
     _model.model_rebuild()
-GraphDefinition.model_rebuild()

@@ -56,6 +56,11 @@ def check_definition(definition: GraphDefinition, agents: Collection[str] | None
             )
         if isinstance(step, ParallelStep):
             problems += overlapping_branches(label, step)
+        if isinstance(step, ForEachStep) and not step.collect and len(outputs(step.do[-1])) != 1:
+            problems.append(
+                f"{label}, field 'collect': the last step of `do` does not write exactly one"
+                " value; name the state key to gather from each item with `collect`"
+            )
         if isinstance(step, ConditionalStep) and never_true(step):
             problems.append(
                 f"{label}, field 'if': the condition can never hold, so 'then' is never reached"

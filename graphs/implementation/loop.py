@@ -184,6 +184,9 @@ def make_finish(
             notes="\n".join(lines),
             tests_passed=None if tests is None else tests.passed,
             test_output="" if tests is None else trim(tests.output, TEST_OUTPUT_CHARS),
+            last_tests=None
+            if tests is None
+            else tests.model_copy(update={"output": trim(tests.output, TEST_OUTPUT_CHARS)}),
             qa_passed=None if review is None or not changes else review.passed,
             qa_verdict=qa_verdict,
             revisions=state.get("revision", 0),

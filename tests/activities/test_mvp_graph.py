@@ -2,8 +2,10 @@
 and QA (the model is the fake server playing a todo-list team); only publishing is faked."""
 
 import asyncio
+import tempfile
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,9 +15,12 @@ from temporalio.worker import Worker
 
 from activities.mvp_agents import MvpAgents
 from activities.mvp_project import ProjectAgents
+from activities.repo import Workspaces
 from graphs.dsl import load_definition
 from graphs.dsl.calls import AgentCall, AgentResult
 from graphs.models import make_chat_model
+from integrations.environments import Environments
+from integrations.sandbox import Sandbox
 from tests.support.fake_mvp import TODO_FIXED, MvpBrain
 from tests.support.fake_openai import FakeModelServer
 from workflows.graph import GraphWorkflow
@@ -33,7 +38,9 @@ def model_server() -> Iterator[FakeModelServer]:
     server.stop()
 
 
-async def run_mvp(env: WorkflowEnvironment, model: Any, prompt: str) -> tuple[Any, list[AgentCall]]:
+async def run_mvp(
+    env: WorkflowEnvironment, model: Any, prompt: str, workspaces: Workspaces | None = None
+) -> tuple[Any, list[AgentCall]]:
     published: list[AgentCall] = []
 
     @activity.defn(name="forge_publish")
@@ -42,7 +49,12 @@ async def run_mvp(env: WorkflowEnvironment, model: Any, prompt: str) -> tuple[An
         return AgentResult(output={"url": "http://forge/ticketsmith-bot/todo"})
 
     team = MvpAgents(model)
-    tester = ProjectAgents(None, None)  # type: ignore[arg-type] # the tester needs neither
+    # The graph is under test here, not the sandbox (tests/integrations/test_commands.py).
+    environments = Environments(Path(tempfile.gettempdir()) / "mvp-envs", Sandbox(mode="none"))
+    workspaces = workspaces or Workspaces(
+        Path(tempfile.gettempdir()), None, "t", "t@example.com", environments
+    )
+    tester = ProjectAgents(None, workspaces)  # type: ignore[arg-type] # no forge: not publishing
     agents = [team.mvp_manager, team.mvp_architect, team.mvp_swe_worker, team.mvp_qa]
     queue = f"mvp-{uuid.uuid4()}"
     activities = [*agents, tester.mvp_tester, publish]

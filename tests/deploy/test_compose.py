@@ -60,7 +60,7 @@ def test_our_environment_names_are_settings(services: dict[str, dict[str, Any]])
 
 
 def test_ticketsmith_services_read_the_env_file(services: dict[str, dict[str, Any]]) -> None:
-    for name in ("worker", "webhooks", "codec", "emulators"):
+    for name in ("worker", "webhooks", "codec", "emulators", "toolserver"):
         files = services[name]["env_file"]
         assert {"path": "deploy/ticketsmith.env", "required": False} in files, name
 
@@ -110,6 +110,23 @@ def test_health_checks_and_start_order(services: dict[str, dict[str, Any]]) -> N
     for name in ("worker", "webhooks"):
         condition = services[name]["depends_on"]["temporal-setup"]["condition"]
         assert condition == "service_completed_successfully"
+
+
+def test_the_tool_server_is_reached_and_scraped(services: dict[str, dict[str, Any]]) -> None:
+    toolserver = services["toolserver"]
+    assert "8200:8200" in toolserver["ports"]
+    assert toolserver["command"][:3] == ["python", "-m", "toolserver"]
+    assert "/healthz" in " ".join(toolserver["healthcheck"]["test"])
+    for name in ("worker", "toolserver"):
+        url = services[name]["environment"]["TICKETSMITH_TOOLSERVER_URL"]
+        assert url.endswith("http://toolserver:8200}"), (name, url)
+    scrape = yaml.safe_load((ROOT / "deploy" / "prometheus.yml").read_text())
+    jobs = {job["job_name"]: job for job in scrape["scrape_configs"]}
+    assert jobs["ticketsmith-toolserver"]["static_configs"][0]["targets"] == ["toolserver:8200"]
+    volume = toolserver["volumes"][0].split(":")
+    assert volume[1] == "/var/lib/toolserver"
+    assert toolserver["environment"]["TICKETSMITH_TOOLSERVER_DOCS_DIR"].startswith(volume[1])
+    assert "/var/lib/toolserver" in (ROOT / "Dockerfile").read_text()
 
 
 def test_images_are_pinned(services: dict[str, dict[str, Any]]) -> None:

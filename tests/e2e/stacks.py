@@ -39,6 +39,7 @@ def stack_settings(data: Path, **overrides: Any) -> Settings:
         "emulator_port": emulator_port,
         "metrics_port": free_port(),
         "codec_port": free_port(),
+        "toolserver_port": free_port(),
         "local_model_port": free_port(),
         "task_queue": "e2e",
     }

@@ -4,6 +4,7 @@ import asyncio
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import httpx
 import pytest
@@ -49,7 +50,10 @@ async def test_auto_mode_list_and_restart_refusal(stack: Stack) -> None:
 
     again = starter(stack, "DEMO-2")
     assert again.returncode == 1
-    assert again.stderr.strip().startswith("error: ticket-DEMO-2 already ran and is completed")
+    assert again.stderr.strip() == (
+        "error: ticket-DEMO-2 already ran and is completed; to work on DEMO-2 again, run: "
+        "starter.py DEMO-2 --restart"
+    )
     listed = starter(stack, "list", "--status", "completed")
     assert any(line.split()[0] == "DEMO-2" for line in listed.stdout.splitlines()[1:])
     status = starter(stack, "status", "DEMO-2")
@@ -99,3 +103,48 @@ async def test_status_without_a_worker(stack: Stack) -> None:
     finally:
         await stack.start_service("worker")
     assert "cancelled" in starter(stack, "cancel", "DEMO-1").stdout
+
+
+async def test_an_added_repository_gets_a_ticket_through_to_its_pull_request(
+    stack: Stack, tmp_path: Path
+) -> None:
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "greet.py").write_text("def greet() -> str:\n    return 'hi'\n")
+    (mine / "test_greet.py").write_text(
+        "from greet import greet\n\n\ndef test_greet() -> None:\n    assert greet() == 'hi'\n"
+    )
+    for args in (
+        ["init", "-q", "-b", "main"],
+        ["add", "."],
+        ["-c", "user.name=me", "-c", "user.email=me@x", "commit", "-qm", "Greet"],
+    ):
+        subprocess.run(["git", *args], cwd=mine, check=True, capture_output=True)
+    env = child_env(stack.settings)
+
+    def emulators(*args: str) -> str:
+        done = subprocess.run(
+            [sys.executable, "-m", "emulators", *args],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    assert 'repository = "me/mine"' in emulators("add-repo", str(mine), "--as", "me/mine")
+    assert emulators("add-issue", "MINE", "Greet louder").startswith("created MINE-1")
+    with stack.settings.projects_file.open("a") as projects:
+        projects.write('\n[projects.MINE]\nrepository = "me/mine"\n')
+
+    started = starter(stack, "MINE-1", "--auto")
+    assert started.returncode == 0, started.stderr
+    done = await wait_for(stack, "MINE-1", Status.COMPLETED)
+    assert done.pr_url and "/me/mine/pull/" in done.pr_url
+    async with httpx.AsyncClient(base_url=stack.settings.jira_base_url) as http:
+        pulls = (
+            await http.get("/api/v3/repos/me/mine/pulls", headers={"Authorization": "Bearer t"})
+        ).json()
+    assert [p["html_url"] for p in pulls] == [done.pr_url]

@@ -14,6 +14,7 @@ from temporalio.api.enums.v1 import EventType
 from config import ROOT, connect_temporal
 from embedded.stack import Stack, child_env
 from tests.e2e.stacks import admin
+from tests.e2e.webui import render_workflow_page
 from workflows.graph_messages import GraphStatus, GraphStatusValue
 
 pytestmark = pytest.mark.e2e
@@ -49,13 +50,19 @@ def run_id_of(output: str) -> str:
     return output.split()[1]
 
 
-async def test_triage_graph_runs_end_to_end(stack: Stack) -> None:
+def start_triage(stack: Stack, ticket: str) -> str:
+    """Start the triage example on a ticket; its run id."""
     started = starter(
-        stack, "graph", "triage", "--input", "ticket=DEMO-1", "--input", "project=DEMO"
+        stack, "graph", "triage", "--input", f"ticket={ticket}", "--input", "project=DEMO"
     )
     assert started.returncode == 0, started.stderr
-    run_id = run_id_of(started.stdout)
-    assert run_id.startswith("graph-triage-") and "/history" in started.stdout
+    assert "/history" in started.stdout
+    return run_id_of(started.stdout)
+
+
+async def test_triage_graph_runs_end_to_end(stack: Stack) -> None:
+    run_id = start_triage(stack, "DEMO-1")
+    assert run_id.startswith("graph-triage-")
 
     waiting = await wait_for(stack, run_id, GraphStatusValue.AWAITING_INPUT)
     assert waiting.checkpoints == ["triggered", "announced"]
@@ -110,10 +117,7 @@ async def test_graph_run_cancel_and_bad_input(stack: Stack) -> None:
     bad = starter(stack, "graph", str(ROOT / "README.md"))
     assert bad.returncode == 1 and "is not a valid graph definition" in bad.stderr
 
-    started = starter(
-        stack, "graph", "triage", "--input", "ticket=DEMO-2", "--input", "project=DEMO"
-    )
-    run_id = run_id_of(started.stdout)
+    run_id = start_triage(stack, "DEMO-2")
     await wait_for(stack, run_id, GraphStatusValue.AWAITING_INPUT)
     cancelled = starter(stack, "cancel", run_id)
     assert cancelled.returncode == 0, cancelled.stderr
@@ -129,3 +133,27 @@ async def test_mvp_with_the_offline_model_says_a_model_is_needed(
     assert done.returncode == 0, done.stderr
     assert "A language model is needed to write the code" in done.stdout
     assert "Tests: none ran" in done.stdout and "Files: none written" in done.stdout
+
+
+@pytest.mark.webui
+async def test_web_ui_reads_the_triage_run_step_by_step(stack: Stack, tmp_path: Path) -> None:
+    run_id = start_triage(stack, "DEMO-1")
+    await wait_for(stack, run_id, GraphStatusValue.AWAITING_INPUT)
+    assert starter(stack, "input", run_id, "approval", "approved=false").returncode == 0
+    await wait_for(stack, run_id, GraphStatusValue.COMPLETED)
+    client = await connect_temporal(stack.settings)
+    described = await client.get_workflow_handle(run_id).describe()
+    page = (
+        f"{stack.settings.temporal_ui_url}/namespaces/default/workflows/{run_id}/"
+        f"{described.run_id}/history?per-page=500"
+    )
+    dom = render_workflow_page(page, tmp_path, "graph-triage.png")
+    for text in (
+        "step trigger (agent jira_fetch_ticket)",
+        "step acknowledge (agent jira_comment)",
+        "step notify (agent discord_notify)",
+        "deadline for input &#39;approval&#39;",
+        "step declined_comment (agent jira_comment)",
+        "step complete (agent discord_notify)",
+    ):
+        assert text in dom or text.replace("&#39;", "'") in dom, f"{text!r} is not on the page"

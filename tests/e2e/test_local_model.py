@@ -122,3 +122,31 @@ async def test_demo_ticket_on_the_local_model_reports_the_real_test_result(
     if not passed:
         assert draft, "a pull request whose tests fail must be a draft"
         assert verdict.group(2) == str(rerun.returncode)
+
+
+async def test_mvp_on_the_local_model_reports_what_passes(stack: Stack, tmp_path: Path) -> None:
+    """The MVP builder completes, and its report's test result is what the tests really do."""
+    from embedded.stack import child_env
+
+    done = subprocess.run(
+        [sys.executable, "starter.py", "mvp", "Build an MVP for a todo-list app",
+         "--output", str(tmp_path)],
+        cwd=Path(__file__).parents[2],
+        env=child_env(stack.settings),
+        capture_output=True,
+        text=True,
+        timeout=WAIT_S,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "QA verdict:" in done.stdout and "offline" not in done.stdout.lower()
+    project = tmp_path / "build-an-mvp-for-a-todo-list-app"
+    if "Tests: none ran" in done.stdout:
+        return
+    rerun = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+    )
+    reported = "): passed" in done.stdout
+    assert reported == (rerun.returncode == 0), done.stdout + rerun.stdout[-2000:]

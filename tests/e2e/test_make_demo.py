@@ -53,7 +53,14 @@ def test_the_demo_prints_the_pull_request_and_time_and_tokens_per_phase(tmp_path
     pull = r"Pull request: http://127\.0\.0\.1:\d+/demo/calc/pull/\d+ \(a draft: its body"
     assert re.search(pull, out)  # the offline model writes no code
     assert "(the emulator serves it: HTTP 200)" in out
-    table = out.split("=== time and model tokens per phase ===", 1)[1].strip().splitlines()
+    progress = [line for line in out.splitlines() if line.startswith("DEMO-1 ")]
+    assert progress[0].startswith("DEMO-1 refinement/running | doing: Reading the ticket | step: ")
+    assert any(
+        line.startswith("DEMO-1 refinement/awaiting_answers | waiting: ") for line in progress
+    )
+    assert any(" | revision: 1 of 15: " in line for line in progress)  # the implementation's own
+    after = out.split("=== time and model tokens per phase ===", 1)[1].strip().splitlines()
+    table = [line for line in after if set(line.strip()) != {"─"}]
     assert table[0].split() == ["phase", "working", "waiting", "tokens"]
     assert [row.split()[0] for row in table[1:4]] == ["refinement", "planning", "implementation"]
     assert all(PHASE_ROW.match(row) for row in table[1:4]), table

@@ -61,10 +61,10 @@ async def test_mvp_writes_a_tested_project_and_pushes_it(
     )
     assert done.returncode == 0, done.stderr
     out = done.stdout
-    assert "revision 1: 2 files" in out and "tests failed" in out
-    assert "revision 2: 2 files" in out and "tests passed" in out
-    assert "QA verdict: Passed at revision 2" in out
-    assert "Tests (`python -m pytest -q`): passed" in out
+    assert "revision 1: 2 files" in out and "tests failed" in out, out
+    assert "revision 2: 2 files" in out and "tests passed" in out, out
+    assert "QA verdict: Passed at revision 2" in out, out
+    assert "Tests (`python -m pytest -q`): passed" in out, out
     assert f"/ticketsmith-bot/{SLUG}" in out and "Model tokens:" in out and "Time:" in out
     assert model_server.count("review") == 2
 

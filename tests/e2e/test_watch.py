@@ -142,3 +142,11 @@ async def test_ctrl_c_stops_watching_never_the_ticket(stack: Stack) -> None:
     described = await client.get_workflow_handle("ticket-DEMO-2").describe()
     assert described.status == WorkflowExecutionStatus.RUNNING
     assert starter(stack, "cancel", "DEMO-2").returncode == 0
+
+
+async def test_watching_a_ticket_never_started_is_one_clear_line(stack: Stack) -> None:
+    done = starter(stack, "watch", "DEMO-99")
+    assert done.returncode == 1
+    assert (
+        done.stderr == "error: DEMO-99 has never been started; start it with: starter.py DEMO-99\n"
+    )

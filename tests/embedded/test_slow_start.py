@@ -42,6 +42,7 @@ async def test_a_service_not_ready_in_time_fails_naming_its_log_and_the_setting(
     assert f"read {log}" in message
     assert "TICKETSMITH_READY_TIMEOUT_SECONDS (now 2)" in message
     # The service's own first line is in the log (and the error) although it never got ready.
+    assert "stack: starting slow: " in log.read_text()
     assert "slow starting (pid" in log.read_text()
     assert "slow starting (pid" in message
     assert reports, "no progress line while waiting"
@@ -72,3 +73,21 @@ def test_the_launcher_says_it_starts_then_runs_the_module_with_its_arguments() -
     first, second = result.stdout.splitlines()
     assert "probe starting (pid" in first
     assert second == '{"a":1}'
+
+
+async def test_a_test_stack_that_cannot_start_fails_its_tests_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.e2e import stacks
+
+    monkeypatch.setattr(stacks, "_too_slow", [])
+    settings = stacks.stack_settings(tmp_path, ready_timeout_seconds=0.01)
+    with pytest.raises(pytest.fail.Exception) as first:
+        async with stacks.running(settings):
+            raise AssertionError("the stack cannot have started")
+    assert "the stack did not start: temporal not ready in 0 s" in str(first.value)
+    assert "TICKETSMITH_READY_TIMEOUT_SECONDS" in str(first.value)
+    # The next module's stack does not wait again: its tests fail with the same message.
+    with pytest.raises(pytest.fail.Exception, match="an earlier stack of this run did not start"):
+        async with stacks.running(stacks.stack_settings(tmp_path)):
+            raise AssertionError("the stack cannot have started")

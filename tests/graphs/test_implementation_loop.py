@@ -113,6 +113,7 @@ async def test_tests_fail_then_pass(tiny_repo: Path, ticket: TicketContext, tmp_
     result = await implement_plan(model, tiny_repo, ticket, plan, None, tester=tester)
     assert len(tester.runs) == 3  # the checkout as it was, then two revisions
     assert result.tests_passed is True and result.qa_passed and result.revisions == 2
+    assert result.last_tests is not None and result.last_tests.exit_code == 0
     assert "2 passed" in result.test_output
     first_review = read_task(model.received[2])[1]["tests"]
     assert first_review["ran"] and not first_review["passed"]

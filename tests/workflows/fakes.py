@@ -27,6 +27,8 @@ from activities.messages import (
     TransitionInput,
     TransitionResult,
 )
+from activities.progress import ProgressReporter
+from graphs.implementation.journal import Progress, TestsOutcome, WorkerOutcome
 from graphs.schemas import (
     Analysis,
     FileChange,
@@ -35,6 +37,7 @@ from graphs.schemas import (
     Question,
     QuestionSet,
     Requirements,
+    TestReport,
     TicketContext,
 )
 
@@ -42,10 +45,14 @@ from graphs.schemas import (
 class FakeActivities:
     """Canned answers; `calls[name]` holds the inputs each activity received."""
 
-    def __init__(self, questions: bool = True, followup_rounds: int = 0) -> None:
+    def __init__(
+        self, questions: bool = True, followup_rounds: int = 0, tests_passed: bool | None = None
+    ) -> None:
         self.calls: dict[str, list[Any]] = defaultdict(list)
         self.questions = questions
         self.followup_rounds = followup_rounds
+        # Whether the implementation graph ran the tests on its changes, and how they did.
+        self.tests_passed = tests_passed
 
     def all(self) -> list[Any]:
         """Every fake, for the worker."""
@@ -156,5 +163,33 @@ class FakeActivities:
     @activity.defn(name="implement_changes")
     async def implement_changes(self, inp: ImplementInput) -> Implementation:
         self.calls["implement_changes"].append(inp)
+        change = FileChange(path="calc/operations.py", content="def power(a, b):\n    ...\n")
+        if self.tests_passed is None:
+            return Implementation(changes=[change], notes="done", tokens=20)
+        passed = self.tests_passed
+        output = "5 passed" if passed else "1 failed, 4 passed"
+        return Implementation(
+            changes=[change], notes="done", tokens=20, tests_passed=passed, qa_passed=True,
+            test_output=output,
+            last_tests=TestReport(passed=passed, exit_code=0 if passed else 1, output=output),
+        )  # fmt: skip
+
+
+class ProgressReportingActivities(FakeActivities):
+    """The fakes, with an implementation that signals its progress as the real one does."""
+
+    @activity.defn(name="implement_changes")
+    async def implement_changes(self, inp: ImplementInput) -> Implementation:
+        self.calls["implement_changes"].append(inp)
+        reporter = ProgressReporter(inp.repo.workflow_id, max_revisions=15, interval=0)
+        reporter.started("worker", 1, "calc/operations.py")
+        await reporter.send()
+        done = Progress(
+            workers=[WorkerOutcome(revision=1, path="calc/operations.py", note="", tokens=20)]
+        )
+        report = TestReport(passed=True, exit_code=0, output="3 passed in 0.1s")
+        done.tests.append(TestsOutcome(revision=1, report=report))
+        reporter.recorded(done)
+        await reporter.send()
         change = FileChange(path="calc/operations.py", content="def power(a, b):\n    ...\n")
         return Implementation(changes=[change], notes="done", tokens=20)

@@ -149,6 +149,24 @@ steps:
     else: [{end: not approved}]
 """)
 
+LOOPS = graph("""
+name: loops
+inputs: [files]
+steps:
+  - name: revisions
+    loop:
+      - name: workers
+        foreach: files
+        as: file
+        max_parallel: 2
+        do: [{name: worker, agent: echo, input: {f: file}}]
+        output: written
+    max_iterations: 3
+    counter: revision
+    until: {path: revision, equals: 2}
+  - {name: count, agent: count, input: {items: written}}
+""")
+
 
 @dataclass
 class Scenario:
@@ -182,4 +200,5 @@ SCENARIOS: dict[str, Scenario] = {
     "graph-error-handler": Scenario(HANDLED, {}, {"flaky": 5}, just_finish),
     "graph-wait-approved": Scenario(WAIT, {}, {}, approve),
     "graph-wait-expired": Scenario(WAIT, {}, {}, just_finish),
+    "graph-foreach-loop": Scenario(LOOPS, {"files": ["a.py", "b.py", "c.py"]}, {}, just_finish),
 }

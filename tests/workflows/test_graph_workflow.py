@@ -143,30 +143,59 @@ async def test_unknown_agent_refused_before_any_step(
 
 
 async def test_foreach_and_bounded_loop(time_skipping_env: WorkflowEnvironment) -> None:
-    definition = (
-        GraphBuilder("loops")
+    result, agents, _ = await run_scenario(time_skipping_env, "graph-foreach-loop")
+    assert len(agents.calls["echo"]) == 6
+    assert sorted(c.input["f"] for c in agents.calls["echo"][:3]) == ["a.py", "b.py", "c.py"]
+    assert result.state["revision"] == 2
+    assert result.state["written"] == [{"seen": ["f"]}] * 3
+    assert result.state["count"] == 3
+    keys = {c.idempotency_key for c in agents.calls["echo"]}
+    assert len(keys) == 6
+
+
+async def test_builder_definition_runs_like_its_yaml(
+    time_skipping_env: WorkflowEnvironment,
+) -> None:
+    built = (
+        GraphBuilder("loops", inputs=["files"])
         .loop(
             lambda b: b.foreach(
                 "files",
                 lambda d: d.agent("echo", name="worker", input={"f": "file"}),
                 "written",
                 as_="file",
+                max_parallel=2,
+                name="workers",
             ),
             max_iterations=3,
             counter="revision",
             until={"path": "revision", "equals": 2},
+            name="revisions",
         )
-        .agent("count", input={"items": "written"})
+        .agent("count", name="count", input={"items": "written"})
         .build()
     )
+    assert built == SCENARIOS["graph-foreach-loop"].definition
+
+
+async def test_cancel_while_waiting_ends_cancelled(time_skipping_env: WorkflowEnvironment) -> None:
+    scenario = SCENARIOS["graph-wait-approved"]
+    async with running_graph(time_skipping_env.client, FakeAgents(), scenario.definition) as handle:
+        await wait_for_status(handle, lambda s: s.waiting_for == "approval")
+        await handle.cancel()
+        with pytest.raises(WorkflowFailureError):
+            await asyncio.wait_for(handle.result(), DEADLINE_S)
+        described = await handle.describe()
+    attrs = {k.name: v for k, v in described.typed_search_attributes}
+    assert attrs["Status"] == "cancelled"
+
+
+async def test_steps_of_the_same_name_have_their_own_idempotency_keys(
+    time_skipping_env: WorkflowEnvironment,
+) -> None:
+    definition = GraphBuilder("twice").agent("echo").agent("echo").build()
     agents = FakeAgents()
-    files = ["a.py", "b.py", "c.py"]
-    async with running_graph(time_skipping_env.client, agents, definition, {"files": files}) as h:
-        result = await asyncio.wait_for(h.result(), DEADLINE_S)
-    assert len(agents.calls["echo"]) == 6
-    assert sorted(c.input["f"] for c in agents.calls["echo"][:3]) == files
-    assert result.state["revision"] == 2
-    assert result.state["written"] == [{"seen": ["f"]}] * 3
-    assert result.state["count"] == 3
-    keys = {c.idempotency_key for c in agents.calls["echo"]}
-    assert len(keys) == 6
+    async with running_graph(time_skipping_env.client, agents, definition) as handle:
+        await asyncio.wait_for(handle.result(), DEADLINE_S)
+    first, second = (call.idempotency_key for call in agents.calls["echo"])
+    assert first != second and first.startswith(handle.id)

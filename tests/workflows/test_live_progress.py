@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 from temporalio import activity
+from temporalio.api.sdk.v1 import WorkflowMetadata
 from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.testing import WorkflowEnvironment
 from temporalio.worker import Worker
@@ -112,9 +113,17 @@ async def test_status_and_watch_line_follow_the_implementation(
         assert tested.implementation.stage == "running the tests"
         assert tested.implementation.tests.passed_count == 3
         assert tested.implementation.tests.failed_count == 1
-        reviewed = await seen(lambda s: s.implementation.qa_verdict is not None)
+        reviewed = await wait_until(handle, lambda s: s.implementation.qa_verdict is not None)
+        metadata = await handle.query("__temporal_workflow_metadata", result_type=WorkflowMetadata)
+        details = metadata.current_details  # what the Web UI shows
+        lines.append(progress_line(reviewed))
+        team.seen.put_nowait(None)
         assert reviewed.implementation.revision == 2
         assert reviewed.implementation.tokens == 100
+        assert "Step: Implement plan v1 (since " in details
+        assert "Revision 2 of 15: writing files" in details and "Writing `calc/cli.py`" in details
+        assert "Last test run: 3 passed, 1 failed" in details
+        assert "QA: not passed: cli.py does not parse negative exponents" in details
         result = await asyncio.wait_for(handle.result(), 30)
 
     assert result.status == Status.COMPLETED

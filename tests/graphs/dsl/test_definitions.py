@@ -189,6 +189,10 @@ graph:
         ("graph:\n - {name: a, agent: x}\n - {name: b, agent: y}", "'b': it can never be reached"),
         ("graph:\n - {name: a, agent: x, next: nowhere}", "no node is named 'nowhere'"),
         ("name: x\nsteps: [{agent: a}]\nextra: 1", "field 'extra'"),
+        (
+            "name: x\nsteps:\n - {foreach: l, output: o, do: [{checkpoint: c}], name: f}",
+            "step 'f' at steps[0], field 'collect'",
+        ),
         ("name: x\nsteps: [", "not valid YAML"),
     ],
 )

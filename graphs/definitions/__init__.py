@@ -1,0 +1,1 @@
+"""Graph definitions shipped with ticketsmith (YAML): the MVP builder and examples."""

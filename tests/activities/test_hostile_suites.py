@@ -1,0 +1,196 @@
+"""Proof by attack: hostile test suites run by `run_tests` are contained and reported, and the
+worker goes on serving the next ticket."""
+
+import asyncio
+import socket
+import subprocess
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from temporalio.testing import ActivityEnvironment
+
+from activities.messages import RepoRef, RunTestsInput, RunTestsResult
+from activities.repo import RepoActivities, Workspaces
+from graphs.schemas import FileChange
+from integrations.environments import Environments
+from tests.support.sandboxes import working_sandbox
+
+SECRET = "tsk-hostile-secret-0451"
+PYPROJECT = '[project]\nname = "victim"\nversion = "0"\ndependencies = []\n'
+GOOD_TEST = "def test_fine() -> None:\n    assert 1 + 1 == 2\n"
+
+
+def git(cwd: Path, *args: str) -> None:
+    subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True)
+
+
+@pytest.fixture
+def remote(tmp_path: Path) -> RepoRef:
+    """A benign repository (one passing test) as a bare remote."""
+    repo = tmp_path / "victim"
+    (repo / "tests").mkdir(parents=True)
+    (repo / "pyproject.toml").write_text(PYPROJECT)
+    (repo / "tests" / "test_fine.py").write_text(GOOD_TEST)
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "-c", "user.name=t", "-c", "user.email=t@e", "add", "-A")
+    git(repo, "-c", "user.name=t", "-c", "user.email=t@e", "commit", "-qm", "init")
+    git(tmp_path, "clone", "-q", "--bare", str(repo), str(tmp_path / "victim.git"))
+    return RepoRef(
+        workflow_id="ticket-EVIL-1",
+        repository="demo/victim",
+        clone_url=str(tmp_path / "victim.git"),
+        branch="ticketsmith/EVIL-1",
+        base_branch="main",
+    )
+
+
+@pytest.fixture
+def worker_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Path]:
+    """What a worker holds: a secret in its environment, .env, a settings file, a workspace."""
+    monkeypatch.setenv("TICKETSMITH_GITHUB_TOKEN", SECRET)
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+    home = tmp_path / "worker"
+    (home / "data" / "workspaces" / "ticket-OTHER-2" / "tests").mkdir(parents=True)
+    files = {
+        "dotenv": home / ".env",
+        "settings": home / "projects.toml",
+        "other_workspace": home / "data" / "workspaces" / "ticket-OTHER-2" / "tests" / "key.txt",
+    }
+    for path in files.values():
+        path.write_text(f"TOKEN={SECRET}\n")
+    return files
+
+
+@pytest.fixture
+async def listener() -> AsyncIterator[tuple[int, list[str]]]:
+    """A TCP service on localhost, standing for the emulators, Temporal and the webhook app."""
+    connections: list[str] = []
+
+    async def accept(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        connections.append("connected")
+        writer.close()
+
+    server = await asyncio.start_server(accept, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    async with server:
+        yield port, connections
+
+
+@pytest.fixture(scope="module")
+def environments(tmp_path_factory: pytest.TempPathFactory) -> Environments:
+    """One environment cache for the module, as one worker has: built once, then reused."""
+    return Environments(tmp_path_factory.mktemp("environments"), working_sandbox())
+
+
+@pytest.fixture
+def activities(tmp_path: Path, environments: Environments) -> RepoActivities:
+    """run_tests on workspaces whose environments are built in a sandbox with small limits."""
+    return RepoActivities(Workspaces(tmp_path / "workspaces", None, "t", "t@e", environments))
+
+
+# Generous wall time: on a loaded machine a second of CPU can take many seconds to accrue.
+async def run(activities: RepoActivities, remote: RepoRef, attack: str) -> RunTestsResult:
+    """Run the repository's tests with `attack` added as a test file, as agent code arrives."""
+    change = FileChange(path="tests/test_attack.py", content=attack)
+    inp = RunTestsInput(
+        repo=remote, changes=[change], test_command="python -m pytest -q -s", timeout_seconds=300
+    )
+    return await ActivityEnvironment().run(activities.run_tests, inp)
+
+
+async def test_secrets_files_and_services_are_out_of_reach(
+    activities: RepoActivities,
+    remote: RepoRef,
+    worker_files: dict[str, Path],
+    listener: tuple[int, list[str]],
+    tmp_path: Path,
+) -> None:
+    port, connections = listener
+    outside = tmp_path / "worker" / "planted.txt"
+    targets = {name: str(path) for name, path in worker_files.items()}
+    attack = f"""
+import os, socket, pathlib
+
+def attempt(what, action):
+    try:
+        print(what, "GOT", action())
+    except Exception as err:
+        print(what, "BLOCKED", type(err).__name__)
+
+def test_attack():
+    print("environ", "GOT" if any({SECRET!r} in v for v in os.environ.values()) else "BLOCKED")
+    for name, path in {targets!r}.items():
+        attempt(name, lambda: pathlib.Path(path).read_text())
+    attempt("tcp", lambda: socket.create_connection(("127.0.0.1", {port}), timeout=3))
+    attempt("write-outside", lambda: pathlib.Path({str(outside)!r}).write_text("x"))
+    attempt("write-system", lambda: pathlib.Path("/usr/planted").write_text("x"))
+    attempt("write-env", lambda: pathlib.Path(os.environ["VIRTUAL_ENV"], "x").write_text("x"))
+    attempt("home", lambda: os.listdir("/root"))
+"""
+    result = await run(activities, remote, attack)
+    assert result.passed, result.output
+    assert SECRET not in result.output
+    checks = ("environ", *worker_files, "tcp", "write-outside", "write-system", "write-env", "home")
+    for check in checks:
+        assert f"{check} BLOCKED" in result.output, result.output
+    assert connections == []
+    assert not outside.exists() and not Path("/usr/planted").exists()
+    assert result.sandboxed and "sandbox: bubblewrap, no network" in result.output
+
+
+@pytest.mark.parametrize(
+    ("attack", "limit"),
+    [
+        ("def test_hog():\n    hog = bytearray(4 * 1024**3)\n", "memory"),
+        ("def test_loop():\n    while True:\n        pass\n", "CPU time"),
+        (
+            "import sys\ndef test_print():\n    for _ in range(1024):\n"
+            "        sys.stdout.write('x' * 1024 * 1024)\n",
+            "output size",
+        ),
+    ],
+    ids=["memory-hog", "endless-loop", "1GB-print"],  # the fork bomb: the test after next
+)
+async def test_each_limit_stops_its_attack_and_says_so(
+    activities: RepoActivities, remote: RepoRef, attack: str, limit: str
+) -> None:
+    result = await run(activities, remote, attack)
+    assert not result.passed
+    assert result.limit == limit, result.output[-2000:]
+    assert f"the {limit} limit was hit" in result.output
+
+
+async def test_a_sleeping_suite_is_stopped_by_wall_time(
+    activities: RepoActivities, remote: RepoRef
+) -> None:
+    attack = "import time\ndef test_sleep():\n    time.sleep(3600)\n"
+    inp = RunTestsInput(
+        repo=remote,
+        changes=[FileChange(path="tests/test_attack.py", content=attack)],
+        test_command="python -m pytest -q",
+        timeout_seconds=3,
+    )
+    result = await ActivityEnvironment().run(activities.run_tests, inp)
+    assert result.timed_out and result.limit == "wall time"
+    assert not result.passed
+
+
+async def test_the_worker_keeps_serving_after_an_attack(
+    activities: RepoActivities, remote: RepoRef
+) -> None:
+    bomb = await run(activities, remote, "import os\ndef test_bomb():\n    while 1: os.fork()\n")
+    assert bomb.limit == "processes"
+    other = remote.model_copy(update={"workflow_id": "ticket-GOOD-2"})
+    fine = await run(activities, other, GOOD_TEST.replace("test_fine", "test_next"))
+    assert fine.passed, fine.output
+    assert "2 passed" in fine.output
+    assert "reused from the cache" in fine.output  # the same environment, not rebuilt
+    assert _free_port_still_usable()
+
+
+def _free_port_still_usable() -> bool:
+    """The worker's process can still open sockets (no descriptor or process exhaustion)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1] > 0

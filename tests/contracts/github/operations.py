@@ -1,0 +1,43 @@
+"""The GitHub operations the emulator serves, each checked against GitHub's official schema.
+
+One line per operation: the OpenAPI method, path and status, and the request that gets that
+answer from an emulator holding demo/calc, pull request #1 (from `ticketsmith/DEMO-1`) and a
+second branch `ticketsmith/DEMO-2`. After adding a line, run
+`python -m tests.contracts.github.extract` to add its schema to `schemas.json`.
+"""
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Operation:
+    """An operation of GitHub's REST API and a request that exercises it on the emulator."""
+
+    method: str
+    path: str
+    status: int
+    url: str
+    body: Any = None
+
+    @property
+    def key(self) -> str:
+        """How the operation's schema is named in `schemas.json`."""
+        return f"{self.method.upper()} {self.path} {self.status}"
+
+
+REPO, CALC = "/repos/{owner}/{repo}", "/repos/demo/calc"
+PULL, ISSUE = f"{REPO}/pulls/{{pull_number}}", f"{REPO}/issues/{{issue_number}}"
+NEW_PULL = {"title": "DEMO-2: more", "head": "ticketsmith/DEMO-2", "base": "main", "draft": True}
+
+OPERATIONS = [
+    Operation("get", REPO, 200, CALC),
+    Operation("get", f"{REPO}/pulls", 200, f"{CALC}/pulls?state=all"),
+    Operation("post", f"{REPO}/pulls", 201, f"{CALC}/pulls", NEW_PULL),
+    Operation("get", PULL, 200, f"{CALC}/pulls/1"),
+    Operation("patch", PULL, 200, f"{CALC}/pulls/1", {"body": "New"}),
+    Operation("post", f"{ISSUE}/comments", 201, f"{CALC}/issues/1/comments", {"body": "Hi"}),
+    Operation("post", f"{ISSUE}/labels", 200, f"{CALC}/issues/1/labels", {"labels": ["x"]}),
+    Operation("get", "/user", 200, "/user"),
+    Operation("post", "/user/repos", 201, "/user/repos", {"name": "made", "auto_init": True}),
+]

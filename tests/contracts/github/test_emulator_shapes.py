@@ -1,0 +1,62 @@
+"""Every answer of the GitHub emulator validates against GitHub's official schema for it.
+
+The schemas come from GitHub's OpenAPI description (see `extract.py`, version recorded in
+`schemas.json`); the operations are listed one per line in `operations.py`.
+"""
+
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi import FastAPI
+from jsonschema import Draft7Validator
+
+from tests.contracts.github.operations import OPERATIONS, Operation
+from tests.emulators.helpers import BOT, add_branch, emulator_client, new_emulator
+
+SCHEMAS = json.loads((Path(__file__).parent / "schemas.json").read_text())
+
+
+@pytest.fixture(scope="module")
+async def emulator(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[FastAPI]:
+    """demo/calc with pull request #1 from ticketsmith/DEMO-1 and a branch ticketsmith/DEMO-2."""
+    state = tmp_path_factory.mktemp("github")
+    app = new_emulator(state)
+    for number in (1, 2):
+        files = {f"calc/change{number}.py": f"x = {number}\n"}
+        add_branch(state / "git" / "demo" / "calc.git", f"ticketsmith/DEMO-{number}", files)
+    async with emulator_client(app) as http:
+        opened = await http.post(
+            "/api/v3/repos/demo/calc/pulls", headers=BOT,
+            json={"title": "DEMO-1: power", "head": "ticketsmith/DEMO-1", "base": "main"},
+        )  # fmt: skip
+        assert opened.status_code == 201, opened.text
+    yield app
+
+
+def schema_errors(schema: dict[str, Any], answer: Any) -> list[str]:
+    """Where the answer breaks the schema: missing required properties, wrong types, ..."""
+    errors = sorted(Draft7Validator(schema).iter_errors(answer), key=lambda e: list(e.path))
+    return [f"{'/'.join(map(str, e.path)) or '(top)'}: {e.message}" for e in errors]
+
+
+@pytest.mark.parametrize("operation", OPERATIONS, ids=lambda op: op.key)
+async def test_the_emulators_answer_has_githubs_shape(
+    emulator: FastAPI, operation: Operation
+) -> None:
+    digest = SCHEMAS["operations"].get(operation.key)
+    assert digest, f"no schema for {operation.key}: run python -m tests.contracts.github.extract"
+    async with emulator_client(emulator) as http:
+        response = await http.request(
+            operation.method.upper(), f"/api/v3{operation.url}", json=operation.body, headers=BOT
+        )
+    assert response.status_code == operation.status, response.text
+    errors = schema_errors(SCHEMAS["schemas"][digest], response.json())
+    assert not errors, f"{len(errors)} departures from GitHub's schema:\n" + "\n".join(errors[:40])
+
+
+def test_the_schemas_are_githubs_and_say_which_version() -> None:
+    assert SCHEMAS["source"].startswith("npm @octokit/openapi@")
+    assert {op.key for op in OPERATIONS} <= set(SCHEMAS["operations"])

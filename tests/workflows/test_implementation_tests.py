@@ -1,0 +1,45 @@
+"""The implementation phase runs the tests once: the graph's last run, else the test activity."""
+
+import asyncio
+
+from temporalio.testing import WorkflowEnvironment
+
+from tests.workflows.fakes import FakeActivities
+from tests.workflows.test_ticket_workflow import DEADLINE_S, running_ticket, ticket_input
+from workflows.messages import Status
+
+
+async def auto_ticket(env: WorkflowEnvironment, fakes: FakeActivities, key: str) -> None:
+    """Run one ticket in auto mode to its end."""
+    inp = ticket_input(key)
+    inp.auto = True
+    async with running_ticket(env, fakes, inp) as handle:
+        result = await asyncio.wait_for(handle.result(), DEADLINE_S)
+    assert result.status == Status.COMPLETED, result.message
+
+
+async def test_the_graphs_test_run_is_not_repeated(time_skipping_env: WorkflowEnvironment) -> None:
+    fakes = FakeActivities(tests_passed=True)
+    await auto_ticket(time_skipping_env, fakes, "TESTED-1")
+    assert fakes.calls["run_tests"] == []
+    (pr,) = fakes.calls["open_pull_request"]
+    assert "The test command passed." in pr.body and "5 passed" in pr.body
+    assert not pr.draft
+
+
+async def test_failing_tests_from_the_graph_make_a_draft(
+    time_skipping_env: WorkflowEnvironment,
+) -> None:
+    fakes = FakeActivities(tests_passed=False)
+    await auto_ticket(time_skipping_env, fakes, "TESTED-2")
+    assert fakes.calls["run_tests"] == []
+    (pr,) = fakes.calls["open_pull_request"]
+    assert "failed (exit code 1)" in pr.body and pr.draft
+
+
+async def test_untested_changes_are_tested_by_the_activity(
+    time_skipping_env: WorkflowEnvironment,
+) -> None:
+    fakes = FakeActivities()  # its implementation ran no tests
+    await auto_ticket(time_skipping_env, fakes, "TESTED-3")
+    assert len(fakes.calls["run_tests"]) == 1
