@@ -6,6 +6,7 @@ from pathlib import Path
 from activities.testcases import import_check_command, import_errors, with_junit
 from graphs.implementation.gate import module_name
 from integrations.commands import run_command
+from integrations.sandbox import Sandbox
 
 
 def test_pytest_commands_ask_for_junit_xml() -> None:
@@ -33,7 +34,9 @@ async def test_the_import_check_names_the_files_that_do_not_import(tmp_path: Pat
     (tmp_path / "calc" / "good.py").write_text("VALUE = 1\n")
     (tmp_path / "calc" / "bad.py").write_text("from calc.good import MISSING\n")
     modules = {"calc/good.py": "calc.good", "calc/bad.py": "calc.bad"}
-    result = await run_command(tmp_path, import_check_command(modules, sys.executable), 60)
+    result = await run_command(
+        tmp_path, import_check_command(modules, sys.executable), 60, sandbox=Sandbox(mode="none")
+    )
     errors = import_errors(result.output, modules)
     assert list(errors) == ["calc/bad.py"]
     assert "ImportError: cannot import name 'MISSING'" in errors["calc/bad.py"]
