@@ -10,7 +10,7 @@ BENCHES := $(filter-out bench/__init__.py,$(wildcard bench/*.py))
 MODEL ?=
 MODEL_ENV := $(if $(MODEL),TICKETSMITH_MODEL_PROVIDER=$(MODEL))
 
-.PHONY: install demo up test test-local-model local-model lint bench clean sandbox-tool
+.PHONY: install demo up test test-local-model local-model lint bench bench-quality clean sandbox-tool
 
 # Workspace commands (tests, environment set-up) run in bubblewrap: installed here when we are
 # root with apt-get; otherwise this says what to do (or set TICKETSMITH_SANDBOX=none).
@@ -54,6 +54,11 @@ test-local-model: $(STAMP)
 # Builds the llama.cpp server and fetches the model into .models/ (TICKETSMITH_MODELS_DIR).
 local-model: $(STAMP)
 	$(PY) -m localmodel.install
+
+# The quality benchmark on the embedded stack (MODEL=local by default; TICKETS="a b" for a subset;
+# BENCH_ARGS="--candidates 2 --criteria-tests" for the optional loop steps).
+bench-quality: $(STAMP)
+	$(PY) -m bench.quality --model $(or $(MODEL),local) $(BENCH_ARGS) $(TICKETS)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

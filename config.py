@@ -124,6 +124,10 @@ class Settings(BaseSettings):
     openai_model: str = "gpt-4o-mini"
     openai_temperature: float = 0.0
 
+    # Versions of a file whose tests still fail that a worker writes, keeping the best (1: off).
+    implementation_candidates: int = Field(default=1, ge=1, le=5)
+    # Write a test per acceptance criterion before the code (kept when it fails on the original).
+    implementation_criteria_tests: bool = False
     # Workspace commands run in bubblewrap; `none` runs them unsandboxed (explicitly, warned).
     sandbox: SandboxMode = "bwrap"
     sandbox_memory_mb: int = Field(default=2048, ge=64, description="address space per process")

@@ -94,7 +94,12 @@ def build_activities(settings: Settings, stack: AsyncExitStack) -> ActivitySets:
     webhooks = discord_webhooks(settings)
     jira_activities = JiraActivities(jira)
     repo_activities = RepoActivities(workspaces)
-    agent_activities = AgentActivities(model, workspaces)
+    agent_activities = AgentActivities(
+        model,
+        workspaces,
+        candidates=settings.implementation_candidates,
+        criteria_tests=settings.implementation_criteria_tests,
+    )
     github_activities = GitHubActivities(github)
     discord_activities = DiscordActivities(discord, webhooks.get)
     project_agents = ProjectAgents(github, workspaces)

@@ -72,9 +72,17 @@ def test_command_for(inp: ImplementInput, repo_dir: Path) -> str | None:
 class AgentActivities:
     """The agent team, one activity per graph."""
 
-    def __init__(self, model: BaseChatModel, workspaces: Workspaces) -> None:
+    def __init__(
+        self,
+        model: BaseChatModel,
+        workspaces: Workspaces,
+        candidates: int = 1,
+        criteria_tests: bool = False,
+    ) -> None:
         self._model = model
         self._workspaces = workspaces
+        self._candidates = candidates
+        self._criteria_tests = criteria_tests
 
     async def _code_tools(self, repo: RepoRef | None) -> list[BaseTool]:
         """`context_query` over the ticket branch, when the input names the repository."""
@@ -176,6 +184,8 @@ class AgentActivities:
                 analysis=getattr(inp, "analysis", None),
                 tester=tester,
                 max_revisions=max_revisions,
+                candidates=self._candidates,
+                criteria_tests=self._criteria_tests,
                 progress=progress,
                 on_progress=save,
                 on_start=reporter.started,

@@ -3,6 +3,7 @@
 from activities.messages import RepoRef
 from activities.repo import Workspaces, apply_changes
 from activities.testrun import run_project_tests
+from graphs.implementation.gate import module_name
 from graphs.schemas import FileChange, TestReport
 
 WORKSPACE = "agent-tests"
@@ -22,7 +23,8 @@ class WorkspaceTester:
         self._setup = setup_command
 
     async def __call__(self, changes: list[FileChange]) -> TestReport:
-        """One run: sync to the remote branch, write the changes, run the command."""
+        """One run: sync, write the changes, check they import, run the command (with junit)."""
+        modules = {c.path: m for c in changes if not c.delete and (m := module_name(c.path))}
         async with self._workspaces.using(self._repo, WORKSPACE) as workspace:
             await workspace.sync(self._repo.branch, self._repo.base_branch)
             await apply_changes(workspace, changes)
@@ -33,4 +35,6 @@ class WorkspaceTester:
                 self._command,
                 self._timeout,
                 self._setup,
+                modules=modules,
+                junit=True,
             )

@@ -1,5 +1,12 @@
 """One run of a project's tests: its own environment (built or reused), then its command."""
 
+from activities.testcases import (
+    import_check_command,
+    import_errors,
+    take_junit,
+    with_cases,
+    with_junit,
+)
 from graphs.schemas import TestReport
 from integrations.environments import Environment, Environments
 from integrations.git import GitWorkspace
@@ -10,9 +17,14 @@ UNSANDBOXED = "unsandboxed: TICKETSMITH_SANDBOX=none ran this without bubblewrap
 
 async def run_project_tests(
     environments: Environments, workspace: GitWorkspace, repository: str, command: str,
-    timeout_s: float, setup_command: str | None = None,
+    timeout_s: float, setup_command: str | None = None, *, modules: dict[str, str] | None = None,
+    junit: bool = False,
 ) -> TestReport:  # fmt: skip
-    """Build (or reuse) the checkout's environment, then run the test command in it."""
+    """Build (or reuse) the checkout's environment, then run the test command in it.
+
+    With `modules` (changed file -> module), each must import first, else no test runs; with
+    `junit`, a pytest command reports each test (`passed_tests`, `failed_tests`).
+    """
     env = await environments.ensure(workspace.root, repository, setup_command)
     if env.error or env.path is None:
         return TestReport(
@@ -23,11 +35,29 @@ async def run_project_tests(
             environment_error=env.error,
             sandboxed=environments.sandboxed,
         )
+    if modules:
+        check = await workspace.run_command(
+            import_check_command(modules), timeout_s, env_dir=env.path, sandbox=environments.sandbox
+        )
+        errors = import_errors(check.output, modules)
+        if errors:
+            return TestReport(
+                passed=False,
+                exit_code=check.exit_code or 1,
+                output=check.output,
+                import_errors=errors,
+                environment=env.description,
+                sandboxed=check.sandboxed,
+            )
+    if junit:
+        command = with_junit(command)
+        take_junit(workspace.root)
     result = await workspace.run_command(
         command, timeout_s, env_dir=env.path, sandbox=environments.sandbox
     )
+    cases = take_junit(workspace.root) if junit else []
     limit = LIMIT_NAMES[result.limit] if result.limit else None
-    return TestReport(
+    report = TestReport(
         passed=result.exit_code == 0 and not result.timed_out and result.limit is None,
         exit_code=result.exit_code,
         output=f"{result.output.rstrip()}\n\n{footer(env, result.sandboxed)}",
@@ -37,6 +67,7 @@ async def run_project_tests(
         limit=limit,
         sandboxed=result.sandboxed,
     )
+    return with_cases(report, cases) if cases else report
 
 
 def footer(env: Environment, sandboxed: bool) -> str:

@@ -46,12 +46,13 @@ async def wait_for_status(
     wanted: set[Status],
     answered: list[str] | None = None,
     display: Display | None = None,
+    key: str = DEMO_KEY,
 ) -> TicketStatus:
     """Poll the status query until the ticket reaches one of the wanted states, showing progress.
 
     With `answered`, questions that were already answered do not count as waiting for answers.
     """
-    handle = client.get_workflow_handle(f"ticket-{DEMO_KEY}")
+    handle = client.get_workflow_handle(f"ticket-{key}")
     deadline = time.monotonic() + WAIT_S
     while time.monotonic() < deadline:
         try:
@@ -65,9 +66,9 @@ async def wait_for_status(
         if current.status in wanted and not (current.status == Status.AWAITING_ANSWERS and stale):
             return current
         if current.status in ENDED - wanted:
-            raise StackError(f"{DEMO_KEY} ended as {current.status.value}: {current.message}")
+            raise StackError(f"{key} ended as {current.status.value}: {current.message}")
         await asyncio.sleep(0.25)
-    raise StackError(f"{DEMO_KEY} did not reach {sorted(wanted)} in {WAIT_S:.0f}s")
+    raise StackError(f"{key} did not reach {sorted(wanted)} in {WAIT_S:.0f}s")
 
 
 async def stop_earlier_run(client: Client) -> None:

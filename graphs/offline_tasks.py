@@ -154,6 +154,10 @@ def _implement_file(inputs: dict[str, Any], human: str) -> str:
     )
 
 
+def _criteria_tests(inputs: dict[str, Any], human: str) -> str:
+    return f"{OFFLINE_NOTICE}: no tests can be written offline."
+
+
 def _review(inputs: dict[str, Any], human: str) -> str:
     summary = f"{OFFLINE_NOTICE}: the change cannot be reviewed without a language model."
     return json.dumps({"passed": False, "summary": summary, "fixes": []})
@@ -189,6 +193,7 @@ _HANDLERS: dict[str, Callable[[dict[str, Any], str], str]] = {
     "questions": _questions,
     "requirements": _requirements,
     "plan": _plan,
+    "criteria_tests": _criteria_tests,
     "implement_file": _implement_file,
     "review": _review,
     "manager": _manager,

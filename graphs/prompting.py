@@ -18,6 +18,7 @@ TASKS = (
     "questions",
     "requirements",
     "plan",
+    "criteria_tests",
     "implement_file",
     "review",
     "manager",

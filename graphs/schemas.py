@@ -95,8 +95,21 @@ class FileChange(BaseModel):
     delete: bool = False
 
 
+class FailedTest(BaseModel):
+    """A test that failed (or could not be collected) and how."""
+
+    test_id: str
+    file: str
+    message: str
+    details: str = ""
+
+
 class TestReport(BaseModel):
-    """One run of the project's test command on the changed files."""
+    """One run of the project's test command on the changed files.
+
+    The test lists come from the runner's report (pytest's junit XML) when it gave one;
+    `import_errors` names changed files that did not import, in which case no test ran.
+    """
 
     __test__ = False  # not a pytest test class
 
@@ -109,6 +122,22 @@ class TestReport(BaseModel):
     environment_error: str | None = None  # the environment could not be built
     limit: str | None = None  # the sandbox limit that stopped it
     sandboxed: bool = False
+    passed_tests: list[str] = Field(default_factory=list)
+    failed_tests: list[FailedTest] = Field(default_factory=list)
+    import_errors: dict[str, str] = Field(default_factory=dict)
+
+    @property
+    def counted(self) -> bool:
+        """Whether the run reported its tests one by one."""
+        return bool(self.passed_tests or self.failed_tests)
+
+
+class CriterionCoverage(BaseModel):
+    """An acceptance criterion and the test that exercises it (None: no test does)."""
+
+    criterion: str
+    test: str | None = None
+    passed: bool | None = None
 
 
 class Implementation(BaseModel):
@@ -128,3 +157,12 @@ class Implementation(BaseModel):
     revisions: int = 0
     produced_offline: bool = False
     tokens: int = 0
+    # The revision the changes come from: the best by tests passed (0: the checkout as it was).
+    best_revision: int | None = None
+    # Tests of the last counted run: the repository's own apart from those the change adds.
+    own_tests_passed: int = 0
+    own_tests_failed: int = 0
+    new_tests_passed: int = 0
+    new_tests_failed: int = 0
+    failing_tests: list[str] = Field(default_factory=list)
+    criteria: list[CriterionCoverage] = Field(default_factory=list)

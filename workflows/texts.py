@@ -86,8 +86,38 @@ def pull_request_body(
         ]
     if implementation.notes:
         parts += ["## Notes", "", implementation.notes, ""]
-    parts += ["## Tests", "", tests]
+    if implementation.criteria:
+        parts += ["## Acceptance criteria", "", *criteria_lines(implementation), ""]
+    parts += ["## Tests", "", *test_account(implementation), tests]
     return "\n".join(parts)
+
+
+def criteria_lines(implementation: Implementation) -> list[str]:
+    """Each acceptance criterion with the test that exercises it, or saying none does."""
+    lines = []
+    for item in implementation.criteria:
+        if item.test is None:
+            lines.append(f"- {item.criterion} (no test covers it)")
+        else:
+            outcome = "passes" if item.passed else "fails"
+            lines.append(f"- {item.criterion} (covered by `{item.test}`, which {outcome})")
+    return lines
+
+
+def test_account(implementation: Implementation) -> list[str]:
+    """The repository's own tests apart from those written for the change, and what fails."""
+    i = implementation
+    if not (i.own_tests_passed or i.own_tests_failed or i.new_tests_passed or i.new_tests_failed):
+        return []
+    lines = [
+        f"Revision {i.best_revision} (the best by tests passed): the repository's own tests"
+        f" {i.own_tests_passed} passed, {i.own_tests_failed} failed; tests written for this"
+        f" change {i.new_tests_passed} passed, {i.new_tests_failed} failed.",
+        "",
+    ]
+    if i.failing_tests:
+        lines += ["What fails:", "", *(f"- `{f}`" for f in i.failing_tests), ""]
+    return lines
 
 
 def tests_summary(
@@ -131,4 +161,7 @@ def pr_comment(
     files = len(implementation.changes)
     verdict = "the tests pass" if passed else "the tests do not pass yet"
     text = f"{kind} opened: {url}. It changes {files} file{'s' * (files != 1)} and {verdict}."
+    criteria = criteria_lines(implementation)
+    if criteria:
+        text += "\n\nAcceptance criteria:\n" + "\n".join(criteria)
     return text + (f"\n\n{note}" if note else "")

@@ -14,8 +14,14 @@ from langchain_core.tools import BaseTool
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
+from graphs.implementation.criteria import make_criteria
 from graphs.implementation.journal import Journal, Progress, StepStarted
-from graphs.implementation.loop import after_tests, make_after_review, make_finish, make_tester
+from graphs.implementation.loop import (
+    make_after_review,
+    make_after_tests,
+    make_finish,
+    make_tester,
+)
 from graphs.implementation.nodes import fan_out, make_worker, prepare, supervisor
 from graphs.implementation.review import make_review
 from graphs.implementation.state import (
@@ -37,21 +43,28 @@ def build_implementation_graph(
     tester: Tester | None = None,
     journal: Journal | None = None,
     max_revisions: int = MAX_REVISIONS,
+    candidates: int = 1,
+    criteria_tests: bool = False,
 ) -> CompiledStateGraph:
     """Compile the implementation graph around a model, extra tools and the project's tests."""
     journal = journal or Journal()
     builder = StateGraph(ImplementationState, input_schema=ImplementationInput)
     builder.add_node("prepare", prepare)
+    builder.add_node("criteria", make_criteria(model, tester, journal, criteria_tests))
     builder.add_node("supervisor", supervisor)
-    builder.add_node("worker", make_worker(model, tools, journal), input_schema=WorkerState)
+    worker = make_worker(model, tools, journal, tester, candidates)
+    builder.add_node("worker", worker, input_schema=WorkerState)
     builder.add_node("tester", make_tester(tester, journal))
     builder.add_node("review", make_review(model, journal))
     builder.add_node("finish", make_finish(model, max_revisions, journal))
     builder.add_edge(START, "prepare")
-    builder.add_edge("prepare", "supervisor")
+    builder.add_edge("prepare", "criteria")
+    builder.add_edge("criteria", "supervisor")
     builder.add_conditional_edges("supervisor", fan_out, ["worker", "finish"])
     builder.add_edge("worker", "tester")
-    builder.add_conditional_edges("tester", after_tests, ["review", "finish"])
+    builder.add_conditional_edges(
+        "tester", make_after_tests(max_revisions), ["review", "supervisor", "finish"]
+    )
     builder.add_conditional_edges(
         "review", make_after_review(max_revisions), ["supervisor", "finish"]
     )
@@ -70,6 +83,8 @@ async def implement_plan(
     tools: Sequence[BaseTool] = (),
     tester: Tester | None = None,
     max_revisions: int = MAX_REVISIONS,
+    candidates: int = 1,
+    criteria_tests: bool = False,
     progress: Progress | None = None,
     on_progress: Callable[[Progress], None] | None = None,
     on_start: StepStarted | None = None,
@@ -78,13 +93,24 @@ async def implement_plan(
 
     `progress` from an interrupted run is replayed instead of redone; `on_progress` receives
     the progress after every completed step (worker, test run, review), `on_start` hears
-    of each step as it begins.
+    of each step as it begins. Where a file's tests still fail, its worker writes
+    `candidates` versions and keeps the one the tests prefer. With `criteria_tests`, a test
+    per acceptance criterion is written first and kept when it fails on the original code
+    for the stated reason.
     """
     if max_revisions < 1:
         raise ValueError("max_revisions must be at least 1")
+    if candidates < 1:
+        raise ValueError("candidates must be at least 1")
     journal = Journal(progress, on_progress, on_start)
     graph = build_implementation_graph(
-        model, tools, tester=tester, journal=journal, max_revisions=max_revisions
+        model,
+        tools,
+        tester=tester,
+        journal=journal,
+        max_revisions=max_revisions,
+        candidates=candidates,
+        criteria_tests=criteria_tests,
     )
     state = await graph.ainvoke(
         {
@@ -94,7 +120,7 @@ async def implement_plan(
             "requirements": requirements,
             "analysis": analysis,
         },
-        {"recursion_limit": STEPS_PER_REVISION * max_revisions + 10},
+        {"recursion_limit": STEPS_PER_REVISION * max_revisions + 12},
     )
     implementation: Implementation = state["implementation"]
     return implementation

@@ -6,12 +6,15 @@ from typing import Any, Literal
 
 from langchain_core.language_models import BaseChatModel
 
+from graphs.implementation.best import Standing, own_tests, regression, revert_files
+from graphs.implementation.coverage import test_accounts
+from graphs.implementation.gate import syntax_errors
 from graphs.implementation.journal import Journal
 from graphs.implementation.review import current_changes
 from graphs.implementation.state import ImplementationState, Tester
 from graphs.node_types import AsyncNode, SyncNode
 from graphs.offline import OFFLINE_NOTICE, is_offline
-from graphs.schemas import FileChange, Implementation
+from graphs.schemas import FileChange, Implementation, TestReport
 from graphs.structured import trim
 
 TEST_OUTPUT_CHARS = 4000
@@ -28,31 +31,74 @@ def fingerprint(changes: list[FileChange]) -> str:
 
 
 def make_tester(tester: Tester | None, journal: Journal) -> AsyncNode[ImplementationState]:
-    """The node that runs the project's tests on the revision (or replays the run)."""
+    """The node that gates, tests and keeps or discards the revision (or replays the run).
+
+    A file that does not compile or import goes back to its worker before any test runs; a
+    revision whose tests are worse than the best so far is discarded and its files reverted.
+    """
+
+    async def baseline() -> Standing:
+        report = journal.tests(0)
+        if report is None:
+            assert tester is not None
+            report = await tester([])
+            journal.record_tests(0, report)
+        return Standing(revision=0, files={}, tests=report, own=own_tests(report))
 
     async def test(state: ImplementationState) -> dict[str, Any]:
-        revision = state["revision"]
+        revision, repo_dir = state["revision"], state["repo_dir"]
         changes = current_changes(state)
         digest = fingerprint(changes)
         if not changes:
             return {"fingerprint": digest, "stalled": True, "tests": None}
         if revision > 1 and digest == state.get("fingerprint"):
             return {"stalled": True}
+        kept: dict[str, Any] = {"fingerprint": digest, "stalled": False, "discarded": ""}
+        errors = syntax_errors(changes)
+        if errors:
+            return {**kept, "redo": errors}
         if tester is None:
-            return {"fingerprint": digest, "stalled": False, "tests": None}
+            return {**kept, "redo": {}, "tests": None}
+        best = state.get("best") or await baseline()
         report = journal.tests(revision)
         if report is None:
             journal.start("tests", revision)
             report = await tester(changes)
             journal.record_tests(revision, report)
-        return {"fingerprint": digest, "stalled": False, "tests": report}
+        if report.import_errors:
+            return {**kept, "redo": report.import_errors, "best": best}
+        worse = regression(best, report)
+        if worse:
+            return {
+                **kept,
+                "redo": {},
+                "best": best,
+                "tests": best.tests,
+                "files": revert_files(repo_dir, state.get("files", {}), best.files),
+                "discarded": f"Revision {revision} was discarded: {worse}.",
+                "notes": [f"revision {revision}: discarded, {worse}"],
+            }
+        files = {c.path: c for c in changes}
+        standing = Standing(revision=revision, files=files, tests=report, own=best.own)
+        return {**kept, "redo": {}, "best": standing, "tests": report}
 
     return test
 
 
-async def after_tests(state: ImplementationState) -> Literal["review", "finish"]:
-    """Review what changed; finish when a revision changed nothing."""
-    return "finish" if state.get("stalled") else "review"
+def make_after_tests(
+    max_revisions: int,
+) -> Callable[[ImplementationState], Awaitable[Literal["review", "supervisor", "finish"]]]:
+    """After the tests: finish when nothing changed; straight back to the workers when a file
+    did not compile or import or the revision was discarded; else QA reviews."""
+
+    async def after_tests(state: ImplementationState) -> Literal["review", "supervisor", "finish"]:
+        if state.get("stalled"):
+            return "finish"
+        if state.get("redo") or state.get("discarded"):
+            return "supervisor" if state["revision"] < max_revisions else "finish"
+        return "review"
+
+    return after_tests
 
 
 def make_after_review(
@@ -99,6 +145,16 @@ def token_report(journal: Journal) -> str:
     )
 
 
+def best_revision(state: ImplementationState) -> tuple[list[FileChange], TestReport | None]:
+    """The changes and test run the result carries: the best revision when tests ran."""
+    best = state.get("best")
+    if best is None:
+        return current_changes(state), state.get("tests")
+    files = state.get("files", {})
+    restored = {**files, **revert_files(state["repo_dir"], files, best.files)}
+    return current_changes({**state, "files": restored}), best.tests
+
+
 def make_finish(
     model: BaseChatModel, max_revisions: int, journal: Journal
 ) -> SyncNode[ImplementationState]:
@@ -106,8 +162,8 @@ def make_finish(
     offline = is_offline(model)
 
     def finish(state: ImplementationState) -> dict[str, Any]:
-        changes = current_changes(state)
-        tests, review = state.get("tests"), state.get("review")
+        changes, tests = best_revision(state)
+        review, best = state.get("review"), state.get("best")
         planned = len(state.get("assignments", []))
         lines = [f"Changed {len(changes)} of {planned} planned files."]
         if offline:
@@ -117,6 +173,10 @@ def make_finish(
                 " the code.",
             )
         lines += [f"- {note}" for note in state.get("notes", [])]
+        if best is not None and best.revision != state.get("revision", 0):
+            lines.append(
+                f"The changes are those of revision {best.revision}, the best by tests passed."
+            )
         lines.append(token_report(journal))
         qa_verdict = verdict(state, changes, max_revisions)
         implementation = Implementation(
@@ -132,6 +192,8 @@ def make_finish(
             revisions=state.get("revision", 0),
             produced_offline=offline,
             tokens=state.get("tokens", 0),
+            best_revision=None if best is None else best.revision,
+            **test_accounts(state["repo_dir"], changes, tests, best, state["requirements"]),
         )
         return {"implementation": implementation}
 

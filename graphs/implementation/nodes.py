@@ -1,6 +1,7 @@
 """Nodes of the implementation graph that write code: prepare, supervisor, one worker per file."""
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, Literal
 
 from langchain_core.language_models import BaseChatModel
@@ -8,8 +9,11 @@ from langchain_core.tools import BaseTool
 from langgraph.types import Send
 
 from graphs.analysis.graph import index_repository
+from graphs.analysis.index import Snippet
 from graphs.analysis.tools import CONTEXT_QUERY, find_tool, make_context_query_tool
 from graphs.fences import find_file_block, safe_relative_path
+from graphs.implementation.candidates import best_candidate
+from graphs.implementation.failures import is_test_file, map_failures
 from graphs.implementation.files import (
     MAX_WINDOW_CHARS,
     choose_window,
@@ -17,14 +21,17 @@ from graphs.implementation.files import (
     same_text,
     splice,
 )
+from graphs.implementation.gate import module_name
 from graphs.implementation.journal import Journal, WorkerOutcome
 from graphs.implementation.prompt import worker_feedback, worker_messages
-from graphs.implementation.state import Assignment, ImplementationState, WorkerState
+from graphs.implementation.review import current_changes
+from graphs.implementation.state import Assignment, ImplementationState, Tester, WorkerState
 from graphs.node_types import AsyncNode
-from graphs.schemas import FileChange
+from graphs.schemas import FailedTest, FileChange
 from graphs.toolloop import invoke_with_tools
 
 CONTEXT_SNIPPETS = 2
+TEST_SNIPPET_CHARS = 800
 
 
 def prepare(state: ImplementationState) -> dict[str, Any]:
@@ -43,21 +50,52 @@ def prepare(state: ImplementationState) -> dict[str, Any]:
         seen.add(path)
         query = f"{path} {planned.purpose}"
         related = [s for s in index.context_query(query, k=CONTEXT_SNIPPETS + 1) if s.path != path]
+        own = tests_of(state["repo_dir"], path)  # the tests of the file first
+        related = [*own, *(s for s in related if s.path not in {o.path for o in own})]
         file = planned.model_copy(update={"path": path})
         assignments.append(Assignment(file=file, context=related[:CONTEXT_SNIPPETS]))
     return {"index": index, "assignments": assignments, "notes": notes, "revision": 0}
+
+
+def tests_of(repo_dir: Path, path: str) -> list[Snippet]:
+    """The start of the repository's test module that imports this source file, if any."""
+    module = module_name(path)
+    if module is None:
+        return []
+    parent, _, leaf = module.rpartition(".")
+    spellings = [f"import {module}", f"from {module} import"]
+    if parent:
+        spellings.append(f"from {parent} import {leaf}")
+    for test in sorted(repo_dir.glob("tests/**/test_*.py")):
+        text = read_current(test) or ""
+        if any(spelling in text for spelling in spellings):
+            lines = text[:TEST_SNIPPET_CHARS].count("\n") + 1
+            relative = str(test.relative_to(repo_dir))
+            return [Snippet(path=relative, start_line=1, end_line=lines, text=text, score=1.0)]
+    return []
 
 
 def supervisor(state: ImplementationState) -> dict[str, Any]:
     """Start the next revision: every planned file first, then the files QA wants fixed."""
     revision = state.get("revision", 0) + 1
     planned = [a["file"] for a in state.get("assignments", [])]
+    editable = [f.path for f in planned if f.action != "delete"]
+    redo = state.get("redo") or {}
+    if revision > 1 and redo:  # a file that did not compile or import goes back alone
+        return {"revision": revision, "round_paths": [p for p in editable if p in redo] or editable}
+    if revision > 1 and state.get("discarded"):  # the same files try again from the best version
+        again = [p for p in state.get("round_paths", []) if p in editable]
+        return {"revision": revision, "round_paths": again or editable}
     review = state.get("review")
     if revision == 1 or review is None:
         return {"revision": revision, "round_paths": [f.path for f in planned]}
     named = {safe_relative_path(fix.path) for fix in review.fixes}
-    editable = [f.path for f in planned if f.action != "delete"]
-    paths = [p for p in editable if p in named] or editable
+    tests = state.get("tests")
+    failing: set[str] = set()
+    if tests is not None and tests.counted and not tests.passed:
+        mapped = map_failures(tests, editable).items()  # test files only when QA names them
+        failing = {p for p, found in mapped if found and not is_test_file(p)}
+    paths = [p for p in editable if p in named or p in failing] or editable
     return {"revision": revision, "round_paths": paths}
 
 
@@ -68,6 +106,10 @@ async def fan_out(state: ImplementationState) -> list[Send] | Literal["finish"]:
     if not state["round_paths"]:
         return "finish"
     by_path = {a["file"].path: a for a in state["assignments"]}
+    tests, changes, best = state.get("tests"), current_changes(state), state.get("best")
+    failing: dict[str, list[FailedTest]] = {}
+    if state["revision"] > 1 and tests is not None and tests.counted and not tests.passed:
+        failing = map_failures(tests, list(by_path))
     files = state.get("files", {})
     shared = {
         "repo_dir": state["repo_dir"],
@@ -82,8 +124,15 @@ async def fan_out(state: ImplementationState) -> list[Send] | Literal["finish"]:
     for path in state["round_paths"]:
         latest = files.get(path)
         current = None if latest is None or latest.delete else latest.content
-        feedback = worker_feedback(state.get("review"), state.get("tests"), path)
-        payload = {**shared, "assignment": by_path[path], "current": current, "feedback": feedback}
+        payload = {
+            **shared,
+            "assignment": by_path[path],
+            "current": current,
+            "feedback": worker_feedback(state, path),
+            "failing": bool(failing.get(path)),
+            "others": [c for c in changes if c.path != path],
+            "own_tests": [] if best is None else best.own,
+        }
         sends.append(Send("worker", payload))
     return sends
 
@@ -98,9 +147,17 @@ def outcome_update(outcome: WorkerOutcome) -> dict[str, Any]:
 
 
 def make_worker(
-    model: BaseChatModel, tools: Sequence[BaseTool], journal: Journal
+    model: BaseChatModel,
+    tools: Sequence[BaseTool],
+    journal: Journal,
+    tester: Tester | None = None,
+    candidates: int = 1,
 ) -> AsyncNode[WorkerState]:
-    """The node that writes one file (or replays it from the journal)."""
+    """The node that writes one file (or replays it from the journal).
+
+    Where the file's tests failed in the last run, it writes `candidates` versions and keeps
+    the one the tests prefer.
+    """
 
     async def worker(state: WorkerState) -> dict[str, Any]:
         path, revision = state["assignment"]["file"].path, state["revision"]
@@ -108,6 +165,10 @@ def make_worker(
         if outcome is None:
             journal.start("worker", revision, path)
             outcome = await write_file(model, tools, state)
+            if candidates > 1 and tester is not None and state.get("failing"):
+                outcome = await best_candidate(
+                    write_file, model, tools, state, tester, outcome, candidates
+                )
             journal.record_worker(outcome)
         return outcome_update(outcome)
 

@@ -1,10 +1,14 @@
 """The prompt a worker sends: plan, requirements, related code and the file (or its window)."""
 
+from pathlib import Path
+from typing import cast
+
 from langchain_core.messages import BaseMessage
 
 from graphs.fences import fence, safe_relative_path
+from graphs.implementation.failures import describe_failures, map_failures
 from graphs.implementation.files import Window, fence_language
-from graphs.implementation.state import Review, WorkerState
+from graphs.implementation.state import ImplementationState, Review, WorkerState
 from graphs.prompting import task_messages
 from graphs.schemas import TestReport
 from graphs.structured import trim
@@ -22,22 +26,59 @@ def tail(text: str, limit: int) -> str:
     return text if len(text) <= limit else "..." + text[-limit:]
 
 
-def worker_feedback(review: Review | None, tests: TestReport | None, path: str) -> str:
-    """What the previous revision's review and test run say this file's worker must fix."""
-    if review is None:
-        return FIRST_VERSION
-    lines = [f"The QA review of the previous version did not pass it: {review.summary.strip()}"]
-    mine = [f for f in review.fixes if safe_relative_path(f.path) == path]
-    if mine:
-        lines += ["Fix in this file:"] + [f"- {f.instruction.strip()}" for f in mine]
-    others = [f"{f.path}: {f.instruction.strip()}" for f in review.fixes if f not in mine]
-    if others:
-        lines += ["Fixes asked in other files (for context):"] + [f"- {o}" for o in others[:5]]
-    if tests is not None and not tests.passed:
-        status = "timed out" if tests.timed_out else f"failed (exit code {tests.exit_code})"
-        output = tail(tests.output.strip(), TEST_TAIL_CHARS)
-        lines += [f"The tests {status}; the end of their output:", fence("test output", output)]
-    return "\n".join(lines)
+def test_feedback(state: ImplementationState, path: str) -> list[str]:
+    """What the last test run says about this file: its failing tests, else the output's end."""
+    tests = state.get("tests")
+    if tests is None or tests.passed:
+        return []
+    status = "timed out" if tests.timed_out else f"failed (exit code {tests.exit_code})"
+    if tests.counted:
+        paths = [a["file"].path for a in state.get("assignments", [])] or [path]
+        mine = map_failures(tests, paths).get(path, [])
+        if not mine:
+            return [f"The tests {status}, but none of the failures concerns this file."]
+        described = describe_failures(mine, state["repo_dir"], state.get("files", {}))
+        return [f"The tests {status}. The failing tests that concern this file:", described]
+    output = tail(tests.output.strip(), TEST_TAIL_CHARS)
+    return [f"The tests {status}; the end of their output:", fence("test output", output)]
+
+
+def worker_feedback(state: ImplementationState, path: str) -> str:
+    """What the previous revision's gate, test run and review say this file's worker must fix."""
+    redo = (state.get("redo") or {}).get(path)
+    if redo and state.get("revision", 0) > 1:
+        return (
+            f"Your previous version of {path} (shown below) cannot be used: {redo}\n"
+            "Fix this error and keep everything else as it is."
+        )
+    review = state.get("review")
+    lines: list[str] = []
+    discarded = state.get("discarded")
+    if discarded:
+        lines.append(
+            f"{discarded} You are shown the best version so far: change it without breaking"
+            " the tests that pass."
+        )
+    if review is not None:
+        lines.append(
+            f"The QA review of the previous version did not pass it: {review.summary.strip()}"
+        )
+        mine = [f for f in review.fixes if safe_relative_path(f.path) == path]
+        if mine:
+            lines += ["Fix in this file:"] + [f"- {f.instruction.strip()}" for f in mine]
+        others = [f"{f.path}: {f.instruction.strip()}" for f in review.fixes if f not in mine]
+        if others:
+            lines += ["Fixes asked in other files (for context):"] + [f"- {o}" for o in others[:5]]
+    lines += test_feedback(state, path)
+    return "\n".join(lines) if lines else FIRST_VERSION
+
+
+def review_feedback(
+    review: Review | None, tests: TestReport | None, path: str, repo_dir: Path
+) -> str:
+    """The feedback of a review and a test run for one file, outside the implementation graph."""
+    state = cast(ImplementationState, {"review": review, "tests": tests, "repo_dir": repo_dir})
+    return worker_feedback(state, path)
 
 
 def _bullets(items: list[str], empty: str) -> str:

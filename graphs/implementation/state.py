@@ -8,6 +8,7 @@ from typing import Annotated, NotRequired, TypedDict
 from pydantic import BaseModel, Field
 
 from graphs.analysis.index import CodeIndex, Snippet
+from graphs.implementation.best import Standing
 from graphs.schemas import (
     Analysis,
     FileChange,
@@ -80,6 +81,12 @@ class ImplementationState(ImplementationInput, total=False):
     tests: TestReport | None
     review: Review | None
     implementation: Implementation
+    # The best revision so far by tests passed; the pull request carries it.
+    best: Standing | None
+    # Files sent straight back to their worker (they do not compile or import), with the error.
+    redo: dict[str, str]
+    # Why the last revision was discarded ("" when it was kept).
+    discarded: str
 
 
 class WorkerState(ImplementationInput):
@@ -90,3 +97,9 @@ class WorkerState(ImplementationInput):
     revision: int
     current: str | None
     feedback: str
+    # Whether the file's tests failed in the last run (candidates are tried then).
+    failing: NotRequired[bool]
+    # The latest version of every other changed file, to test a candidate with.
+    others: NotRequired[list[FileChange]]
+    # The repository's own tests (those of the checkout before any change).
+    own_tests: NotRequired[list[str]]

@@ -9,7 +9,7 @@ from langchain_core.language_models import BaseChatModel
 from graphs.analysis.graph import index_repository
 from graphs.implementation.journal import Journal, WorkerOutcome
 from graphs.implementation.nodes import CONTEXT_SNIPPETS, write_file
-from graphs.implementation.prompt import worker_feedback
+from graphs.implementation.prompt import review_feedback
 from graphs.implementation.review import make_review
 from graphs.implementation.state import Assignment, Review, WorkerState
 from graphs.mvp.manager import ManagerDecision
@@ -88,7 +88,7 @@ async def swe_worker(
             index=index,
             revision=revision,
             current=files.get(planned.path),
-            feedback=worker_feedback(review, tests, planned.path),
+            feedback=review_feedback(review, tests, planned.path, root),
         )
         return await write_file(model, [], state)
 

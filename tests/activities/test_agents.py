@@ -98,7 +98,12 @@ async def test_a_retried_attempt_resumes_from_the_heartbeated_steps(
             activities(model, tmp_path).implement_changes, implement_input(remote, ticket)
         )
     saved = Progress.model_validate(beats[-1][0])
-    assert saved.steps == 3 and saved.tests[0].report.passed  # two workers and the test run
+    # the checkout's own test run, two workers and the revision's test run (read from junit XML)
+    assert saved.steps == 4 and saved.tests[-1].report.passed
+    assert saved.tests[-1].report.passed_tests == [
+        "tests/test_ops.py::test_add",
+        "tests/test_ops.py::test_subtract",
+    ]
 
     second = ActivityEnvironment()
     second.info = dataclasses.replace(second.info, heartbeat_details=[beats[-1][0]], attempt=2)
@@ -111,7 +116,7 @@ async def test_a_retried_attempt_resumes_from_the_heartbeated_steps(
     assert [read_task(m)[0] for m in resumed.received] == ["review"]
     assert result.tests_passed and result.qa_passed and result.revisions == 1
     assert {c.path for c in result.changes} == {OPS, TESTS}
-    assert Progress.model_validate(later[-1][0]).steps == 4
+    assert Progress.model_validate(later[-1][0]).steps == 5
 
 
 class StuckModel(ScriptedChatModel):

@@ -111,14 +111,14 @@ async def test_tests_fail_then_pass(tiny_repo: Path, ticket: TicketContext, tmp_
     model = team(handle)
     plan = plan_for(OPS, TESTS)
     result = await implement_plan(model, tiny_repo, ticket, plan, None, tester=tester)
-    assert len(tester.runs) == 2
+    assert len(tester.runs) == 3  # the checkout as it was, then two revisions
     assert result.tests_passed is True and result.qa_passed and result.revisions == 2
     assert result.last_tests is not None and result.last_tests.exit_code == 0
     assert "2 passed" in result.test_output
     first_review = read_task(model.received[2])[1]["tests"]
     assert first_review["ran"] and not first_review["passed"]
     assert "assert 8 == 2" in first_review["output_end"]
-    assert tasks_of(model).count("implement_file") == 4  # no file named: every file again
+    assert tasks_of(model).count("implement_file") == 3  # the failing test maps to calc/ops.py
 
 
 async def test_revision_cap_is_reached(tiny_repo: Path, ticket: TicketContext) -> None:
@@ -187,15 +187,15 @@ async def test_a_resumed_run_replays_completed_steps(
             first, tiny_repo, ticket, plan, None, tester=tester, on_progress=saved.append
         )
     last = Progress.model_validate(json.loads(saved[-1].model_dump_json()))
-    assert last.steps == 6  # 2 workers, tests, review; revision 2: 1 worker, tests
-    assert len(tester.runs) == 2
+    assert last.steps == 7  # baseline tests; 2 workers, tests, review; revision 2: 1 worker, tests
+    assert len(tester.runs) == 3
 
     second = team(handle)
     result = await implement_plan(
         second, tiny_repo, ticket, plan, None, tester=tester, progress=last
     )
     assert tasks_of(second) == ["review"]  # only the step that was in flight is asked again
-    assert len(tester.runs) == 2  # the test runs were replayed, not rerun
+    assert len(tester.runs) == 3  # the test runs were replayed, not rerun
     assert result.qa_passed and result.tests_passed and result.revisions == 2
     assert result.tokens > 0
 

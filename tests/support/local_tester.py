@@ -8,7 +8,9 @@ import sys
 import time
 from pathlib import Path
 
+from activities.testcases import JUNIT_PATH, with_cases, with_junit
 from graphs.schemas import FileChange, TestReport
+from integrations.junit import read_junit
 
 OUTPUT_LIMIT = 8000
 
@@ -37,7 +39,7 @@ class LocalTester:
             else:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 target.write_text(change.content)
-        argv = shlex.split(self.command)
+        argv = shlex.split(with_junit(self.command))
         if argv[0] == "python":
             argv[0] = sys.executable
         started = time.monotonic()
@@ -54,10 +56,11 @@ class LocalTester:
         except TimeoutError:
             proc.kill()
             out, timed_out = b"", True
-        return TestReport(
+        report = TestReport(
             passed=proc.returncode == 0 and not timed_out,
             exit_code=proc.returncode if proc.returncode is not None else -1,
             output=out.decode(errors="replace")[-OUTPUT_LIMIT:],
             timed_out=timed_out,
             duration_seconds=round(time.monotonic() - started, 3),
         )
+        return with_cases(report, read_junit(work / JUNIT_PATH))

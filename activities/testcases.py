@@ -1,0 +1,71 @@
+"""A test run's cases: pytest asked for junit XML, read back per test, and the import check."""
+
+import shlex
+from pathlib import Path
+
+from graphs.schemas import FailedTest, TestReport
+from integrations.junit import CaseResult, read_junit
+
+JUNIT_PATH = ".ticketsmith-junit.xml"
+MAX_PASSED_IDS = 500
+MAX_FAILED = 25
+DETAILS_CHARS = 1500
+# Imports each module named on its command line; prints "module<TAB>error" for each that fails.
+IMPORT_CHECK = (
+    "import importlib, sys, traceback\n"
+    "for name in sys.argv[1:]:\n"
+    "    try:\n"
+    "        importlib.import_module(name)\n"
+    "    except BaseException as err:\n"
+    "        last = traceback.format_exception_only(type(err), err)[-1].strip()\n"
+    "        print(name + '\\t' + last.replace('\\n', ' '))\n"
+)
+
+
+def with_junit(command: str) -> str:
+    """The command asking pytest for a junit XML report (other runners are left as they are)."""
+    argv = shlex.split(command)
+    if not any(Path(arg).name in ("pytest", "py.test") for arg in argv[:3]):
+        return command
+    return shlex.join([*argv, f"--junitxml={JUNIT_PATH}", "-o", "junit_family=xunit1"])
+
+
+def import_check_command(modules: dict[str, str], python: str = "python") -> str:
+    """The command that imports every changed module."""
+    return shlex.join([python, "-c", IMPORT_CHECK, *modules.values()])
+
+
+def import_errors(output: str, modules: dict[str, str]) -> dict[str, str]:
+    """Changed files whose module failed to import, with the error, from the check's output."""
+    by_module = {module: path for path, module in modules.items()}
+    errors: dict[str, str] = {}
+    for line in output.splitlines():
+        module, _, error = line.partition("\t")
+        if module in by_module and error:
+            errors[by_module[module]] = error
+    return errors
+
+
+def failed_test(case: CaseResult) -> FailedTest:
+    """A failing case as the graph sees it: bounded details."""
+    details = case.details if len(case.details) <= DETAILS_CHARS else case.details[-DETAILS_CHARS:]
+    return FailedTest(test_id=case.test_id, file=case.file, message=case.message, details=details)
+
+
+def with_cases(report: TestReport, cases: list[CaseResult]) -> TestReport:
+    """The report with the passed and failed tests of its junit report."""
+    failed = [c for c in cases if c.outcome in ("failed", "error")]
+    return report.model_copy(
+        update={
+            "passed_tests": [c.test_id for c in cases if c.outcome == "passed"][:MAX_PASSED_IDS],
+            "failed_tests": [failed_test(c) for c in failed[:MAX_FAILED]],
+        }
+    )
+
+
+def take_junit(root: Path) -> list[CaseResult]:
+    """Read and remove the junit report a run left in the checkout."""
+    path = root / JUNIT_PATH
+    cases = read_junit(path)
+    path.unlink(missing_ok=True)
+    return cases

@@ -1,0 +1,1 @@
+"""The quality benchmark: small tickets on small repositories, scored by hidden tests."""

@@ -1,0 +1,92 @@
+"""`make bench-quality MODEL=local`: every benchmark ticket through the workflow, then scored.
+
+Runs the embedded stack on its own data directory and emulator seed (one Jira project and
+repository a ticket), answers questions from each ticket's answers, approves the plan, clones
+the pushed branch, adds the hidden tests and counts them. Prints a table and keeps a results
+file in bench/quality/results/.
+"""
+
+import argparse
+import asyncio
+import os
+import subprocess
+import sys
+
+from bench.quality.drive import TicketRun, run_ticket
+from bench.quality.report import results_path, table, write_results
+from bench.quality.setup import prepare_data_dir
+from bench.quality.tickets import TicketError, load_tickets
+from config import ROOT, Settings
+from embedded.stack import Stack, StackError
+from localmodel.server import describe_model
+
+DATA_DIR = ROOT / ".data" / "bench-quality"
+
+
+def commit() -> str:
+    """The checkout's commit, so runs can be compared over time."""
+    done = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True)
+    return done.stdout.decode().strip() or "unknown"
+
+
+async def run(args: argparse.Namespace) -> int:
+    """Start the stack, run the tickets one after another, report."""
+    tickets = load_tickets(args.tickets or None)
+    probe = Settings()
+    overrides = prepare_data_dir(DATA_DIR, tickets, probe.jira_base_url)
+    overrides["TICKETSMITH_MODEL_PROVIDER"] = args.model
+    if args.candidates is not None:
+        overrides["TICKETSMITH_IMPLEMENTATION_CANDIDATES"] = str(args.candidates)
+    if args.criteria_tests:
+        overrides["TICKETSMITH_IMPLEMENTATION_CRITERIA_TESTS"] = "true"
+    os.environ.update(overrides)
+    settings = Settings()
+    recorded: dict[str, object] = {
+        "description": describe_model(settings),
+        "commit": commit(),
+        "candidates": settings.implementation_candidates,
+        "criteria_tests": settings.implementation_criteria_tests,
+        "sandbox": settings.sandbox,
+        "tickets": [t.name for t in tickets],
+    }
+    path = results_path(args.model)
+    stack = Stack(settings, reset_emulators=True)
+    runs: list[TicketRun] = []
+    try:
+        await stack.start()
+        print(f"model: {describe_model(settings)}; {len(tickets)} tickets", flush=True)
+        for ticket in tickets:
+            print(f"--- {ticket.name} ({ticket.key}): {ticket.summary}", flush=True)
+            outcome = await run_ticket(settings, ticket)
+            runs.append(outcome)
+            write_results(runs, args.model, recorded, path=path)  # kept if the run is cut short
+            print(table([outcome]).splitlines()[1], flush=True)
+    finally:
+        stack.stop()
+    print("\n" + table(runs))
+    write_results(runs, args.model, recorded, path=path)
+    print(f"results: {path.relative_to(ROOT)}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of `python -m bench.quality`."""
+    parser = argparse.ArgumentParser(prog="python -m bench.quality", description=__doc__)
+    parser.add_argument("--model", default="local", choices=["local", "openai", "offline"])
+    parser.add_argument("--candidates", type=int, help="versions per failing file (default: 1)")
+    parser.add_argument(
+        "--criteria-tests", action="store_true", help="write acceptance tests before the code"
+    )
+    parser.add_argument("tickets", nargs="*", help="ticket names (default: all)")
+    args = parser.parse_args(argv)
+    try:
+        return asyncio.run(run(args))
+    except (StackError, TicketError) as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    code = main()
+    sys.stdout.flush()
+    os._exit(code)

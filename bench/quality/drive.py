@@ -1,0 +1,108 @@
+"""One benchmark ticket through the real workflow: start, answer, approve, wait, score."""
+
+import asyncio
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+from pydantic import BaseModel
+from temporalio.client import Client
+
+from bench.quality.scoring import Score, score_checkout
+from bench.quality.setup import OWNER
+from bench.quality.tickets import Ticket
+from config import Settings
+from embedded.demo import WAIT_S, starter, wait_for_status
+from embedded.stack import StackError
+from workflows.messages import Status, TicketResult
+
+MAX_ANSWER_ROUNDS = 4
+
+
+class TicketRun(BaseModel):
+    """What the product did with one ticket and how the result scored."""
+
+    name: str
+    key: str
+    status: str
+    seconds: float
+    tokens: int = 0
+    pr_url: str | None = None
+    pr_draft: bool | None = None
+    tests_passed: bool | None = None
+    claimed_success: bool = False
+    question_rounds: int = 0
+    score: Score | None = None
+    error: str = ""
+
+    @property
+    def resolved(self) -> bool:
+        """The hidden tests and the repository's own tests pass on the pushed branch."""
+        return self.score is not None and self.score.resolved
+
+    @property
+    def false_claim(self) -> bool:
+        """The product said the change works and the hidden tests say it does not."""
+        return self.claimed_success and not self.resolved
+
+
+async def run_workflow(settings: Settings, ticket: Ticket) -> tuple[TicketResult, int]:
+    """Start the ticket, answer every round of questions from the answers file, approve."""
+    client = await Client.connect(settings.temporal_address, namespace=settings.temporal_namespace)
+    key = ticket.key
+    starter(settings, key, "--restart")
+    either = {Status.AWAITING_ANSWERS, Status.AWAITING_APPROVAL}
+    current = await wait_for_status(client, either, key=key)
+    rounds = 0
+    while current.status == Status.AWAITING_ANSWERS and rounds < MAX_ANSWER_ROUNDS:
+        rounds += 1
+        starter(settings, "answer", key, ticket.answers.strip(), "--as", "alice")
+        asked = [q.text for q in current.questions]
+        current = await wait_for_status(client, either, asked, key=key)
+    if current.status != Status.AWAITING_APPROVAL:
+        raise StackError(f"{key} still asked questions after {rounds} rounds of answers")
+    starter(settings, "approve", key, "--as", "bob")
+    handle = client.get_workflow_handle(f"ticket-{key}", result_type=TicketResult)
+    result: TicketResult = await asyncio.wait_for(handle.result(), WAIT_S)
+    return result, rounds
+
+
+def clone_branch(settings: Settings, ticket: Ticket, branch: str, target: Path) -> None:
+    """Clone the pushed branch from the git emulator."""
+    url = f"{settings.git_base_url}/{OWNER}/{ticket.name}.git"
+    done = subprocess.run(
+        ["git", "clone", "--quiet", "--depth", "1", "--branch", branch, url, str(target)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    if done.returncode != 0:
+        raise StackError(f"cannot clone {branch} of {url}: {done.stderr.strip()}")
+
+
+async def run_ticket(settings: Settings, ticket: Ticket) -> TicketRun:
+    """Drive one ticket and score its pushed branch with the hidden tests."""
+    started = time.monotonic()
+    run = TicketRun(name=ticket.name, key=ticket.key, status="error", seconds=0.0)
+    try:
+        result, rounds = await run_workflow(settings, ticket)
+        run.status, run.question_rounds = result.status.value, rounds
+        run.tokens = sum(phase.tokens for phase in result.usage)
+        run.pr_url, run.pr_draft, run.tests_passed = (
+            result.pr_url,
+            result.pr_draft,
+            result.tests_passed,
+        )
+        run.claimed_success = result.tests_passed is True and result.pr_draft is False
+        if result.branch:
+            with tempfile.TemporaryDirectory(prefix="quality-score-") as scratch:
+                checkout = Path(scratch) / "checkout"
+                await asyncio.to_thread(clone_branch, settings, ticket, result.branch, checkout)
+                run.score = await asyncio.to_thread(score_checkout, ticket, checkout)
+        else:
+            run.error = f"no branch was pushed: {result.message}"
+    except (StackError, TimeoutError) as err:
+        run.error = str(err) or type(err).__name__
+    run.seconds = round(time.monotonic() - started, 1)
+    return run

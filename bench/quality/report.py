@@ -1,0 +1,93 @@
+"""The benchmark's table and its results file, one per run."""
+
+import json
+import os
+import platform
+from datetime import UTC, datetime
+from pathlib import Path
+
+from bench.quality.drive import TicketRun
+
+RESULTS_DIR = Path(__file__).resolve().parent / "results"
+
+
+def yes_no(value: bool | None) -> str:
+    """A flag for the table."""
+    return "-" if value is None else ("yes" if value else "no")
+
+
+def hidden_cell(run: TicketRun) -> str:
+    """Hidden tests passed of total, or why there is no count."""
+    if run.score is None:
+        return "-"
+    return f"{run.score.hidden.passed}/{run.score.hidden.total}"
+
+
+def table(runs: list[TicketRun]) -> str:
+    """Per ticket and in total: resolved, hidden tests, claimed success, tokens, time."""
+    rows = [
+        f"{'ticket':<20}{'resolved':>9}{'hidden':>8}{'own':>7}{'claimed':>9}{'tokens':>9}"
+        f"{'time':>8}"
+    ]
+    for run in runs:
+        own = (
+            "-" if run.score is None else f"{run.score.existing.passed}/{run.score.existing.total}"
+        )
+        rows.append(
+            f"{run.name:<20}{yes_no(run.resolved):>9}{hidden_cell(run):>8}{own:>7}"
+            f"{yes_no(run.claimed_success):>9}{run.tokens:>9,}{run.seconds:>7.0f}s"
+            + (f"  ({run.error[:60]})" if run.error else "")
+        )
+    resolved = sum(r.resolved for r in runs)
+    passed = sum(r.score.hidden.passed for r in runs if r.score)
+    total = sum(r.score.hidden.total for r in runs if r.score)
+    claimed = sum(r.claimed_success for r in runs)
+    false = sum(r.false_claim for r in runs)
+    rows.append(
+        f"{'total':<20}{f'{resolved}/{len(runs)}':>9}{f'{passed}/{total}':>8}{'':>7}"
+        f"{claimed:>9}{sum(r.tokens for r in runs):>9,}{sum(r.seconds for r in runs):>7.0f}s"
+    )
+    rows.append(f"claimed success refuted by the hidden tests: {false}")
+    return "\n".join(rows)
+
+
+def machine() -> dict[str, object]:
+    """What the run ran on."""
+    return {
+        "platform": platform.platform(),
+        "cpus": os.cpu_count(),
+        "python": platform.python_version(),
+    }
+
+
+def results_path(model: str, results_dir: Path = RESULTS_DIR) -> Path:
+    """The file of a run starting now."""
+    return results_dir / f"{datetime.now(UTC):%Y%m%dT%H%M%SZ}-{model}.json"
+
+
+def write_results(
+    runs: list[TicketRun],
+    model: str,
+    settings: dict[str, object],
+    results_dir: Path = RESULTS_DIR,
+    path: Path | None = None,
+) -> Path:
+    """Write one run's results as JSON (again after each ticket, to `path`); returns the file."""
+    now = datetime.now(UTC)
+    path = path or results_path(model, results_dir)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = {
+        "date": now.isoformat(timespec="seconds"),
+        "model": model,
+        "machine": machine(),
+        "settings": settings,
+        "resolved": sum(r.resolved for r in runs),
+        "tickets": len(runs),
+        "false_claims": sum(r.false_claim for r in runs),
+        "runs": [
+            {**r.model_dump(mode="json"), "resolved": r.resolved, "false_claim": r.false_claim}
+            for r in runs
+        ],
+    }
+    path.write_text(json.dumps(data, indent=2) + "\n")
+    return path

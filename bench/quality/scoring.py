@@ -1,0 +1,101 @@
+"""Scoring a checkout: the repository's own tests and the hidden tests, counted by pytest."""
+
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from pydantic import BaseModel
+
+from bench.quality.tickets import HIDDEN_DIR, Ticket, add_hidden_tests
+from integrations.junit import CaseResult, read_junit
+
+TEST_TIMEOUT_S = 120.0
+OUTPUT_CHARS = 4000
+
+
+class Run(BaseModel):
+    """One pytest run: its exit code, the end of its output and its cases."""
+
+    exit_code: int
+    output: str
+    cases: list[CaseResult]
+
+
+class Count(BaseModel):
+    """Passed and collected tests of one group of a run."""
+
+    passed: int
+    total: int
+    output: str
+
+    @classmethod
+    def of(cls, cases: list[CaseResult], run: Run, missing: int) -> "Count":
+        """The count of some cases of a run; `missing` test files count as one failure each."""
+        passed = sum(c.outcome == "passed" for c in cases)
+        total = len(cases) + missing
+        if run.exit_code not in (0, 1):  # collection or usage error: nothing is trusted
+            passed = 0
+            total = max(total, 1)
+        return cls(passed=passed, total=total, output=run.output)
+
+    @property
+    def green(self) -> bool:
+        """Every collected test passed (and at least one ran)."""
+        return self.total > 0 and self.passed == self.total
+
+
+def run_pytest(checkout: Path, *args: str, timeout_s: float = TEST_TIMEOUT_S) -> Run:
+    """Run pytest in the checkout and read its junit report."""
+    with tempfile.TemporaryDirectory(prefix="quality-junit-") as scratch:
+        report = Path(scratch) / "junit.xml"
+        argv = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
+        argv += [
+            f"--junitxml={report}",
+            "-o",
+            "junit_family=xunit1",
+            "--continue-on-collection-errors",
+        ]
+        argv += args
+        try:
+            done = subprocess.run(
+                argv,
+                cwd=checkout,
+                capture_output=True,
+                text=True,
+                timeout=timeout_s,
+                env={"PATH": "/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE": "1"},
+            )
+            exit_code, output = done.returncode, done.stdout + done.stderr
+        except subprocess.TimeoutExpired:
+            exit_code, output = -1, f"pytest timed out after {timeout_s:.0f}s"
+        cases = read_junit(report)
+    return Run(exit_code=exit_code, output=output[-OUTPUT_CHARS:], cases=cases)
+
+
+class Score(BaseModel):
+    """A checkout measured against a ticket: its own tests and the hidden ones."""
+
+    existing: Count
+    hidden: Count
+
+    @property
+    def resolved(self) -> bool:
+        """Every hidden test and every test of the repository passes."""
+        return self.hidden.green and self.existing.green
+
+
+def own_tests(ticket: Ticket) -> list[str]:
+    """The repository's own test files, as the ticket ships them."""
+    return sorted(str(p.relative_to(ticket.repo_dir)) for p in ticket.repo_dir.glob("tests/*.py"))
+
+
+def score_checkout(ticket: Ticket, checkout: Path) -> Score:
+    """Score a checkout in place (the hidden tests are added to it), in one pytest run."""
+    own = [path for path in own_tests(ticket) if (checkout / path).is_file()]
+    add_hidden_tests(ticket, checkout)
+    run = run_pytest(checkout, *own, HIDDEN_DIR)
+    hidden = [c for c in run.cases if c.file.startswith(f"{HIDDEN_DIR}/")]
+    existing = [c for c in run.cases if c not in hidden]
+    missing = len(own_tests(ticket)) - len(own)  # a deleted test file counts as failing
+    return Score(existing=Count.of(existing, run, missing), hidden=Count.of(hidden, run, 0))

@@ -1,0 +1,1 @@
+"""Time formatting helpers."""

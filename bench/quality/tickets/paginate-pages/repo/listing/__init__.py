@@ -1,0 +1,1 @@
+"""List helpers for the API."""

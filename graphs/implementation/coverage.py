@@ -1,0 +1,111 @@
+"""What the tests say, honestly: own tests apart from new ones, what fails, and which test
+exercises each acceptance criterion."""
+
+import re
+from pathlib import Path
+from typing import Any
+
+from graphs.implementation.best import Standing
+from graphs.implementation.failures import file_text, test_source
+from graphs.implementation.files import code_names
+from graphs.schemas import CriterionCoverage, FileChange, Requirements, TestReport
+
+MAX_FAILING = 10
+MAX_CRITERIA = 15
+_LITERALS = re.compile(r"`([^`]+)`|\"([^\"]+)\"|'([^']+)'|\b(\d+(?:\.\d+)?)\b")
+_CALLS = re.compile(r"\b([A-Za-z_]\w*)\(")
+
+
+def first_line(text: str, limit: int = 200) -> str:
+    """The first line of a message, bounded."""
+    lines = text.strip().splitlines()
+    return lines[0][:limit] if lines else ""
+
+
+def criterion_names(criterion: str) -> set[str]:
+    """The code names a criterion spells: calls, dotted and snake_case names, `quoted` names."""
+    found = {name for name in code_names(criterion) if len(name) > 2}
+    found.update(name for name in _CALLS.findall(criterion) if len(name) > 2)
+    return found
+
+
+def criterion_terms(criterion: str) -> set[str]:
+    """The names, quoted literals and numbers a criterion spells, as a test would use them."""
+    found = criterion_names(criterion)
+    for match in _LITERALS.finditer(criterion):
+        literal = next(group for group in match.groups() if group)
+        found.update(part for part in re.split(r"[\s(),=]+", literal) if part)
+    return found
+
+
+def covering_test(
+    criterion: str, report: TestReport, sources: dict[str, str]
+) -> tuple[str | None, bool | None]:
+    """The test whose source calls a name the criterion spells and uses most of its terms."""
+    terms, names = criterion_terms(criterion), criterion_names(criterion)
+    if not names:  # without a name to call, any test with the same numbers would "cover" it
+        return None, None
+    needed = min(2, len(terms))
+    failed = {f.test_id for f in report.failed_tests}
+    best: tuple[int, str] | None = None
+    for test_id in [*report.passed_tests, *sorted(failed)]:
+        source = sources.get(test_id)
+        if not source:
+            continue
+        score = sum(term in source for term in terms)
+        if (
+            any(name in source for name in names)
+            and score >= needed
+            and (best is None or score > best[0])
+        ):
+            best = (score, test_id)
+    if best is None:
+        return None, None
+    return best[1], best[1] not in failed
+
+
+def test_sources(
+    report: TestReport, repo_dir: Path, files: dict[str, FileChange]
+) -> dict[str, str]:
+    """The source of every test of the run, by id."""
+    texts: dict[str, str] = {}
+    sources: dict[str, str] = {}
+    for test_id in [*report.passed_tests, *(f.test_id for f in report.failed_tests)]:
+        path = test_id.split("::", 1)[0]
+        if path not in texts:
+            texts[path] = file_text(repo_dir, files, path)
+        found = test_source(test_id, path, texts[path])
+        if found:
+            sources[test_id] = found
+    return sources
+
+
+def test_accounts(
+    repo_dir: Path,
+    changes: list[FileChange],
+    report: TestReport | None,
+    best: Standing | None,
+    requirements: Requirements | None,
+) -> dict[str, Any]:
+    """The Implementation fields that account for the tests: counts, failures, criteria."""
+    criteria = [] if requirements is None else requirements.acceptance_criteria[:MAX_CRITERIA]
+    if report is None or not report.counted:
+        return {"criteria": [CriterionCoverage(criterion=c) for c in criteria]}
+    own = set(best.own) if best is not None else set()
+    own_passed = sum(t in own for t in report.passed_tests)
+    own_failed = sum(f.test_id in own for f in report.failed_tests)
+    sources = test_sources(report, repo_dir, {c.path: c for c in changes})
+    coverage = []
+    for criterion in criteria:
+        test, passed = covering_test(criterion, report, sources)
+        coverage.append(CriterionCoverage(criterion=criterion, test=test, passed=passed))
+    return {
+        "own_tests_passed": own_passed,
+        "own_tests_failed": own_failed,
+        "new_tests_passed": len(report.passed_tests) - own_passed,
+        "new_tests_failed": len(report.failed_tests) - own_failed,
+        "failing_tests": [
+            f"{f.test_id}: {first_line(f.message)}" for f in report.failed_tests[:MAX_FAILING]
+        ],
+        "criteria": coverage,
+    }

@@ -1,0 +1,45 @@
+"""Every benchmark ticket is sound: its tests pass, the hidden ones fail before and pass after."""
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from bench.quality.scoring import score_checkout
+from bench.quality.tickets import TicketError, copy_tree, load_ticket, load_tickets
+
+TICKETS = load_tickets()
+
+
+def test_there_are_enough_tickets() -> None:
+    assert len(TICKETS) >= 12
+    assert len({t.kind for t in TICKETS}) >= 3
+
+
+@pytest.mark.parametrize("ticket", TICKETS, ids=[t.name for t in TICKETS])
+def test_ticket_is_sound(ticket, tmp_path: Path) -> None:
+    original = tmp_path / "original"
+    copy_tree(ticket.repo_dir, original)
+    before = score_checkout(ticket, original)
+    assert before.existing.green, before.existing.output
+    assert before.hidden.total > 0, before.hidden.output
+    assert before.hidden.passed < before.hidden.total, "the hidden tests pass without a change"
+
+    solved = tmp_path / "solved"
+    copy_tree(ticket.repo_dir, solved)
+    copy_tree(ticket.reference_dir, solved)
+    after = score_checkout(ticket, solved)
+    assert after.resolved, after.hidden.output + after.existing.output
+
+
+def test_an_incomplete_ticket_is_named(tmp_path: Path) -> None:
+    broken = tmp_path / "broken"
+    shutil.copytree(TICKETS[0].root, broken)
+    shutil.rmtree(broken / "hidden")
+    with pytest.raises(TicketError, match="broken: hidden/ is missing"):
+        load_ticket(broken)
+
+
+def test_unknown_ticket_names_are_refused() -> None:
+    with pytest.raises(TicketError, match="unknown tickets"):
+        load_tickets(["no-such-ticket"])

@@ -1,0 +1,270 @@
+"""Each step of the converging loop with a scripted model: gate, failures, best, candidates."""
+
+from pathlib import Path
+from typing import Any
+
+from langchain_core.messages import BaseMessage
+
+from graphs.implementation import implement_plan
+from graphs.schemas import TicketContext
+from tests.graphs.test_implementation_loop import (
+    ADD,
+    BAD_OPS,
+    GOOD_OPS,
+    NEW_TESTS,
+    OPS,
+    TESTS,
+    Reply,
+    file_answer,
+    plan_for,
+    tasks_of,
+    team,
+    verdict,
+)
+from tests.support.local_tester import LocalTester
+
+BROKEN_OPS = ADD + "\n\ndef subtract(a: int, b: int) -> int\n    return a - b\n"
+WRONG_ADD = GOOD_OPS.replace("return a + b", "return a * b")
+
+
+def worker_prompts(model: Any, path: str) -> list[str]:
+    """The prompt text of every worker call for one file, in order."""
+    from graphs.prompting import read_task
+
+    prompts = []
+    for messages in model.received:
+        task, inputs = read_task(messages)
+        if task == "implement_file" and inputs["path"] == path:
+            prompts.append(messages[-1].text)
+    return prompts
+
+
+async def test_a_file_that_does_not_compile_goes_back_to_its_worker(
+    tiny_repo: Path, ticket: TicketContext, tmp_path: Path
+) -> None:
+    tester = LocalTester(tiny_repo, tmp_path / "runs", "python -m pytest -q")
+
+    def handle(task: str, inputs: dict[str, Any], messages: list[BaseMessage]) -> Reply:
+        if task == "review":
+            return verdict(True)
+        if inputs["path"] == TESTS:
+            return file_answer(TESTS, NEW_TESTS)
+        return file_answer(OPS, BROKEN_OPS if inputs["revision"] == 1 else GOOD_OPS)
+
+    model = team(handle)
+    result = await implement_plan(
+        model, tiny_repo, ticket, plan_for(OPS, TESTS), None, tester=tester
+    )
+    assert result.tests_passed and result.revisions == 2
+    # no test ran on the broken revision: the baseline, then revision 2 only
+    assert [sorted(c.path for c in run) for run in tester.runs] == [[], [OPS, TESTS]]
+    assert tasks_of(model) == ["implement_file"] * 3 + ["review"]  # no review of revision 1
+    second = worker_prompts(model, OPS)[1]
+    assert "cannot be used: SyntaxError" in second and "(line 5: def subtract" in second
+    assert len(worker_prompts(model, TESTS)) == 1  # the test file was fine: not asked again
+
+
+async def test_each_worker_gets_the_failing_tests_of_its_file(
+    tiny_repo: Path, ticket: TicketContext, tmp_path: Path
+) -> None:
+    tester = LocalTester(tiny_repo, tmp_path / "runs", "python -m pytest -q")
+    reviews = iter([verdict(False, summary="subtract is wrong"), verdict(True)])
+
+    def handle(task: str, inputs: dict[str, Any], messages: list[BaseMessage]) -> Reply:
+        if task == "review":
+            return next(reviews)
+        if inputs["path"] == TESTS:
+            return file_answer(TESTS, NEW_TESTS)
+        return file_answer(OPS, BAD_OPS if inputs["revision"] == 1 else GOOD_OPS)
+
+    model = team(handle)
+    result = await implement_plan(
+        model, tiny_repo, ticket, plan_for(OPS, TESTS), None, tester=tester
+    )
+    assert result.tests_passed and result.revisions == 2
+    first = worker_prompts(model, OPS)[0]
+    assert "tests/test_ops.py (lines 1-" in first and "def test_add" in first  # its tests
+    fix = worker_prompts(model, OPS)[1]
+    assert "FAILED tests/test_ops.py::test_subtract" in fix
+    assert "def test_subtract() -> None:\n    assert subtract(5, 3) == 2" in fix  # its source
+    assert "assert 8 == 2" in fix  # its error
+    assert "test_add" not in fix.split("failing tests that concern this file")[1]  # it passed
+    assert len(worker_prompts(model, TESTS)) == 1  # QA named no test file: it is left alone
+
+
+async def test_a_revision_that_breaks_a_passing_test_is_discarded(
+    tiny_repo: Path, ticket: TicketContext, tmp_path: Path
+) -> None:
+    tester = LocalTester(tiny_repo, tmp_path / "runs", "python -m pytest -q")
+    reviews = iter([verdict(False, (OPS, "Add a docstring to subtract."))] * 3)
+
+    def handle(task: str, inputs: dict[str, Any], messages: list[BaseMessage]) -> Reply:
+        if task == "review":
+            return next(reviews)
+        if inputs["path"] == TESTS:
+            return file_answer(TESTS, NEW_TESTS)
+        return file_answer(OPS, GOOD_OPS if inputs["revision"] == 1 else WRONG_ADD)
+
+    model = team(handle)
+    plan = plan_for(OPS, TESTS)
+    result = await implement_plan(
+        model, tiny_repo, ticket, plan, None, tester=tester, max_revisions=2
+    )
+    assert len(tester.runs) == 3  # the checkout, revision 1, revision 2
+    assert {c.path: c.content for c in result.changes} == {OPS: GOOD_OPS, TESTS: NEW_TESTS}
+    assert result.tests_passed is True and "2 passed" in result.test_output
+    assert "revision 2: discarded, it broke tests that passed before: " in result.notes
+    assert "tests/test_ops.py::test_add" in result.notes
+    assert tasks_of(model).count("review") == 1  # the discarded revision was not reviewed
+
+
+async def test_the_discarded_revision_is_not_built_upon(
+    tiny_repo: Path, ticket: TicketContext, tmp_path: Path
+) -> None:
+    tester = LocalTester(tiny_repo, tmp_path / "runs", "python -m pytest -q")
+    reviews = iter([verdict(False, (OPS, "Add a docstring.")), verdict(True)])
+
+    def handle(task: str, inputs: dict[str, Any], messages: list[BaseMessage]) -> Reply:
+        if task == "review":
+            return next(reviews)
+        if inputs["path"] == TESTS:
+            return file_answer(TESTS, NEW_TESTS)
+        return file_answer(
+            OPS, [GOOD_OPS, WRONG_ADD, GOOD_OPS + "# done\n"][inputs["revision"] - 1]
+        )
+
+    model = team(handle)
+    result = await implement_plan(
+        model, tiny_repo, ticket, plan_for(OPS, TESTS), None, tester=tester
+    )
+    third = worker_prompts(model, OPS)[2]
+    assert "Revision 2 was discarded: it broke tests that passed before" in third
+    assert "return a + b" in third and "return a * b" not in third  # shown the best version
+    assert result.revisions == 3 and result.tests_passed and result.qa_passed
+
+
+async def test_the_candidate_the_tests_prefer_wins(
+    tiny_repo: Path, ticket: TicketContext, tmp_path: Path
+) -> None:
+    tester = LocalTester(tiny_repo, tmp_path / "runs", "python -m pytest -q")
+    versions = iter([BAD_OPS, BAD_OPS.replace("a + b\n", "b - a\n"), GOOD_OPS, BAD_OPS + "# 2\n"])
+
+    def handle(task: str, inputs: dict[str, Any], messages: list[BaseMessage]) -> Reply:
+        if task == "review":
+            return verdict(True)
+        if inputs["path"] == TESTS:
+            return file_answer(TESTS, NEW_TESTS)
+        return file_answer(OPS, next(versions))
+
+    model = team(handle)
+    plan = plan_for(OPS, TESTS)
+    result = await implement_plan(model, tiny_repo, ticket, plan, None, tester=tester, candidates=3)
+    assert len(worker_prompts(model, OPS)) == 4  # one first version, then three candidates
+    assert {c.path: c.content for c in result.changes}[OPS] == GOOD_OPS
+    assert result.tests_passed and result.revisions == 2
+    assert "the best of 3 distinct candidates: 2 tests pass" in result.notes
+
+
+async def test_a_run_that_never_passes_says_exactly_what_fails(
+    tiny_repo: Path, ticket: TicketContext, tmp_path: Path
+) -> None:
+    from graphs.schemas import Requirements
+    from workflows.texts import criteria_lines, pull_request_body
+
+    tester = LocalTester(tiny_repo, tmp_path / "runs", "python -m pytest -q")
+    requirements = Requirements(
+        requirements=["subtract"],
+        acceptance_criteria=["`subtract(5, 3)` returns `2`.", "The CLI prints the result."],
+    )
+
+    def handle(task: str, inputs: dict[str, Any], messages: list[BaseMessage]) -> Reply:
+        if task == "review":
+            return verdict(False, (OPS, "Fix subtract."))
+        if inputs["path"] == TESTS:
+            return file_answer(TESTS, NEW_TESTS)
+        return file_answer(OPS, BAD_OPS + f"# try {inputs['revision']}\n")
+
+    model = team(handle)
+    plan = plan_for(OPS, TESTS)
+    result = await implement_plan(
+        model, tiny_repo, ticket, plan, requirements, tester=tester, max_revisions=2
+    )
+    assert result.tests_passed is False
+    assert (result.own_tests_passed, result.own_tests_failed) == (1, 0)  # test_add was there
+    assert (result.new_tests_passed, result.new_tests_failed) == (0, 1)
+    assert result.failing_tests == ["tests/test_ops.py::test_subtract: assert 8 == 2"]
+    covered, uncovered = result.criteria
+    assert (covered.test, covered.passed) == ("tests/test_ops.py::test_subtract", False)
+    assert uncovered.test is None
+    body = pull_request_body(ticket, plan, result, "The test command failed (exit code 1).")
+    assert "the repository's own tests 1 passed, 0 failed; tests written for this change" in body
+    assert "- `tests/test_ops.py::test_subtract: assert 8 == 2`" in body
+    assert criteria_lines(result) == [
+        "- `subtract(5, 3)` returns `2`. (covered by `tests/test_ops.py::test_subtract`,"
+        " which fails)",
+        "- The CLI prints the result. (no test covers it)",
+    ]
+
+
+ACCEPTANCE = "tests/test_calc_7_acceptance.py"
+ACCEPTANCE_TESTS = (
+    "from calc.ops import subtract\n\n\ndef test_subtract_five_three():\n"
+    "    assert subtract(5, 3) == 2\n"
+)
+
+
+async def test_acceptance_tests_are_written_first_and_checked_to_fail(
+    tiny_repo: Path, ticket: TicketContext, tmp_path: Path
+) -> None:
+    from graphs.schemas import Requirements
+
+    tester = LocalTester(tiny_repo, tmp_path / "runs", "python -m pytest -q")
+    requirements = Requirements(requirements=[], acceptance_criteria=["subtract(5, 3) is 2"])
+
+    def handle(task: str, inputs: dict[str, Any], messages: list[BaseMessage]) -> Reply:
+        if task == "criteria_tests":
+            return file_answer(inputs["path"], ACCEPTANCE_TESTS)
+        if task == "review":
+            return verdict(True)
+        failing = "FAILED tests/test_calc_7_acceptance.py::test_subtract_five_three" in (
+            messages[-1].text
+        )
+        return file_answer(OPS, GOOD_OPS if failing else BAD_OPS)
+
+    model = team(handle)
+    result = await implement_plan(
+        model, tiny_repo, ticket, plan_for(OPS), requirements, tester=tester, criteria_tests=True
+    )
+    assert tasks_of(model)[0] == "criteria_tests"
+    assert [c.path for c in tester.runs[0]] == [ACCEPTANCE]  # alone, on the original code
+    assert "acceptance tests kept, 1 fail on the original code as they should" in result.notes
+    assert {c.path: c.content for c in result.changes} == {
+        OPS: GOOD_OPS,
+        ACCEPTANCE: ACCEPTANCE_TESTS,
+    }
+    assert result.tests_passed and result.revisions == 2  # implemented against them
+    assert result.criteria[0].test == f"{ACCEPTANCE}::test_subtract_five_three"
+
+
+async def test_acceptance_tests_that_pass_on_the_original_are_dropped(
+    tiny_repo: Path, ticket: TicketContext, tmp_path: Path
+) -> None:
+    from graphs.schemas import Requirements
+
+    tester = LocalTester(tiny_repo, tmp_path / "runs", "python -m pytest -q")
+    requirements = Requirements(requirements=[], acceptance_criteria=["add still adds"])
+    useless = "from calc.ops import add\n\n\ndef test_add():\n    assert add(1, 1) == 2\n"
+
+    def handle(task: str, inputs: dict[str, Any], messages: list[BaseMessage]) -> Reply:
+        if task == "criteria_tests":
+            return file_answer(inputs["path"], useless)
+        if task == "review":
+            return verdict(True)
+        return file_answer(OPS, GOOD_OPS)
+
+    model = team(handle)
+    result = await implement_plan(
+        model, tiny_repo, ticket, plan_for(OPS), requirements, tester=tester, criteria_tests=True
+    )
+    assert "acceptance tests dropped, they pass on the original code" in result.notes
+    assert [c.path for c in result.changes] == [OPS]
