@@ -4,8 +4,8 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 UV := $(VENV)/bin/uv
-# Every top-level script in bench/ (make bench); each starts what it measures on free ports.
-BENCHES := $(filter-out bench/__init__.py,$(wildcard bench/*.py))
+# Every top-level script in bench/ that starts what it measures (make bench); cli_speed needs `make up`.
+BENCHES := $(filter-out bench/__init__.py bench/cli_speed.py,$(wildcard bench/*.py))
 # The model of `make demo` and `make up`: openai | local | offline (default: chosen from what is set up).
 MODEL ?=
 MODEL_ENV := $(if $(MODEL),TICKETSMITH_MODEL_PROVIDER=$(MODEL))
