@@ -137,7 +137,8 @@ async def test_an_added_repository_gets_a_ticket_through_to_its_pull_request(
     assert 'repository = "me/mine"' in emulators("add-repo", str(mine), "--as", "me/mine")
     assert emulators("add-issue", "MINE", "Greet louder").startswith("created MINE-1")
     with stack.settings.projects_file.open("a") as projects:
-        projects.write('\n[projects.MINE]\nrepository = "me/mine"\n')
+        # Like the stack's other projects: the ticket ends when its pull request opens.
+        projects.write('\n[projects.MINE]\nrepository = "me/mine"\nfollow_pull_request = false\n')
 
     started = starter(stack, "MINE-1", "--auto")
     assert started.returncode == 0, started.stderr
