@@ -20,7 +20,10 @@ from tests.e2e.stacks import running, stack_settings
 from workflows.messages import TicketResult
 
 pytestmark = pytest.mark.e2e
-SIZES = '\n[projects.SIZE]\nrepository = "demo/sizes"\nimplement_after_approval = true\nfollow_pull_request = false\n'
+SIZES = (
+    '\n[projects.SIZE]\nrepository = "demo/sizes"\n'
+    "implement_after_approval = true\nfollow_pull_request = false\n"
+)
 TICKET_S = 900.0
 
 
