@@ -105,10 +105,12 @@ async def status(settings: Settings, key: str) -> TicketStatus:
         raise CommandError(str(err)) from None
 
 
-async def list_tickets(settings: Settings, status_filter: str | None) -> list[dict[str, str]]:
-    """Tickets known to Temporal, newest first, from a visibility query."""
+async def list_runs(
+    settings: Settings, workflow_type: str, status_filter: str | None
+) -> list[dict[str, str]]:
+    """Runs of one workflow type, newest first: id, search attributes, start and run state."""
     client = await connect(settings)
-    query = "WorkflowType = 'TicketWorkflow'"
+    query = f"WorkflowType = '{workflow_type}'"
     if status_filter:
         # `Status` needs backquotes: SQL visibility reserves the bare word.
         query += f" AND `Status` = '{status_filter}'"
@@ -117,7 +119,8 @@ async def list_tickets(settings: Settings, status_filter: str | None) -> list[di
         attrs = {key.name: value for key, value in wf.typed_search_attributes}
         rows.append(
             {
-                "key": str(attrs.get("TicketKey", wf.id.removeprefix("ticket-"))),
+                "id": wf.id,
+                "ticket": str(attrs.get("TicketKey", "")),
                 "status": str(attrs.get("Status", "")),
                 "phase": str(attrs.get("Phase", "")),
                 "started": wf.start_time.strftime("%Y-%m-%d %H:%M"),
@@ -125,6 +128,18 @@ async def list_tickets(settings: Settings, status_filter: str | None) -> list[di
             }
         )
     return rows
+
+
+async def list_tickets(settings: Settings, status_filter: str | None) -> list[dict[str, str]]:
+    """Tickets known to Temporal, newest first, from a visibility query."""
+    rows = await list_runs(settings, "TicketWorkflow", status_filter)
+    return [
+        {
+            "key": row["ticket"] or row["id"].removeprefix("ticket-"),
+            **{k: row[k] for k in ("status", "phase", "started", "run")},
+        }
+        for row in rows
+    ]
 
 
 async def cancel(settings: Settings, key: str, wait_s: float = 60) -> str:

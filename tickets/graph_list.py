@@ -5,7 +5,7 @@ definitions' models.
 """
 
 from config import Settings
-from tickets.commands import connect
+from tickets.commands import list_runs
 
 PREFIX = "graph-"
 
@@ -17,22 +17,10 @@ def is_graph_id(text: str) -> bool:
 
 async def list_graph_runs(settings: Settings, status_filter: str | None) -> list[dict[str, str]]:
     """Graph runs known to Temporal, newest first."""
-    client = await connect(settings)
-    query = "WorkflowType = 'GraphWorkflow'"
-    if status_filter:
-        query += f" AND `Status` = '{status_filter}'"
-    rows = []
-    async for wf in client.list_workflows(query, limit=200):
-        attrs = {key.name: value for key, value in wf.typed_search_attributes}
-        rows.append(
-            {
-                "key": wf.id,
-                "status": str(attrs.get("Status", "")),
-                "phase": str(attrs.get("Phase", "")),
-                "started": wf.start_time.strftime("%Y-%m-%d %H:%M"),
-            }
-        )
-    return rows
+    rows = await list_runs(settings, "GraphWorkflow", status_filter)
+    return [
+        {"key": row["id"], **{k: row[k] for k in ("status", "phase", "started")}} for row in rows
+    ]
 
 
 def render_runs(rows: list[dict[str, str]]) -> str:
