@@ -46,6 +46,8 @@ def projects_toml(tickets: list[Ticket], discord_url: str) -> str:
     blocks = [
         f'[projects.{t.project}]\nrepository = "{OWNER}/{t.name}"\nbase_branch = "main"\n'
         f'test_command = "{TEST_COMMAND}"\nimplement_after_approval = true\n'
+        # Scored once the pull request opens: nobody reviews it here.
+        "follow_pull_request = false\n"
         f'discord_webhook_url = "{discord_url}"\n'
         for t in tickets
     ]
