@@ -2,6 +2,7 @@
 
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pydantic import (
     AliasChoices,
@@ -10,13 +11,13 @@ from pydantic import (
     model_validator,
 )
 from pydantic_settings import BaseSettings, SettingsConfigDict
-from temporalio.client import Client
-from temporalio.runtime import Runtime
 
-from encryption.codec import data_converter
 from integrations.sandbox import Limits, Sandbox, SandboxMode
 from localmodel.layout import Layout
-from observability.tracing import tracing_interceptors
+
+if TYPE_CHECKING:  # the client is imported where it connects: `status` and `list` go without it
+    from temporalio.client import Client
+    from temporalio.runtime import Runtime
 
 ROOT = Path(__file__).resolve().parent
 
@@ -30,6 +31,9 @@ class Settings(BaseSettings):
     temporal_namespace: str = "default"
     temporal_ui_port: int = 8233
     temporal_ui_url: str = ""
+    # Temporal's HTTP API, where `status` and `list` read first; "off" reads over gRPC only.
+    temporal_http_port: int = 7243
+    temporal_http_url: str = ""
     task_queue: str = "ticketsmith"
     agent_task_queue: str = "ticketsmith-agents"
     max_concurrent_http_activities: int = Field(default=20, ge=1)
@@ -153,6 +157,10 @@ class Settings(BaseSettings):
         tools = f"http://{self.toolserver_host}:{self.toolserver_port}"
         self.toolserver_url = self.toolserver_url or tools
         self.temporal_ui_url = self.temporal_ui_url or f"http://127.0.0.1:{self.temporal_ui_port}"
+        host = self.temporal_address.rsplit(":", 1)[0]
+        self.temporal_http_url = (
+            self.temporal_http_url or f"http://{host}:{self.temporal_http_port}"
+        )
         return self
 
     @property
@@ -202,9 +210,14 @@ def get_settings() -> Settings:
 
 
 async def connect_temporal(
-    settings: Settings | None = None, runtime: Runtime | None = None
-) -> Client:
+    settings: Settings | None = None, runtime: "Runtime | None" = None
+) -> "Client":
     """The one Temporal client builder: worker, starter, webhooks and tests use it."""
+    from temporalio.client import Client
+
+    from encryption.codec import data_converter
+    from observability.tracing import tracing_interceptors
+
     settings = settings or get_settings()
     keys = settings.encryption_keys.get_secret_value() if settings.encryption_keys else None
     return await Client.connect(

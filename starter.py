@@ -127,13 +127,14 @@ COMMANDS = (
             text_arguments("reason", "what to change"), "tickets.cli:reject"),
     Command("budget", "give the ticket more model tokens: +N", budget_arguments,
             "tickets.cli:budget"),
-    Command("status", "where the ticket (or graph run) is", status_arguments, "tickets.cli:status"),
+    Command("status", "where the ticket (or graph run) is", status_arguments,
+            "tickets.quick:status"),
     Command("cancel", "stop the ticket (or graph run)", key, "tickets.cli:cancel"),
     Command("merge", "merge the ticket's pull request", key, "tickets.pull_requests:merge_command"),
     Command("close", "close the ticket's pull request without merging", key,
             "tickets.pull_requests:close_command"),
     Command("list", "tickets and graph runs, and their status", list_arguments,
-            "tickets.cli:list_tickets"),
+            "tickets.quick:list_tickets"),
     Command("graph", "run a graph definition (YAML)", graph_arguments, "tickets.graph_cli:graph"),
     Command("mvp", "build a tested project from one request", mvp_arguments,
             "tickets.graph_cli:mvp"),
@@ -166,7 +167,7 @@ def handler(name: str) -> Any:
 def main(argv: list[str] | None = None) -> int:
     """Entry point; errors are one line on stderr and exit code 1."""
     args = parse_args(sys.argv[1:] if argv is None else argv)
-    from tickets.cli import run  # after parsing: --help and bad arguments stay instant
+    from tickets.terminal import run  # after parsing: --help and bad arguments stay instant
 
     return run(handler(args.command), args)
 

@@ -13,9 +13,9 @@ from temporalio.service import RPCError
 from config import ROOT, Settings, connect_temporal
 from embedded.demo_review import jira_status, review_round
 from embedded.stack import Stack, StackError, child_env
-from tickets.cli import console
 from tickets.launch import describe
 from tickets.render import to_text, usage_table
+from tickets.terminal import console
 from tickets.watch import ENDED, Display
 from workflows.messages import Status, TicketResult, TicketStatus
 

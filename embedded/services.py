@@ -55,6 +55,7 @@ def child_env(settings: Settings) -> dict[str, str]:
         {
             "TICKETSMITH_TEMPORAL_ADDRESS": settings.temporal_address,
             "TICKETSMITH_TEMPORAL_UI_PORT": str(settings.temporal_ui_port),
+            "TICKETSMITH_TEMPORAL_HTTP_URL": settings.temporal_http_url,
             "TICKETSMITH_TASK_QUEUE": settings.task_queue,
             "TICKETSMITH_DATA_DIR": str(settings.data_dir),
             "TICKETSMITH_PROJECTS_FILE": str(settings.projects_file),

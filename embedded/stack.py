@@ -71,6 +71,7 @@ class Stack:
             "--db-filename", str(s.data_dir / "temporal.db"),
             "--ip", "127.0.0.1", "--port", str(temporal_port(s)),
             "--ui-port", str(s.temporal_ui_port), "--ui-disable-news-fetch",
+            "--http-port", str(s.temporal_http_port),
             "--log-level", "warn", *SQLITE_PRAGMAS,
         ]  # fmt: skip
         for name in SEARCH_ATTRIBUTES:
@@ -159,7 +160,10 @@ class Stack:
 
     def check_ports(self) -> None:
         """Refuse to start when a port the stack needs is taken."""
-        extra = [("Temporal Web UI", self.settings.temporal_ui_port)]
+        extra = [
+            ("Temporal Web UI", self.settings.temporal_ui_port),
+            ("Temporal HTTP API", self.settings.temporal_http_port),
+        ]
         if self.settings.metrics_port:
             extra.append(("worker metrics", self.settings.metrics_port))
         taken = [

@@ -1,56 +1,18 @@
 """What each subcommand of starter.py does with its parsed arguments, and how its answer prints."""
 
 import argparse
-import asyncio
-import re
-from collections.abc import Callable, Coroutine
 from datetime import UTC, datetime
-from typing import Any
 
-from rich.console import Console, Group, RenderableType
+from rich.console import Group, RenderableType
 
 from config import get_settings
 from tickets import commands
-from tickets.commands import CommandError
 from tickets.graph_list import is_graph_id, list_graph_runs, render_runs
 from tickets.launch import web_ui_link, workflow_id
 from tickets.render import render_list, render_status
+from tickets.terminal import check_key, console
 from tickets.watch import follow
 from workflows.messages import AnswerInput, ApprovalInput, BudgetInput, RejectionInput
-
-KEY_PATTERN = re.compile(r"^[A-Z][A-Z0-9_]+-[1-9][0-9]*$")
-Answer = RenderableType | int | None
-Handler = Callable[[argparse.Namespace], Coroutine[Any, Any, Answer]]
-
-
-def check_key(key: str) -> str:
-    """A Jira issue key like PROJ-123, or a clear error."""
-    if not KEY_PATTERN.match(key):
-        raise CommandError(f"'{key}' is not a Jira issue key; expected something like PROJ-123")
-    return key
-
-
-def console() -> Console:
-    """Standard output; outside a terminal plain text, wide enough that tables keep their rows."""
-    out = Console(highlight=False)
-    return out if out.is_terminal else Console(highlight=False, soft_wrap=True, no_color=True)
-
-
-def run(handler: Handler, args: argparse.Namespace) -> int:
-    """Carry out one subcommand and print its answer; a CommandError is one line on stderr."""
-    out = console()
-    try:
-        answer: Answer = asyncio.run(handler(args))
-    except CommandError as err:
-        Console(stderr=True, highlight=False, soft_wrap=True).print(f"error: {err}", markup=False)
-        return 1
-    except KeyboardInterrupt:
-        return 130
-    if isinstance(answer, int):
-        return answer
-    if answer is not None:
-        out.print(answer, markup=False) if isinstance(answer, str) else out.print(answer)
-    return 0
 
 
 async def start(args: argparse.Namespace) -> RenderableType | int | None:

@@ -12,14 +12,11 @@ from config import Settings, connect_temporal
 from tickets.launch import LaunchError, start_ticket, ticket_input, web_ui_link, workflow_id
 from tickets.routing import TicketFacts
 from tickets.status import StatusUnreadable, read_status
+from tickets.terminal import CommandError
 from workflows.messages import HumanInputAccepted, TicketStatus
 
 if TYPE_CHECKING:
     from integrations.jira import JiraIssue
-
-
-class CommandError(Exception):
-    """A problem the user can fix; printed as one line."""
 
 
 async def connect(settings: Settings) -> Client:

@@ -5,7 +5,6 @@ definitions' models.
 """
 
 from config import Settings
-from tickets.commands import list_runs
 
 PREFIX = "graph-"
 
@@ -17,6 +16,8 @@ def is_graph_id(text: str) -> bool:
 
 async def list_graph_runs(settings: Settings, status_filter: str | None) -> list[dict[str, str]]:
     """Graph runs known to Temporal, newest first."""
+    from tickets.commands import list_runs  # the gRPC client: `list` reads over HTTP first
+
     rows = await list_runs(settings, "GraphWorkflow", status_filter)
     return [
         {"key": row["id"], **{k: row[k] for k in ("status", "phase", "started")}} for row in rows

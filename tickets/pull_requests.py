@@ -52,13 +52,13 @@ async def close(settings: Settings, key: str) -> str:
 
 async def merge_command(args: argparse.Namespace) -> str:
     """`starter.py merge KEY`."""
-    from tickets.cli import check_key
+    from tickets.terminal import check_key
 
     return await merge(get_settings(), check_key(args.key))
 
 
 async def close_command(args: argparse.Namespace) -> str:
     """`starter.py close KEY`."""
-    from tickets.cli import check_key
+    from tickets.terminal import check_key
 
     return await close(get_settings(), check_key(args.key))

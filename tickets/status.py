@@ -19,6 +19,7 @@ from temporalio.common import SearchAttributeKey
 from temporalio.service import RPCError, RPCStatusCode
 
 from tickets.launch import workflow_id
+from tickets.temporal_http import no_worker_answered
 from workflows.failures import failure_in_words
 from workflows.messages import Phase, Status, TicketResult, TicketStatus
 
@@ -72,11 +73,7 @@ async def _query(
         reason = err.message if isinstance(err, RPCError) else str(err)
         phase, status = indexed(described)
         raise StatusUnreadable(
-            f"cannot read the status of {key}: no worker answered its status query within "
-            f"{timeout.total_seconds():.0f} s ({reason}). The ticket is still running; its last "
-            f"recorded phase is {phase.value} and its status {status.value}. A running ticket's "
-            "status needs a running worker: is one running (make up starts one; its log is "
-            ".data/logs/worker.log)? On a busy machine raise TICKETSMITH_STATUS_QUERY_SECONDS."
+            no_worker_answered(key, timeout.total_seconds(), reason, phase.value, status.value)
         ) from err
 
 
@@ -96,13 +93,7 @@ async def closed_status(
         raise StatusUnreadable(
             f"cannot read how {key} ended: Temporal did not return its result ({err.message})"
         ) from err
-    if result.final_status is not None:
-        return result.final_status
-    return TicketStatus(
-        key=key, phase=Phase.DONE, status=result.status, plan_version=result.plan_version,
-        branch=result.branch, pr_url=result.pr_url, pr_draft=result.pr_draft,
-        tests_passed=result.tests_passed, message=result.message, usage=result.usage,
-    )  # fmt: skip
+    return result.as_status()
 
 
 def indexed(described: WorkflowExecutionDescription) -> tuple[Phase, Status]:

@@ -145,6 +145,16 @@ class TicketResult(BaseModel):
     # The status query's last answer: a closed ticket's status is read from here, no replay.
     final_status: "TicketStatus | None" = None
 
+    def as_status(self) -> "TicketStatus":
+        """The ended ticket's status: its last recorded answer, else what the result says."""
+        if self.final_status is not None:
+            return self.final_status
+        return TicketStatus(
+            key=self.key, phase=Phase.DONE, status=self.status, plan_version=self.plan_version,
+            branch=self.branch, pr_url=self.pr_url, pr_draft=self.pr_draft,
+            tests_passed=self.tests_passed, message=self.message, usage=self.usage,
+        )  # fmt: skip
+
 
 class AnswerInput(BaseModel):
     """Answers to the clarifying questions."""

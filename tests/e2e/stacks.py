@@ -42,6 +42,7 @@ def stack_settings(
         "projects_file": projects,
         "temporal_address": f"127.0.0.1:{free_port()}",
         "temporal_ui_port": free_port(),
+        "temporal_http_port": free_port(),
         "webhook_port": free_port(),
         "emulator_port": emulator_port,
         "metrics_port": free_port(),

@@ -54,7 +54,8 @@ async def kill_and_expect_gone(parent: subprocess.Popen[str], orphans: list[int]
 async def test_killing_the_stack_kills_its_temporal_server(tmp_path: Path) -> None:
     projects = tmp_path / "projects.toml"
     projects.write_text('[projects.DEMO]\nrepository = "demo/calc"\n')
-    names = ("temporal_ui", "webhook", "emulator", "metrics", "codec", "local_model")
+    names = ("temporal_ui", "temporal_http", "webhook", "emulator", "metrics", "codec")
+    names += ("local_model", "toolserver")
     env = clean_env(
         **{f"TICKETSMITH_{n.upper()}_PORT": str(free_port()) for n in names},
         TICKETSMITH_TEMPORAL_ADDRESS=f"127.0.0.1:{free_port()}",

@@ -20,7 +20,10 @@ def slow_stack(tmp_path: Path, reports: list[str]) -> Stack:
     """A stack whose only service starts, logs its first line, then never becomes ready."""
     script = tmp_path / "slow_service.py"
     script.write_text("import time\ntime.sleep(120)\n")
-    settings = Settings(data_dir=tmp_path, ready_timeout_seconds=2, emulator_port=free_port())
+    ports = ("emulator_port", "temporal_ui_port", "temporal_http_port", "metrics_port")
+    settings = Settings(
+        data_dir=tmp_path, ready_timeout_seconds=2, **{name: free_port() for name in ports}
+    )
     stack = Stack(settings, report=reports.append)
     stack.services = [Service("slow", [*LAUNCH, "slow", str(script)], None, never_ready)]
     return stack

@@ -36,6 +36,7 @@ def local_settings(models_dir: Path, tmp_path: Path) -> Settings:
         models_dir=models_dir,
         local_model_port=free_port(),
         temporal_ui_port=free_port(),
+        temporal_http_port=free_port(),
         metrics_port=free_port(),
         data_dir=tmp_path / "data",
     )
