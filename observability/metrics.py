@@ -6,10 +6,11 @@ Names are listed in the README ("Metrics"); the workflow-side ones live in `work
 import asyncio
 import logging
 import time
+from collections import Counter
 from datetime import timedelta
 
 from temporalio.client import Client
-from temporalio.common import MetricMeter
+from temporalio.common import MetricMeter, SearchAttributeKey
 from temporalio.runtime import PrometheusConfig, Runtime, TelemetryConfig
 
 from workflows.messages import Phase, Status
@@ -22,6 +23,7 @@ ACTIVITY_DURATION = "ticketsmith_activity_duration_seconds"
 # From the end of one research agent step to the start of the next (the seed's A2A latency).
 RESEARCH_HANDOFF = "ticketsmith_research_handoff_seconds"
 
+WORKING_PHASES = (Phase.REFINEMENT, Phase.PLANNING, Phase.IMPLEMENTATION, Phase.REVIEW)
 MINUTE, HOUR, DAY = 60.0, 3600.0, 86400.0
 BUCKETS: dict[str, list[float]] = {
     ACTIVITY_DURATION: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, MINUTE, 5 * MINUTE, 20 * MINUTE],
@@ -74,48 +76,62 @@ class ActivityInstruments:
         self._meter.create_counter(MODEL_TOKENS, "Model tokens used", "tokens").add(max(used, 0))
 
 
-# The phase and status pairs a ticket can be in (failed and cancelled keep the phase they
-# stopped in; expired and completed tickets are done): the gauge counts only these.
-TICKET_STATES: list[tuple[Phase, Status]] = [
+# Where a running ticket can be, published (as 0) even when no ticket is there.
+OPEN_STATES: list[tuple[Phase, Status]] = [
     *((Phase.REFINEMENT, s) for s in (Status.RUNNING, Status.AWAITING_ANSWERS)),
     *((Phase.PLANNING, s) for s in (Status.RUNNING, Status.AWAITING_APPROVAL)),
     (Phase.IMPLEMENTATION, Status.RUNNING),
-    *(
-        (phase, status)
-        for phase in (Phase.REFINEMENT, Phase.PLANNING, Phase.IMPLEMENTATION)
-        for status in (Status.AWAITING_BUDGET, Status.FAILED, Status.CANCELLED)
-    ),
-    (Phase.DONE, Status.COMPLETED),
-    (Phase.DONE, Status.EXPIRED),
+    *((Phase.REVIEW, s) for s in (Status.RUNNING, Status.AWAITING_REVIEW)),
+    *((phase, Status.AWAITING_BUDGET) for phase in WORKING_PHASES),
 ]
+# How a ticket can have ended: failed and cancelled ones keep the phase they stopped in.
+ENDED_STATES: list[tuple[Phase, Status]] = [
+    *((Phase.DONE, s) for s in (Status.COMPLETED, Status.MERGED, Status.CLOSED, Status.EXPIRED)),
+    *((phase, s) for phase in WORKING_PHASES for s in (Status.FAILED, Status.CANCELLED)),
+]
+RUNNING_TICKETS = "WorkflowType = 'TicketWorkflow' AND ExecutionStatus = 'Running'"
+PHASE = SearchAttributeKey.for_keyword("Phase")
+STATUS = SearchAttributeKey.for_keyword("Status")
 # A server that has just started may not know the namespace yet: the gauge stays quiet
 # until it has counted once, or this long after the worker started.
 QUIET_START_S = 600.0
 
 
 def ticket_query(phase: Phase, status: Status) -> str:
-    """The visibility query for tickets in one phase and status."""
+    """The visibility query for ended tickets in one phase and status."""
     return (
         f"WorkflowType = 'TicketWorkflow' AND Phase = '{phase.value}' "
-        f"AND `Status` = '{status.value}'"
+        f"AND `Status` = '{status.value}' AND ExecutionStatus != 'Running'"
     )
 
 
 class TicketGauge:
-    """Publishes how many tickets are in each phase and status, counted in Temporal visibility."""
+    """Publishes how many tickets are in each phase and status, counted in Temporal visibility.
+
+    Running tickets come from one listing, grouped here: visibility groups counts only by
+    ExecutionStatus. Ended tickets, too many to list, are counted per way a ticket can end.
+    """
 
     def __init__(self, client: Client, meter: MetricMeter) -> None:
         self._client = client
         self._gauge = meter.create_gauge(TICKETS, "Tickets by phase and status")
         self._counted = False
         self._quiet_until = time.monotonic() + QUIET_START_S
+        self._open_seen: set[tuple[str, str]] = {(p.value, s.value) for p, s in OPEN_STATES}
 
     async def refresh(self) -> None:
-        """Count every phase and status pair a ticket can be in, once."""
-        counts = await asyncio.gather(
-            *(self._client.count_workflows(ticket_query(p, s)) for p, s in TICKET_STATES)
+        """List the running tickets once and count the ended ones; publish every pair."""
+        running: Counter[tuple[str, str]] = Counter()
+        async for ticket in self._client.list_workflows(RUNNING_TICKETS):
+            attributes = ticket.typed_search_attributes
+            running[(attributes.get(PHASE) or "", attributes.get(STATUS) or "")] += 1
+        ended = await asyncio.gather(
+            *(self._client.count_workflows(ticket_query(p, s)) for p, s in ENDED_STATES)
         )
-        for (phase, status), count in zip(TICKET_STATES, counts, strict=True):
+        self._open_seen |= set(running)  # a pair seen once is set back to 0 when it empties
+        for phase, status in self._open_seen:
+            self._gauge.set(running[(phase, status)], {"phase": phase, "status": status})
+        for (phase, status), count in zip(ENDED_STATES, ended, strict=True):
             self._gauge.set(count.count, {"phase": phase.value, "status": status.value})
         self._counted = True
 

@@ -7,6 +7,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from temporalio.common import SearchAttributePair, TypedSearchAttributes
 from temporalio.exceptions import ApplicationError
 from temporalio.runtime import (
     MetricBuffer,
@@ -20,8 +21,11 @@ from observability.interceptors import error_type
 from observability.metrics import (
     ACTIVITY_DURATION,
     ACTIVITY_FAILURES,
+    ENDED_STATES,
     MODEL_TOKENS,
-    TICKET_STATES,
+    OPEN_STATES,
+    PHASE,
+    STATUS,
     TICKETS,
     ActivityInstruments,
     TicketGauge,
@@ -71,7 +75,19 @@ def test_error_types() -> None:
     assert error_type(TimeoutError()) == "TimeoutError"
 
 
-async def test_ticket_gauge_counts_every_phase_and_status() -> None:
+def listed(*pairs: tuple[str, str]) -> Any:
+    """A `list_workflows` answering running tickets in these phases and statuses."""
+
+    async def list_workflows(query: str) -> Any:
+        assert query == "WorkflowType = 'TicketWorkflow' AND ExecutionStatus = 'Running'"
+        for phase, status in pairs:
+            attributes = [SearchAttributePair(PHASE, phase), SearchAttributePair(STATUS, status)]
+            yield SimpleNamespace(typed_search_attributes=TypedSearchAttributes(attributes))
+
+    return list_workflows
+
+
+async def test_ticket_gauge_lists_running_tickets_once_and_counts_ended_ones() -> None:
     runtime, buffer = buffered()
     asked: list[str] = []
     done = ticket_query(Phase.DONE, Status.COMPLETED)
@@ -80,13 +96,21 @@ async def test_ticket_gauge_counts_every_phase_and_status() -> None:
         asked.append(query)
         return SimpleNamespace(count=3 if query == done else 0)
 
-    client: Any = SimpleNamespace(count_workflows=count_workflows)
-    await TicketGauge(client, runtime.metric_meter).refresh()
-    assert len(asked) == len(TICKET_STATES) == len(set(asked)) < len(Phase) * len(Status)
+    running = [("review", "awaiting_review")] * 2 + [("planning", "running")]
+    client: Any = SimpleNamespace(count_workflows=count_workflows, list_workflows=listed(*running))
+    gauge = TicketGauge(client, runtime.metric_meter)
+    await gauge.refresh()
+    assert len(asked) == len(ENDED_STATES) == len(set(asked)) < len(Phase) * len(Status)
     assert ticket_query(Phase.DONE, Status.RUNNING) not in asked
+    assert all("ExecutionStatus != 'Running'" in query for query in asked)
     values = {(a["phase"], a["status"]): v for name, v, a in updates(buffer) if name == TICKETS}
     assert values[("done", "completed")] == 3 and values[("planning", "awaiting_approval")] == 0
-    assert "`Status` = 'completed'" in done
+    assert values[("review", "awaiting_review")] == 2 and values[("planning", "running")] == 1
+    assert len(values) == len(OPEN_STATES) + len(ENDED_STATES)
+    client.list_workflows = listed()  # the review tickets merged: their pair drops to 0
+    await gauge.refresh()
+    values = {(a["phase"], a["status"]): v for name, v, a in updates(buffer) if name == TICKETS}
+    assert values[("review", "awaiting_review")] == 0
 
 
 def test_metrics_off_with_port_zero() -> None:
@@ -101,9 +125,9 @@ async def test_ticket_gauge_is_quiet_until_the_namespace_exists(
     stop = asyncio.Event()
     calls = 0
 
-    async def count_workflows(query: str) -> SimpleNamespace:
+    async def list_workflows(query: str) -> Any:
         nonlocal calls
-        refresh, calls = calls // len(TICKET_STATES), calls + 1
+        refresh, calls = calls, calls + 1
         answer = answers[refresh] if refresh < len(answers) else "stop"
         if answer == "missing":
             raise RPCError("Namespace default is not found.", RPCStatusCode.NOT_FOUND, b"")
@@ -111,9 +135,13 @@ async def test_ticket_gauge_is_quiet_until_the_namespace_exists(
             raise RPCError("connection refused", RPCStatusCode.UNAVAILABLE, b"")
         if answer == "stop":
             stop.set()
+        for _ in ():
+            yield
+
+    async def count_workflows(query: str) -> SimpleNamespace:
         return SimpleNamespace(count=0)
 
-    client: Any = SimpleNamespace(count_workflows=count_workflows)
+    client: Any = SimpleNamespace(count_workflows=count_workflows, list_workflows=list_workflows)
     with caplog.at_level(logging.DEBUG, logger="ticketsmith.metrics"):
         await asyncio.wait_for(TicketGauge(client, runtime.metric_meter).run(0, stop), 30)
     levels = [(r.levelno, "not found" in r.getMessage()) for r in caplog.records]
