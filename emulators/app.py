@@ -72,13 +72,17 @@ def create_app(
         await hooks.aclose()
 
     async def after_push(
-        owner: str, repo: str, request: Request, moved: list[tuple[str, str]]
+        owner: str, repo: str, request: Request, moved: list[tuple[str, str, str]]
     ) -> None:
         authorization = request.headers.get("authorization", "")
         base = base_url(request)
         await note_push(state, repos_root, hooks, owner, repo, authorization, base, moved)
         if ci:
-            emulated_ci.pushed(owner, repo, [sha for _, sha in moved])
+            emulated_ci.pushed(owner, repo, [sha for _, _, sha in moved])
+
+    async def pull_closed(pr: dict[str, Any], request: Request) -> None:
+        closer = request_caller(state, request)[0]
+        await send_pull_event(state, repos_root, hooks, pr, "closed", closer, base_url(request))
 
     app = FastAPI(title="ticketsmith emulators", lifespan=lifespan)
     app.state.emulator = state
@@ -102,9 +106,7 @@ def create_app(
             comment_added=lambda pr, comment, request: announce_issue_comment(
                 state, hooks, pr, comment, request
             ),
-            pull_closed=lambda pr, request: send_pull_event(
-                state, hooks, pr, "closed", request_caller(state, request)[0], base_url(request)
-            ),
+            pull_closed=pull_closed,
         )
     )
     app.include_router(create_checks_router(state, repos_root, hooks))

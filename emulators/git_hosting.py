@@ -12,8 +12,9 @@ from pathlib import Path
 import structlog
 from fastapi import APIRouter, HTTPException, Request, Response
 
-# Told after a push: owner, repository, the request, and the refs it moved (ref, new sha).
-AfterPush = Callable[[str, str, Request, list[tuple[str, str]]], Awaitable[None]]
+# Told after a push: owner, repository, the request, and the refs it moved
+# (ref, old sha or forty zeros for a new ref, new sha).
+AfterPush = Callable[[str, str, Request, list[tuple[str, str, str]]], Awaitable[None]]
 
 log = structlog.get_logger(__name__)
 
@@ -56,7 +57,11 @@ def create_git_router(repos_root: Path, after_push: AfterPush | None = None) -> 
         output = await _run_backend(env, body)
         if pushing and after_push is not None:
             after = await _refs(repository_path(root, owner, repo))
-            moved = [(ref, sha) for ref, sha in after.items() if before.get(ref) != sha]
+            moved = [
+                (ref, before.get(ref, "0" * 40), sha)
+                for ref, sha in after.items()
+                if before.get(ref) != sha
+            ]
             if moved:
                 await after_push(owner, repo, request, moved)
         return _parse_cgi_response(output)

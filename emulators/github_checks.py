@@ -5,6 +5,8 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Depends, Query, Request
 
+from emulators import github_hook_shapes as hook_shapes
+from emulators.github_commits import commit_facts
 from emulators.github_routes import _git, branch_sha, github_time, require_token, validation_failed
 from emulators.github_store import (
     Json,
@@ -12,7 +14,6 @@ from emulators.github_store import (
     base_url,
     collection,
     find_repo,
-    repository_json,
     request_caller,
     user_json,
 )
@@ -22,8 +23,7 @@ from emulators.state import EmulatorState
 JsonObject = Annotated[dict[str, Any], Body()]
 CHECK_STATES = {"queued", "in_progress", "completed"}
 STATUS_STATES = {"error", "failure", "pending", "success"}
-CI_LOGIN = "ticketsmith-ci"
-APP: Json = {"id": 1, "slug": CI_LOGIN, "name": "ticketsmith CI", "owner": user_json("demo")}
+CI_LOGIN = hook_shapes.CI_APP
 
 
 def create_checks_router(
@@ -43,16 +43,24 @@ def create_checks_router(
     def pulls_for(r: Json, sha: str, base: str) -> list[Json]:
         full = f"{r['owner']}/{r['name']}"
         return [
-            {
-                "number": p["number"],
-                "id": p["id"],
-                "url": f"{base}/api/v3/repos/{full}/pulls/{p['number']}",
-                "head": {"ref": p["head"], "sha": p["head_sha"]},
-                "base": {"ref": p["base"], "sha": p["base_sha"]},
-            }
+            hook_shapes.pull_request_ref(p, r, base)
             for p in state.data["pulls"]
             if p["repo"] == full and p["state"] == "open" and p["head_sha"] == sha
         ]
+
+    def suite_json(r: Json, run: Json, base: str) -> Json:
+        """The check suite of a run: one run per suite here, so it shares the run's state."""
+        full = f"{r['owner']}/{r['name']}"
+        return {
+            "id": run["suite_id"], "node_id": f"CS_{run['suite_id']}",
+            "head_branch": run.get("head_branch"), "head_sha": run["head_sha"],
+            "status": run["status"], "conclusion": run.get("conclusion"),
+            "url": f"{base}/api/v3/repos/{full}/check-suites/{run['suite_id']}",
+            "before": None, "after": run["head_sha"],
+            "pull_requests": pulls_for(r, run["head_sha"], base), "app": hook_shapes.app(base),
+            "created_at": run["started_at"],
+            "updated_at": run.get("completed_at") or run["started_at"],
+        }  # fmt: skip
 
     def run_json(r: Json, run: Json, base: str) -> Json:
         full = f"{r['owner']}/{r['name']}"
@@ -78,33 +86,26 @@ def create_checks_router(
                 "annotations_url": f"{url}/annotations",
             },
             "name": run["name"],
-            "check_suite": {
-                "id": run["suite_id"],
-                "head_branch": run.get("head_branch"),
-                "head_sha": run["head_sha"],
-            },
-            "app": APP,
+            "check_suite": suite_json(r, run, base),
+            "app": hook_shapes.app(base),
             "pull_requests": pulls_for(r, run["head_sha"], base),
         }
 
-    def announce(r: Json, run: Json, action: str, request: Request) -> None:
+    async def announce(r: Json, run: Json, action: str, request: Request) -> None:
         base = base_url(request)
-        payload: Json = {"action": action, "check_run": run_json(r, run, base)}
-        payload |= {"repository": repository_json(r, base), "sender": user_json(CI_LOGIN)}
-        hooks.send("check_run", payload)
+        body = run_json(r, run, base)
+        body["details_url"] = body["details_url"] or body["html_url"]  # GitHub's default
+        rest = {"repository": hook_shapes.repository(r, base),
+                "sender": hook_shapes.person(CI_LOGIN, base)}  # fmt: skip
+        hooks.send("check_run", {"action": action, "check_run": body, **rest})
         if action == "completed":  # one run per suite here: the suite completes with it
-            body = payload["check_run"]
-            suite = {
-                "id": run["suite_id"],
-                "head_branch": run.get("head_branch"),
-                "head_sha": run["head_sha"],
-                "status": "completed",
-                "conclusion": run.get("conclusion"),
-                "app": APP,
-                "pull_requests": body["pull_requests"],
+            full = f"{r['owner']}/{r['name']}"
+            head = await commit_facts(bare_path(repos_root, r), run["head_sha"])
+            suite = suite_json(r, run, base) | {
+                "check_runs_url": f"{body['check_suite']['url']}/check-runs",
                 "latest_check_runs_count": 1,
+                "head_commit": hook_shapes.simple_commit(head, full, base) if head else None,
             }
-            rest = {k: v for k, v in payload.items() if k not in ("action", "check_run")}
             hooks.send("check_suite", {"action": "completed", "check_suite": suite, **rest})
 
     def find_run(r: Json, run_id: int) -> Json:
@@ -157,7 +158,7 @@ def create_checks_router(
         apply(run, payload)
         collection(state, "check_runs").append(run)
         state.save()
-        announce(r, run, "completed" if run["status"] == "completed" else "created", request)
+        await announce(r, run, "completed" if run["status"] == "completed" else "created", request)
         return run_json(r, run, base_url(request))
 
     @api.patch("/check-runs/{run_id}")
@@ -170,7 +171,7 @@ def create_checks_router(
         apply(run, payload)
         state.save()
         if run["status"] == "completed" and was != "completed":
-            announce(r, run, "completed", request)
+            await announce(r, run, "completed", request)
         return run_json(r, run, base_url(request))
 
     @api.get("/check-runs/{run_id}")
@@ -259,22 +260,24 @@ def create_checks_router(
         collection(state, "statuses").append(status)
         state.save()
         base = base_url(request)
+        commit_url = f"{base}/api/v3/repos/{status['repo']}/commits/{sha}"
         branches = [
-            {"name": p["head"], "commit": {"sha": sha}, "protected": False}
+            {"name": p["head"], "commit": {"sha": sha, "url": commit_url}, "protected": False}
             for p in state.data["pulls"]
             if p["repo"] == status["repo"] and p["head_sha"] == sha
         ]
+        facts = await commit_facts(bare_path(repos_root, r), sha)
         event = {
             k: status[k] for k in ("id", "sha", "state", "description", "target_url", "context")
         }
         event |= {
             "name": status["repo"],
             "branches": branches,
-            "commit": {"sha": sha},
+            "commit": hook_shapes.status_commit(facts, status["repo"], base) if facts else None,
             "created_at": status["created_at"],
             "updated_at": status["created_at"],
-            "repository": repository_json(r, base),
-            "sender": user_json(status["creator"]),
+            "repository": hook_shapes.repository(r, base),
+            "sender": hook_shapes.person(status["creator"], base),
         }
         hooks.send("status", event)
         return status_json(r, status, base)

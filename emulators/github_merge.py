@@ -6,8 +6,16 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Depends, Request
 
+from emulators import github_hook_shapes as hook_shapes
+from emulators.github_commits import commit_facts, pushed_commits
 from emulators.github_mergeable import git_out, merge_tree
-from emulators.github_routes import branch_sha, github_error, github_time, require_token
+from emulators.github_routes import (
+    branch_sha,
+    full_pull_request,
+    github_error,
+    github_time,
+    require_token,
+)
 from emulators.github_store import (
     Json,
     bare_path,
@@ -15,10 +23,7 @@ from emulators.github_store import (
     caller,
     find_pull,
     find_repo,
-    pull_event_json,
-    repository_json,
     request_caller,
-    user_json,
 )
 from emulators.github_webhooks import GitHubWebhooks
 from emulators.state import EmulatorState
@@ -26,15 +31,19 @@ from emulators.state import EmulatorState
 JsonObject = Annotated[dict[str, Any], Body()]
 
 
-def send_pull_event(
-    state: EmulatorState, hooks: GitHubWebhooks, pr: Json, action: str, sender: str, base: str,
-    **fields: Any,
+async def send_pull_event(
+    state: EmulatorState, repos_root: Path, hooks: GitHubWebhooks, pr: Json, action: str,
+    sender: str, base: str, **fields: Any,
 ) -> None:  # fmt: skip
     """A `pull_request` webhook."""
     r = find_repo(state, *pr["repo"].split("/"))
+    full = await full_pull_request(r, bare_path(repos_root, r), pr, base)
     payload = {"action": action, "number": pr["number"], **fields}
-    payload |= {"pull_request": pull_event_json(pr, base), "repository": repository_json(r, base)}
-    hooks.send("pull_request", payload | {"sender": user_json(sender)})
+    payload |= {
+        "pull_request": hook_shapes.pull_request(full, r, base),
+        "repository": hook_shapes.repository(r, base), "sender": hook_shapes.person(sender, base),
+    }  # fmt: skip
+    hooks.send("pull_request", payload)
 
 
 def create_merge_router(state: EmulatorState, repos_root: Path, hooks: GitHubWebhooks) -> APIRouter:
@@ -71,7 +80,7 @@ def create_merge_router(state: EmulatorState, repos_root: Path, hooks: GitHubWeb
         pr.update(state="closed", merged=True, merged_at=now, closed_at=now, updated_at=now)
         pr.update(merge_commit_sha=sha, head_sha=head_sha, base_sha=base_sha, merged_by=login)
         state.save()
-        send_pull_event(state, hooks, pr, "closed", login, base_url(request))
+        await send_pull_event(state, repos_root, hooks, pr, "closed", login, base_url(request))
         return {"sha": sha, "merged": True, "message": "Pull Request successfully merged"}
 
     return api
@@ -79,20 +88,15 @@ def create_merge_router(state: EmulatorState, repos_root: Path, hooks: GitHubWeb
 
 async def note_push(
     state: EmulatorState, repos_root: Path, hooks: GitHubWebhooks, owner: str, repo: str,
-    authorization: str, base: str, refs: list[tuple[str, str]],
+    authorization: str, base: str, refs: list[tuple[str, str, str]],
 ) -> list[Json]:  # fmt: skip
     """After a push: a `push` event per moved branch, and `synchronize` for each open pull
     request whose head moved; returns those pull requests."""
     r = find_repo(state, owner, repo)
     bare = bare_path(repos_root, r)
     pusher, _ = caller(state, authorization)
-    for ref, pushed in refs:
-        hooks.send("push", {
-            "ref": ref, "after": pushed, "created": False, "deleted": False, "forced": False,
-            "commits": [], "head_commit": {"id": pushed},
-            "pusher": {"name": pusher}, "repository": repository_json(r, base),
-            "sender": user_json(pusher),
-        })  # fmt: skip
+    for ref, before, pushed in refs:
+        await send_push(r, bare, base, pusher, ref, before, pushed, hooks)
     moved = []
     for pr in state.data["pulls"]:
         if pr["repo"] != f"{r['owner']}/{r['name']}" or pr["state"] != "open":
@@ -102,7 +106,31 @@ async def note_push(
             before, pr["head_sha"] = pr["head_sha"], sha
             pr["base_sha"] = await branch_sha(bare, pr["base"]) or pr["base_sha"]
             moved.append(pr)
-            send_pull_event(state, hooks, pr, "synchronize", pusher, base, before=before, after=sha)
+            await send_pull_event(
+                state, repos_root, hooks, pr, "synchronize", pusher, base, before=before, after=sha
+            )
     if moved:
         state.save()
     return moved
+
+
+async def send_push(
+    r: Json, bare: Path, base: str, pusher: str, ref: str, before: str, after: str,
+    hooks: GitHubWebhooks,
+) -> None:  # fmt: skip
+    """The `push` webhook of one moved ref, with the commits it brought."""
+    full = f"{r['owner']}/{r['name']}"
+    commits = [
+        hook_shapes.push_commit(facts, full, base)
+        for facts in await pushed_commits(bare, before, after)
+    ]
+    head = await commit_facts(bare, after)
+    hooks.send("push", {
+        "ref": ref, "before": before, "after": after, "created": set(before) == {"0"},
+        "deleted": False, "forced": False, "base_ref": None,
+        "compare": f"{base}/{full}/compare/{before[:12]}...{after[:12]}",
+        "commits": commits,
+        "head_commit": hook_shapes.push_commit(head, full, base) if head else None,
+        "pusher": {"name": pusher, "email": f"{pusher}@users.noreply.local"},
+        "repository": hook_shapes.repository(r, base), "sender": hook_shapes.person(pusher, base),
+    })  # fmt: skip

@@ -5,17 +5,16 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Depends, Request
 
+from emulators import github_hook_shapes as hook_shapes
 from emulators.github_routes import github_time, require_token, validation_failed
+from emulators.github_shapes import person
 from emulators.github_store import (
     Json,
     base_url,
     collection,
     find_pull,
     find_repo,
-    pull_event_json,
-    repository_json,
     request_caller,
-    user_json,
 )
 from emulators.github_webhooks import GitHubWebhooks
 from emulators.state import EmulatorState
@@ -40,7 +39,7 @@ def review_comment_json(pr: Json, c: Json, base: str) -> Json:
         "path": c["path"],
         "commit_id": c["commit_id"],
         "original_commit_id": c["commit_id"],
-        "user": user_json(c["user"]),
+        "user": person(c["user"], base),
         "body": c["body"],
         "created_at": c["created_at"],
         "updated_at": c["created_at"],
@@ -63,7 +62,7 @@ def issue_comment_json(pr: Json, c: Json, base: str) -> Json:
         "html_url": f"{base}/{pr['repo']}/pull/{pr['number']}#issuecomment-{c['id']}",
         "issue_url": f"{base}/api/v3/repos/{pr['repo']}/issues/{pr['number']}",
         "body": c["body"],
-        "user": user_json(c["user"]),
+        "user": person(c["user"], base),
         "author_association": c.get("association", "NONE"),
         "created_at": c["created_at"],
         "updated_at": c["created_at"],
@@ -77,8 +76,10 @@ def create_reviews_router(state: EmulatorState, hooks: GitHubWebhooks) -> APIRou
     def send(event: str, pr: Json, request: Request, sender: str, **fields: Any) -> None:
         base = base_url(request)
         r = find_repo(state, *pr["repo"].split("/"))
-        payload = {**fields, "pull_request": pull_event_json(pr, base)}
-        payload |= {"repository": repository_json(r, base), "sender": user_json(sender)}
+        payload = {**fields, "pull_request": hook_shapes.simple_pull_request(pr, r, base)}
+        payload |= {
+            "repository": hook_shapes.repository(r, base), "sender": person(sender, base),
+        }  # fmt: skip
         hooks.send(event, payload)
 
     def new_comment(pr: Json, request: Request, data: Json, review_id: int | None) -> Json:
@@ -91,7 +92,8 @@ def create_reviews_router(state: EmulatorState, hooks: GitHubWebhooks) -> APIRou
             "id": state.next_id("github-id", 5000),
             "repo": pr["repo"],
             "number": pr["number"],
-            "review_id": review_id,
+            # A comment made alone is, on GitHub, the only comment of a review of its own.
+            "review_id": review_id or state.next_id("github-id", 5000),
             "path": data.get("path"),
             "line": data.get("line"),
             "body": data["body"],
@@ -145,15 +147,16 @@ def create_reviews_router(state: EmulatorState, hooks: GitHubWebhooks) -> APIRou
                 request,
                 login,
                 action="created",
-                comment=review_comment_json(pr, comment, base),
+                comment=hook_shapes.review_comment(review_comment_json(pr, comment, base)),
             )
+        pull_url = f"{base}/api/v3/repos/{pr['repo']}/pulls/{pr['number']}"
         send(
             "pull_request_review",
             pr,
             request,
             login,
             action="submitted",
-            review=body | {"state": review["state"].lower()},
+            review=hook_shapes.review(body, pull_url),
         )
         return body
 
@@ -161,7 +164,7 @@ def create_reviews_router(state: EmulatorState, hooks: GitHubWebhooks) -> APIRou
         return {
             "id": review["id"],
             "node_id": f"PRR_{review['id']}",
-            "user": user_json(review["user"]),
+            "user": person(review["user"], base),
             "body": review["body"],
             "state": review["state"],
             "html_url": f"{base}/{pr['repo']}/pull/{pr['number']}#pullrequestreview-{review['id']}",
@@ -221,7 +224,7 @@ def create_reviews_router(state: EmulatorState, hooks: GitHubWebhooks) -> APIRou
             request,
             comment["user"],
             action="created",
-            comment=body,
+            comment=hook_shapes.review_comment(body),
         )
         return body
 
@@ -239,17 +242,13 @@ def announce_issue_comment(
     """The issue_comment webhook of a comment on a pull request's conversation."""
     base = base_url(request)
     r = find_repo(state, *pr["repo"].split("/"))
-    issue = {
-        "number": pr["number"],
-        "title": pr["title"],
-        "state": pr["state"],
-        "user": user_json(pr["user"]),
-        "pull_request": {"url": f"{base}/api/v3/repos/{pr['repo']}/pulls/{pr['number']}"},
-    }
     payload = {
         "action": "created",
-        "issue": issue,
-        "comment": issue_comment_json(pr, comment, base),
+        "issue": hook_shapes.issue(pr, base),
+        "comment": hook_shapes.issue_comment(issue_comment_json(pr, comment, base)),
     }
-    payload |= {"repository": repository_json(r, base), "sender": user_json(comment["user"])}
+    payload |= {
+        "repository": hook_shapes.repository(r, base),
+        "sender": person(comment["user"], base),
+    }
     hooks.send("issue_comment", payload)

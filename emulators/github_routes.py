@@ -2,7 +2,7 @@
 
 import asyncio
 import html
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -16,7 +16,7 @@ from emulators.state import EmulatorError, EmulatorState, now
 # Who is calling (login, author association), and what to tell when a comment is added.
 Caller = Callable[[Request], tuple[str, str]]
 CommentAdded = Callable[[dict[str, Any], dict[str, Any], Request], None]
-PullClosed = Callable[[dict[str, Any], Request], None]
+PullClosed = Callable[[dict[str, Any], Request], Awaitable[None]]
 
 DOCS = "https://docs.github.com/rest"
 BOT_LOGIN = "ticketsmith-bot"
@@ -111,9 +111,7 @@ def create_github_router(
         if pr["state"] == "open":  # an open PR follows its branches, as on GitHub
             pr["head_sha"] = await branch_sha(bare_path(r), pr["head"]) or pr["head_sha"]
             pr["base_sha"] = await branch_sha(bare_path(r), pr["base"]) or pr["base_sha"]
-        stats = await _pull_stats(bare_path(r), pr["base_sha"], pr["head_sha"])
-        shaped = shapes.pull_request(pr, repo_json(r, base), base, stats)
-        return {**shaped, **await merge_state(pr, bare_path(r))}
+        return await full_pull_request(r, bare_path(r), pr, base)
 
     def comment_json(pr: dict[str, Any], c: dict[str, Any], base: str) -> dict[str, Any]:
         return shapes.issue_comment(pr, c, base)
@@ -219,7 +217,7 @@ def create_github_router(
             pr["closed_at"] = pr["updated_at"]
         state.save()
         if closing and pull_closed is not None:
-            pull_closed(pr, request)
+            await pull_closed(pr, request)
         return await pull_json(pr, _base(request))
 
     @api.post("/issues/{number}/comments", status_code=201)
@@ -268,6 +266,15 @@ def create_github_router(
 
     router.include_router(api)
     return router
+
+
+async def full_pull_request(r: dict[str, Any], bare: Path, pr: dict[str, Any], base: str) -> Any:
+    """A pull request in REST's full shape: its counts and merge state from the repository."""
+    stats = await _pull_stats(bare, pr["base_sha"], pr["head_sha"])
+    shaped = shapes.pull_request(pr, shapes.repository(r, base), base, stats)
+    if pr.get("merged_by"):
+        shaped["merged_by"] = shapes.person(pr["merged_by"], base)
+    return {**shaped, **await merge_state(pr, bare)}
 
 
 async def _pull_stats(bare: Path, base_sha: str, head_sha: str) -> dict[str, int]:

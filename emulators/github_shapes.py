@@ -8,6 +8,7 @@ import zlib
 from typing import Any
 
 SEED_TIME = "2025-01-06T09:00:00Z"
+BOT_LOGINS = {"ticketsmith-bot", "ticketsmith-ci"}
 
 
 def user(login: str, base: str, kind: str = "User") -> dict[str, Any]:
@@ -25,6 +26,11 @@ def user(login: str, base: str, kind: str = "User") -> dict[str, Any]:
         "repos_url": f"{api}/repos", "events_url": f"{api}/events{{/privacy}}",
         "received_events_url": f"{api}/received_events",
     }  # fmt: skip
+
+
+def person(login: str, base: str) -> dict[str, Any]:
+    """Whoever acts on the emulator: its own bot and CI are bots, everyone else a user."""
+    return user(login, base, "Bot" if login in BOT_LOGINS else "User")
 
 
 def authenticated_user(login: str, base: str) -> dict[str, Any]:
@@ -101,7 +107,7 @@ def issue_comment(pr: dict[str, Any], c: dict[str, Any], base: str) -> dict[str,
         "id": c["id"], "node_id": f"IC_{c['id']}", "url": f"{api}/issues/comments/{c['id']}",
         "html_url": f"{base}/{pr['repo']}/pull/{pr['number']}#issuecomment-{c['id']}",
         "issue_url": f"{api}/issues/{pr['number']}", "body": c["body"],
-        "user": user(c["user"], base, "Bot"), "created_at": c["created_at"],
+        "user": person(c["user"], base), "created_at": c["created_at"],
         "updated_at": c["created_at"], "author_association": "NONE",
     }  # fmt: skip
 

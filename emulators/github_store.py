@@ -5,7 +5,7 @@ from typing import Any
 
 from fastapi import Request
 
-from emulators.github_routes import BOT_LOGIN, github_error, github_time
+from emulators.github_routes import BOT_LOGIN, github_error
 from emulators.state import EmulatorState
 
 Json = dict[str, Any]
@@ -71,46 +71,6 @@ def user_json(login: str) -> Json:
     """A user object as GitHub nests it."""
     kind = "Bot" if login == BOT_LOGIN else "User"
     return {"login": login, "id": abs(hash(login)) % 10**8, "type": kind, "site_admin": False}
-
-
-def repository_json(r: Json, base: str) -> Json:
-    """The repository object of a webhook payload (the fields receivers read)."""
-    full = f"{r['owner']}/{r['name']}"
-    return {
-        "id": r["id"],
-        "node_id": f"R_{r['id']}",
-        "name": r["name"],
-        "full_name": full,
-        "private": r.get("private", False),
-        "owner": user_json(r["owner"]),
-        "html_url": f"{base}/{full}",
-        "default_branch": r["default_branch"],
-    }
-
-
-def pull_event_json(pr: Json, base: str) -> Json:
-    """The pull request object of a webhook payload."""
-    html = f"{base}/{pr['repo']}/pull/{pr['number']}"
-    return {
-        "id": pr["id"],
-        "number": pr["number"],
-        "state": pr["state"],
-        "title": pr["title"],
-        "html_url": html,
-        "url": f"{base}/api/v3/repos/{pr['repo']}/pulls/{pr['number']}",
-        "user": user_json(pr["user"]),
-        "draft": pr["draft"],
-        "merged": bool(pr.get("merged")),
-        "merged_at": pr.get("merged_at"),
-        "head": {
-            "ref": pr["head"],
-            "sha": pr["head_sha"],
-            "label": f"{pr['head_owner']}:{pr['head']}",
-        },
-        "base": {"ref": pr["base"], "sha": pr["base_sha"]},
-        "created_at": pr["created_at"],
-        "updated_at": github_time(),
-    }
 
 
 def base_url(request: Request) -> str:

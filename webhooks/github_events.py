@@ -35,6 +35,7 @@ class GitHubEvent:
     pr_number: int | None = None  # when no branch is in the payload (issue comments)
     association: str | None = None  # the comment author's relation to the repository
     author: str | None = None
+    bot: bool = False  # the comment's author is a GitHub App or another bot account
 
 
 def ticket_key(branch: str) -> str | None:
@@ -47,16 +48,35 @@ def _login(user: Any) -> str:
     return str(user.get("login")) if isinstance(user, dict) and user.get("login") else "unknown"
 
 
-def _head_refs(pulls: Any) -> list[str]:
-    if not isinstance(pulls, list):
-        return []
-    return [str(p["head"]["ref"]) for p in pulls if isinstance(p, dict) and p.get("head")]
+def _is_bot(user: Any) -> bool:
+    return isinstance(user, dict) and user.get("type") == "Bot"
+
+
+def _branches(pulls: Any, head_branch: Any) -> list[str]:
+    """The head branches of the pull requests a CI event names, then its own head branch.
+
+    `pull_requests` is empty for forks and for commits no open pull request has at its head.
+    """
+    refs = [p["head"]["ref"] for p in pulls or [] if isinstance(p, dict) and p.get("head")]
+    return list(dict.fromkeys(str(b) for b in [*refs, head_branch] if b))
+
+
+def _not_finished(kind: str, action: Any, item: dict[str, Any]) -> str | None:
+    """Why a CI event is no result yet: not `completed`, or no conclusion to act on."""
+    status, conclusion = item.get("status"), item.get("conclusion")
+    if action == "completed" and status == "completed" and conclusion:
+        return None
+    return (
+        f"the {kind} has not completed ({action!r}, status {status!r}, conclusion {conclusion!r})"
+    )
 
 
 def read_event(event: str, payload: dict[str, Any], bot_login: str) -> GitHubEvent | str:
     """The event to act on, or why there is nothing to do."""
     if event == "issue_comment":
         return _issue_comment(payload, bot_login)
+    if event == "ping":
+        return _ping(payload)
     reader = READERS.get(event)
     if reader is None:
         return f"event {event!r} is not one ticketsmith acts on"
@@ -65,42 +85,45 @@ def read_event(event: str, payload: dict[str, Any], bot_login: str) -> GitHubEve
 
 def _check_run(payload: dict[str, Any]) -> GitHubEvent | str:
     run = payload.get("check_run") or {}
-    if payload.get("action") != "completed" or run.get("status") != "completed":
-        return "the check run has not completed"
+    if why := _not_finished("check run", payload.get("action"), run):
+        return why
     suite = run.get("check_suite") or {}
-    branches = _head_refs(run.get("pull_requests")) + [str(suite.get("head_branch") or "")]
     check = CheckInput(
         source="check_run", name=str(run.get("name")), head_sha=str(run["head_sha"]),
         conclusion=str(run.get("conclusion")), check_run_id=run.get("id"),
         details_url=run.get("details_url") or run.get("html_url"),
     )  # fmt: skip
-    return GitHubEvent("check_completed", check, [b for b in branches if b])
+    branches = _branches(run.get("pull_requests"), suite.get("head_branch"))
+    return GitHubEvent("check_completed", check, branches)
 
 
 def _check_suite(payload: dict[str, Any]) -> GitHubEvent | str:
     suite = payload.get("check_suite") or {}
-    if payload.get("action") != "completed":
-        return "the check suite has not completed"
+    if why := _not_finished("check suite", payload.get("action"), suite):
+        return why
     app = (suite.get("app") or {}).get("name") or "check suite"
-    branches = _head_refs(suite.get("pull_requests")) + [str(suite.get("head_branch") or "")]
     check = CheckInput(
         source="check_suite", name=str(app), head_sha=str(suite["head_sha"]),
         conclusion=str(suite.get("conclusion")),
     )  # fmt: skip
-    return GitHubEvent("check_completed", check, [b for b in branches if b])
+    branches = _branches(suite.get("pull_requests"), suite.get("head_branch"))
+    return GitHubEvent("check_completed", check, branches)
 
 
 def _workflow_run(payload: dict[str, Any]) -> GitHubEvent | str:
     run = payload.get("workflow_run") or {}
-    if payload.get("action") != "completed":
-        return "the workflow run has not completed"
-    branches = _head_refs(run.get("pull_requests")) + [str(run.get("head_branch") or "")]
+    if why := _not_finished("workflow run", payload.get("action"), run):
+        return why
+    # `name` is the workflow's name, which can be empty; the run's title is then the best name.
+    name = run.get("name") or run.get("display_title") or f"workflow {run.get('workflow_id')}"
     check = CheckInput(
-        source="workflow_run", name=str(run.get("name")), head_sha=str(run["head_sha"]),
+        source="workflow_run", name=str(name), head_sha=str(run["head_sha"]),
         conclusion=str(run.get("conclusion")), workflow_run_id=run.get("id"),
         details_url=run.get("html_url"),
     )  # fmt: skip
-    return GitHubEvent("check_completed", check, [b for b in branches if b])
+    return GitHubEvent(
+        "check_completed", check, _branches(run.get("pull_requests"), run.get("head_branch"))
+    )
 
 
 def _status(payload: dict[str, Any]) -> GitHubEvent | str:
@@ -117,10 +140,24 @@ def _status(payload: dict[str, Any]) -> GitHubEvent | str:
     return GitHubEvent("check_completed", check, branches)
 
 
+def _from_fork(payload: dict[str, Any], pr: dict[str, Any]) -> str | None:
+    """Why a pull request's head is no ticket's branch: it lives in another repository."""
+    head = pr.get("head") or {}
+    if "repo" not in head:
+        return None
+    repo = (head.get("repo") or {}).get("full_name")  # null once the fork is deleted
+    own = (payload.get("repository") or {}).get("full_name")
+    if repo and own and str(repo).casefold() == str(own).casefold():
+        return None
+    return f"the pull request's head is in {repo or 'a deleted fork'}, not {own}: no ticket's"
+
+
 def _pull_request(payload: dict[str, Any]) -> GitHubEvent | str:
     action, pr = payload.get("action"), payload.get("pull_request") or {}
     if action not in ("closed", "synchronize"):
         return f"pull_request {action!r} changes nothing for ticketsmith"
+    if why := _from_fork(payload, pr):
+        return why
     change = PullRequestChangeInput(
         action=str(action), merged=bool(pr.get("merged")),
         head_sha=str(payload.get("after") or pr["head"]["sha"]),
@@ -136,12 +173,14 @@ def _review(payload: dict[str, Any]) -> GitHubEvent | str:
         return f"pull_request_review {payload.get('action')!r} is not a new review"
     if state != "changes_requested" and not (state == "commented" and body.strip()):
         return f"a {state} review without a request to act on"
+    if why := _from_fork(payload, pr):
+        return why
     author = _login(review.get("user"))
     comment = ReviewComment(id=int(review["id"]), kind=CommentKind.REVIEW, body=body, author=author)
     feedback = ReviewFeedbackInput(comments=[comment], state=state, author=author)
     return GitHubEvent(
         "review_feedback", feedback, [str(pr["head"]["ref"])], pr.get("number"),
-        review.get("author_association"), author,
+        review.get("author_association"), author, _is_bot(review.get("user")),
     )  # fmt: skip
 
 
@@ -149,6 +188,8 @@ def _review_comment(payload: dict[str, Any]) -> GitHubEvent | str:
     raw, pr = payload.get("comment") or {}, payload.get("pull_request") or {}
     if payload.get("action") != "created":
         return f"pull_request_review_comment {payload.get('action')!r} is not a new comment"
+    if why := _from_fork(payload, pr):
+        return why
     author = _login(raw.get("user"))
     comment = ReviewComment(
         id=int(raw["id"]), kind=CommentKind.INLINE, body=str(raw.get("body") or ""),
@@ -158,7 +199,7 @@ def _review_comment(payload: dict[str, Any]) -> GitHubEvent | str:
     feedback = ReviewFeedbackInput(comments=[comment], author=author)
     return GitHubEvent(
         "review_feedback", feedback, [str(pr["head"]["ref"])], pr.get("number"),
-        raw.get("author_association"), author,
+        raw.get("author_association"), author, _is_bot(raw.get("user")),
     )  # fmt: skip
 
 
@@ -178,7 +219,21 @@ def _issue_comment(payload: dict[str, Any], bot_login: str) -> GitHubEvent | str
     )
     feedback = ReviewFeedbackInput(comments=[comment], author=author)
     return GitHubEvent(
-        "review_feedback", feedback, [], issue.get("number"), raw.get("author_association"), author
+        "review_feedback", feedback, [], issue.get("number"), raw.get("author_association"),
+        author, _is_bot(raw.get("user")),
+    )  # fmt: skip
+
+
+def _ping(payload: dict[str, Any]) -> str:
+    """GitHub's hello when a hook is made: say which events it still has to send."""
+    hook = payload.get("hook") or {}
+    events = set(hook.get("events") or [])
+    missing = [] if "*" in events else sorted((set(READERS) | {"issue_comment"}) - events)
+    if not missing:
+        return f"ping: hook {payload.get('hook_id')} sends every event ticketsmith reads"
+    listed = ", ".join(missing)
+    return (
+        f"ping: hook {payload.get('hook_id')} does not send {listed}: select them in its settings"
     )
 
 

@@ -118,7 +118,9 @@ def create_github_router(
             return ignored(f"no ticket owns this pull request: {err}", event=name)
         if repository.casefold() not in {r.casefold() for r, _ in repositories(project)}:
             return ignored(f"{key} works on {project.repository}, not {repository}", event=name)
-        event.payload.delivery_id = delivery
+        if event.bot and not allow_listed(event.author, project):
+            reason = f"{event.author} is a bot: bots start no rounds unless review_allow names them"
+            return ignored(reason, event=name)
         if event.association is not None or event.author is not None:
             trusted = may_start_rounds(event, project)
             event.payload.trusted = trusted  # type: ignore[union-attr]
@@ -162,8 +164,12 @@ def repositories(project: ProjectConfig) -> list[tuple[str, str]]:
     return [(project.repository, project.base_branch), *routes]
 
 
+def allow_listed(author: str | None, project: ProjectConfig) -> bool:
+    """The login is on the project's `review_allow` list."""
+    return (author or "").casefold() in {login.casefold() for login in project.review_allow}
+
+
 def may_start_rounds(event: GitHubEvent, project: ProjectConfig) -> bool:
     """Owners, members and collaborators, or a login on the project's allow-list."""
-    allowed = {login.casefold() for login in project.review_allow}
     trusted = (event.association or "").upper() in TRUSTED
-    return trusted or (event.author or "").casefold() in allowed
+    return trusted or allow_listed(event.author, project)

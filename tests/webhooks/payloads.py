@@ -1,5 +1,7 @@
 """Real-shaped Jira and GitHub webhook payloads, signed as the services sign them."""
 
+import copy
+import functools
 import hashlib
 import hmac
 import itertools
@@ -154,10 +156,30 @@ def github_request(
     return {"content": body, "headers": headers}
 
 
-GITHUB_EXAMPLES = Path(__file__).parent / "github"
+GITHUB_EXAMPLES = Path(__file__).parents[1] / "contracts" / "github" / "webhook_examples.json"
 
 
-def github_example(name: str) -> dict[str, Any]:
-    """One of GitHub's documented example deliveries (tests/webhooks/github/<name>.json)."""
-    loaded: dict[str, Any] = json.loads((GITHUB_EXAMPLES / f"{name}.json").read_text())
+@functools.cache
+def _github_examples() -> dict[str, Any]:
+    loaded: dict[str, Any] = json.loads(GITHUB_EXAMPLES.read_text())
     return loaded
+
+
+def github_examples() -> dict[str, list[dict[str, Any]]]:
+    """GitHub's documented deliveries by event (see tests/contracts/github/extract_webhooks.py)."""
+    return copy.deepcopy(_github_examples()["examples"])
+
+
+def github_example(event: str, action: str | None = None, nth: int = 0) -> dict[str, Any]:
+    """The `nth` of GitHub's documented `event` deliveries (with that `action`), a fresh copy."""
+    found = [e for e in github_examples()[event] if action in (None, e.get("action"))]
+    return found[nth]
+
+
+def on_branch(payload: dict[str, Any], branch: str) -> dict[str, Any]:
+    """A documented delivery moved from its pull request's branch, `changes`, to `branch`."""
+    text = json.dumps(payload)
+    for field in ("ref", "head_branch", "name"):
+        text = text.replace(f'"{field}": "changes"', f'"{field}": "{branch}"')
+    moved: dict[str, Any] = json.loads(text)
+    return moved

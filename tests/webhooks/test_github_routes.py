@@ -1,7 +1,6 @@
 """GitHub deliveries reach the ticket that owns the pull request, once, from people who may
 start rounds; everything else is answered with why nothing happened."""
 
-import json
 import uuid
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack
@@ -15,7 +14,7 @@ from pydantic import SecretStr
 from temporalio.testing import WorkflowEnvironment
 
 from config import Settings
-from tests.webhooks.payloads import SECRET, github_example, github_request, unique_key
+from tests.webhooks.payloads import SECRET, github_example, github_request, on_branch, unique_key
 from tests.workflows.fakes import FakeActivities
 from tests.workflows.test_review_phase import following
 from tests.workflows.test_ticket_workflow import awaiting, running_ticket, wait_until
@@ -23,6 +22,7 @@ from webhooks.app import create_app
 from workflows.messages import Status, TicketStatus
 
 REPOSITORY = "Codertocat/Hello-World"  # the repository of GitHub's examples
+API = f"https://api.github.com/repos/{REPOSITORY}"
 
 
 def github_api(branch: str) -> httpx.MockTransport:
@@ -30,7 +30,7 @@ def github_api(branch: str) -> httpx.MockTransport:
 
     def answer(request: httpx.Request) -> httpx.Response:
         assert request.url.path == f"/repos/{REPOSITORY}/pulls/2"
-        pull = github_example("pull_request.synchronize")["pull_request"]
+        pull = github_example("pull_request", "synchronize")["pull_request"]
         pull["head"]["ref"] = branch
         return httpx.Response(200, json=pull)
 
@@ -67,12 +67,9 @@ async def app_for(settings: Settings, time_skipping_env: WorkflowEnvironment) ->
         yield make
 
 
-def on_branch(name: str, branch: str, **changes: Any) -> dict[str, Any]:
+def moved(event: str, action: str | None, branch: str, nth: int = 0, **changes: Any) -> Any:
     """A documented example moved to the ticket's branch (its head ref is `changes`)."""
-    text = json.dumps(github_example(name)).replace('"ref": "changes"', f'"ref": "{branch}"')
-    text = text.replace('"head_branch": "changes"', f'"head_branch": "{branch}"')
-    text = text.replace('"name": "changes"', f'"name": "{branch}"')
-    payload: dict[str, Any] = json.loads(text)
+    payload = on_branch(github_example(event, action, nth), branch)
     payload.update(changes)
     return payload
 
@@ -95,7 +92,7 @@ async def test_events_reach_the_ticket_once_and_people_are_told_why_not(
 
     async with running_ticket(time_skipping_env, fakes, inp, workflow_id=f"ticket-{key}") as h:
         await wait_until(h, awaiting(Status.AWAITING_REVIEW))
-        status = on_branch("status", branch, state="failure", sha="sha2", context="ci/tests")
+        status = moved("status", None, branch, state="failure", sha="sha2", context="ci/tests")
         code, body = await post("status", status, delivery="s-1")
         assert (code, body["signal"]) == (202, "check_completed")
         assert (await post("status", status, delivery="s-1"))[1] == {
@@ -107,13 +104,14 @@ async def test_events_reach_the_ticket_once_and_people_are_told_why_not(
             h, lambda s: s.pull_request is not None and len(s.pull_request.rounds) == 1
         )
 
-        comment = on_branch("pull_request_review_comment.created", branch)
+        comment = moved("pull_request_review_comment", "created", branch, nth=1)
         comment["comment"]["author_association"] = "NONE"
         comment["comment"]["user"]["login"] = comment["sender"]["login"] = "passer-by"
         code, body = await post("pull_request_review_comment", comment)
         assert code == 202 and "one polite reply" in body["note"]
 
-        mention = github_example("issue_comment.created")
+        mention = github_example("issue_comment", "created")  # on issue #1: made pull #2's
+        mention["issue"].update(number=2, pull_request={"url": f"{API}/pulls/2"})
         mention["comment"]["body"] = "@ticketsmith-bot please use more emoji"
         code, body = await post("issue_comment", mention)
         assert (code, body["workflow_id"]) == (202, f"ticket-{key}")
@@ -128,7 +126,8 @@ async def test_events_reach_the_ticket_once_and_people_are_told_why_not(
         assert forged.status_code == 401 and "signature" in forged.json()["error"]
 
         await wait_until(h, lambda s: _review_rounds(s) == 1 and s.status == Status.AWAITING_REVIEW)
-        merged = on_branch("pull_request.closed", branch)
+        merged = moved("pull_request", "closed", branch)
+        merged["pull_request"].update(merged=True, merged_at="2019-05-15T15:20:40Z")
         assert (await post("pull_request", merged))[0] == 202
         await wait_until(h, awaiting(Status.MERGED))
         late = await post("pull_request", merged)
@@ -149,11 +148,12 @@ async def test_a_ticket_of_another_repository_is_not_signalled(app_for: Any) -> 
     key = unique_key()
     branch = f"ticketsmith/{key}-add-power"
     http = await app_for(branch)
-    payload = on_branch("pull_request.synchronize", branch)
+    payload = moved("pull_request", "synchronize", branch)
     payload["repository"]["full_name"] = "someone/else"
+    payload["pull_request"]["head"]["repo"]["full_name"] = "someone/else"
     response = await http.post("/webhooks/github", **github_request("pull_request", payload))
     assert response.json()["reason"] == f"{key} works on {REPOSITORY}, not someone/else"
-    never = on_branch("pull_request.synchronize", branch)
+    never = moved("pull_request", "synchronize", branch)
     response = await http.post("/webhooks/github", **github_request("pull_request", never))
     assert response.json()["reason"] == (
         f"no ticket owns this pull request: ticket-{key} never ran"
@@ -162,8 +162,7 @@ async def test_a_ticket_of_another_repository_is_not_signalled(app_for: Any) -> 
 
 async def test_a_push_to_the_base_reaches_tickets_in_review_only(app_for: Any) -> None:
     http = await app_for("unused")
-    push = github_example("push")
-    push.update(deleted=False, after="1" * 40)
+    push = github_example("push", None, 4)  # master created
     response = await http.post("/webhooks/github", **github_request("push", push))
     assert (
         response.json()["reason"]

@@ -14,13 +14,13 @@ from tests.webhooks.payloads import SECRET, github_example, github_request
 from webhooks.app import create_app
 from webhooks.dedup import DeliveryLog
 
-EXAMPLES = {
-    "check_run": "check_run.completed",
-    "check_suite": "check_suite.completed",
-    "workflow_run": "workflow_run.completed",
-    "status": "status",
-    "pull_request": "pull_request.synchronize",
-    "pull_request_review_comment": "pull_request_review_comment.created",
+EXAMPLES = {  # documented deliveries for pull request #2 on `changes`, and its head commit
+    "check_run": ("completed", 0),
+    "check_suite": ("completed", 0),
+    "workflow_run": ("completed", 2),
+    "status": (None, 0),
+    "pull_request": ("synchronize", 0),
+    "pull_request_review_comment": ("created", 1),
 }
 
 
@@ -37,7 +37,7 @@ async def http(time_skipping_env: WorkflowEnvironment) -> AsyncIterator[httpx.As
 async def test_a_pull_request_no_ticket_owns_is_ignored(
     http: httpx.AsyncClient, event: str
 ) -> None:
-    payload = github_example(EXAMPLES[event])  # its branch is `changes`, no ticket's
+    payload = github_example(event, *EXAMPLES[event])  # `changes` is no ticket's branch
     response = await http.post("/webhooks/github", **github_request(event, payload))
     assert response.status_code == 200
     assert response.json() == {
@@ -47,7 +47,7 @@ async def test_a_pull_request_no_ticket_owns_is_ignored(
     }
 
 
-@pytest.mark.parametrize("event", ["ping", "create", "issues"])
+@pytest.mark.parametrize("event", ["workflow_job", "create", "issues"])
 async def test_other_events_are_ignored(http: httpx.AsyncClient, event: str) -> None:
     response = await http.post("/webhooks/github", **github_request(event, {"zen": "x"}))
     assert response.status_code == 200
@@ -55,7 +55,7 @@ async def test_other_events_are_ignored(http: httpx.AsyncClient, event: str) -> 
 
 
 async def test_a_payload_not_shaped_like_githubs_is_400(http: httpx.AsyncClient) -> None:
-    broken = {"action": "completed", "check_run": {"status": "completed"}}
+    broken = {"action": "completed", "check_run": {"status": "completed", "conclusion": "failure"}}
     response = await http.post("/webhooks/github", **github_request("check_run", broken))
     assert response.status_code == 400 and "head_sha" in response.json()["error"]
 

@@ -24,15 +24,24 @@ OUT = Path(__file__).resolve().parent / "schemas.json"
 PROSE = {"description", "example", "examples", "externalDocs", "summary"}
 
 
-def fetch_package(into: Path) -> Path:
-    """`npm pack` the pinned package into a folder and unpack it; returns the package folder."""
+def npm_pack(into: Path, package: str, version: str) -> tuple[Path, dict[str, str]]:
+    """`npm pack` one npm package version into a folder and unpack it: the package folder, and
+    what npm says of the tarball (name, version, sha1 `shasum`, sha512 `integrity`)."""
     done = subprocess.run(
-        ["npm", "pack", "--silent", f"{PACKAGE}@{VERSION}"],
+        ["npm", "pack", "--json", "--silent", f"{package}@{version}"],
         cwd=into, capture_output=True, text=True, check=True,
     )  # fmt: skip
-    with tarfile.open(into / done.stdout.strip().splitlines()[-1]) as tar:
-        tar.extractall(into, filter="data")
-    return into / "package"
+    packed = json.loads(done.stdout)[0]
+    unpacked = into / packed["filename"].removesuffix(".tgz")
+    with tarfile.open(into / packed["filename"]) as tar:
+        tar.extractall(unpacked, filter="data")
+    facts = {k: str(packed[k]) for k in ("name", "version", "shasum", "integrity")}
+    return unpacked / "package", facts
+
+
+def fetch_package(into: Path) -> Path:
+    """The pinned `@octokit/openapi` package, unpacked into a folder."""
+    return npm_pack(into, PACKAGE, VERSION)[0]
 
 
 def json_schema(node: Any) -> Any:
