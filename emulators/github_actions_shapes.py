@@ -7,12 +7,31 @@ Every property GitHub's OpenAPI description requires is present (checked by
 import zlib
 from typing import Any
 
+from fastapi import Request
+
 from emulators.github_shapes import SEED_TIME, repository, user
+from emulators.github_store import token_of, user_json
 
 Json = dict[str, Any]
 WORKFLOW_NAME, WORKFLOW_PATH, JOB_NAME = "CI", ".github/workflows/ci.yml", "tests"
 RUNNER = {"runner_id": 1, "runner_name": "emulated-runner", "runner_group_id": 1,
           "runner_group_name": "Default"}  # fmt: skip
+
+# The app Actions' check runs (one per job) belong to; the emulated CI creates them with its token.
+ACTIONS_APP: Json = {
+    "id": 15368, "slug": "github-actions", "name": "GitHub Actions", "owner": user_json("github")
+}  # fmt: skip
+ACTIONS_TOKEN = "emulated-actions"
+
+
+def is_actions(request: Request) -> bool:
+    """Whether GitHub Actions itself makes the request."""
+    return token_of(request.headers.get("authorization", "")) == ACTIONS_TOKEN
+
+
+def check_run_app(run: Json, default: Json) -> Json:
+    """The app a check run belongs to: GitHub Actions for its jobs' runs, else `default`."""
+    return ACTIONS_APP if run.get("app") == ACTIONS_APP["slug"] else default
 
 
 def workflow_id(full_name: str) -> int:

@@ -5,6 +5,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Depends, Query, Request
 
+from emulators.github_actions_shapes import ACTIONS_APP, check_run_app, is_actions
 from emulators.github_routes import _git, branch_sha, github_time, require_token, validation_failed
 from emulators.github_store import (
     Json,
@@ -14,7 +15,6 @@ from emulators.github_store import (
     find_repo,
     repository_json,
     request_caller,
-    token_of,
     user_json,
 )
 from emulators.github_webhooks import GitHubWebhooks
@@ -25,17 +25,6 @@ CHECK_STATES = {"queued", "in_progress", "completed"}
 STATUS_STATES = {"error", "failure", "pending", "success"}
 CI_LOGIN = "ticketsmith-ci"
 APP: Json = {"id": 1, "slug": CI_LOGIN, "name": "ticketsmith CI", "owner": user_json("demo")}
-# The app GitHub Actions' own check runs (one per job) belong to; the emulated CI's Actions
-# mode creates them with its token.
-ACTIONS_APP: Json = {
-    "id": 15368, "slug": "github-actions", "name": "GitHub Actions", "owner": user_json("github")
-}  # fmt: skip
-ACTIONS_TOKEN = "emulated-actions"
-
-
-def app_of(run: Json) -> Json:
-    """The GitHub App a check run belongs to."""
-    return ACTIONS_APP if run.get("app") == ACTIONS_APP["slug"] else APP
 
 
 def create_checks_router(
@@ -95,7 +84,7 @@ def create_checks_router(
                 "head_branch": run.get("head_branch"),
                 "head_sha": run["head_sha"],
             },
-            "app": app_of(run),
+            "app": check_run_app(run, APP),
             "pull_requests": pulls_for(r, run["head_sha"], base),
         }
 
@@ -112,7 +101,7 @@ def create_checks_router(
                 "head_sha": run["head_sha"],
                 "status": "completed",
                 "conclusion": run.get("conclusion"),
-                "app": app_of(run),
+                "app": check_run_app(run, APP),
                 "pull_requests": body["pull_requests"],
                 "latest_check_runs_count": 1,
             }
@@ -161,9 +150,7 @@ def create_checks_router(
             "completed_at": None,
             "output": {},
             "suite_id": state.next_id("github-id", 5000),
-            "app": ACTIONS_APP["slug"]
-            if token_of(request.headers.get("authorization", "")) == ACTIONS_TOKEN
-            else CI_LOGIN,
+            "app": ACTIONS_APP["slug"] if is_actions(request) else CI_LOGIN,
             "head_branch": next(
                 (p["head"] for p in state.data["pulls"] if p["head_sha"] == payload["head_sha"]),
                 None,

@@ -12,7 +12,7 @@ import httpx
 
 from emulators import github_actions_shapes as shapes
 from emulators.github_actions import announce_job, announce_run, jobs_of, runs_of
-from emulators.github_checks import ACTIONS_TOKEN
+from emulators.github_actions_shapes import ACTIONS_TOKEN
 from emulators.github_routes import _git, github_time
 from emulators.github_store import Json, bare_path
 from emulators.github_webhooks import GitHubWebhooks
@@ -140,13 +140,11 @@ class ActionsReporter:
         names = ["Set up job", CHECKOUT, f"Run {command}", "Complete job"]
         steps = []
         for number, name in enumerate(names, 1):
-            tests = name == f"Run {command}"
-            done = status == "completed" or number < 3
-            outcome = (conclusion if tests else "success") if done else None
+            tests, done = number == 3, status == "completed" or number < 3
             steps.append({
-                "name": name, "number": number, "status": "completed" if done else (
-                    "in_progress" if tests else "queued"),
-                "conclusion": outcome, "started_at": at if done or tests else None,
-                "completed_at": at if done else None,
+                "name": name, "number": number,
+                "status": "completed" if done else "in_progress" if tests else "queued",
+                "conclusion": (conclusion if tests else "success") if done else None,
+                "started_at": at if done or tests else None, "completed_at": at if done else None,
             })  # fmt: skip
         return steps
