@@ -2,7 +2,7 @@
 
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import (
     AliasChoices,
@@ -76,6 +76,10 @@ class Settings(BaseSettings):
     emulator_github_webhook_url: str = ""
     # The emulated CI: every push runs the repository's test command and reports a check run.
     emulator_ci: bool = False
+    # How the emulated CI reports: "checks" (a check run of its own app) or "actions" (a GitHub
+    # Actions workflow run with its job, the job's log and the job's check run). A repository's
+    # `ci.reporter` in the seed overrides it.
+    emulator_ci_reporter: Literal["checks", "actions"] = "checks"
     # The emulators' seed data (JSON: users, projects, issues, repositories); None: the shipped one.
     emulator_seed_file: Path | None = None
     # A JSON file of faults the emulators inject from the start (see README, "Faults").

@@ -99,6 +99,7 @@ def child_env(settings: Settings) -> dict[str, str]:
         settings.emulator_github_webhook_url or github_app
     )
     env["TICKETSMITH_EMULATOR_CI"] = str(settings.emulator_ci)
+    env["TICKETSMITH_EMULATOR_CI_REPORTER"] = settings.emulator_ci_reporter
     if settings.toolserver_docs_dir is not None:
         env["TICKETSMITH_TOOLSERVER_DOCS_DIR"] = str(settings.toolserver_docs_dir)
     if settings.toolserver_fault_seed is not None:

@@ -56,6 +56,12 @@ def main(argv: list[str] | None = None) -> None:
         default=settings.emulator_ci,
         help="run each repository's test command on every push and report a check run",
     )
+    parser.add_argument(
+        "--ci-reporter",
+        choices=["checks", "actions"],
+        default=settings.emulator_ci_reporter,
+        help="report CI as a check run (checks) or as a GitHub Actions workflow run (actions)",
+    )
     parser.add_argument("--log-level", default="warning")
     args = parser.parse_args(argv)
     secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else None
@@ -69,6 +75,7 @@ def main(argv: list[str] | None = None) -> None:
         ),
         github_webhooks=GitHubWebhooks(args.github_webhook_url, secret),
         ci=args.ci,
+        ci_reporter=args.ci_reporter,
     )
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
 

@@ -18,6 +18,7 @@ from emulators.control import create_control_router
 from emulators.discord_routes import create_discord_router
 from emulators.faults import FaultInjector
 from emulators.git_hosting import create_git_router, ensure_seed_repository
+from emulators.github_actions import create_actions_router
 from emulators.github_checks import create_checks_router
 from emulators.github_ci import EmulatedCI
 from emulators.github_merge import create_merge_router, note_push, send_pull_event
@@ -44,9 +45,11 @@ def create_app(
     webhooks: JiraWebhooks | None = None,
     github_webhooks: GitHubWebhooks | None = None,
     ci: bool = False,
+    ci_reporter: str = "checks",
 ) -> FastAPI:
     """The emulators over `state_dir` (wiped first with `reset`), faults, Jira and GitHub
-    webhooks, and with `ci` an emulated CI that tests every push."""
+    webhooks, and with `ci` an emulated CI that tests every push, reporting as a check run
+    (`ci_reporter="checks"`) or as a GitHub Actions workflow run (`"actions"`)."""
     # Without `faults`, the seed file's "faults" are in force; without `webhooks`, Jira events
     # are not sent anywhere.
     seed_file = seed_file or DEFAULT_SEED
@@ -62,7 +65,7 @@ def create_app(
     faults = faults or FaultInjector.from_file(seed_file)
     webhooks = webhooks or JiraWebhooks(None)
     hooks = github_webhooks or GitHubWebhooks(None)
-    emulated_ci = EmulatedCI(state, repos_root)
+    emulated_ci = EmulatedCI(state, repos_root, hooks, reporter=ci_reporter)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -78,7 +81,7 @@ def create_app(
         base = base_url(request)
         await note_push(state, repos_root, hooks, owner, repo, authorization, base, moved)
         if ci:
-            emulated_ci.pushed(owner, repo, [sha for _, _, sha in moved])
+            emulated_ci.pushed(owner, repo, [(ref, sha) for ref, _, sha in moved], base)
 
     async def pull_closed(pr: dict[str, Any], request: Request) -> None:
         closer = request_caller(state, request)[0]
@@ -110,6 +113,8 @@ def create_app(
         )
     )
     app.include_router(create_checks_router(state, repos_root, hooks))
+    logs_dir = emulated_ci.actions.logs_dir
+    app.include_router(create_actions_router(state, logs_dir, emulated_ci.rerun))
     app.include_router(create_reviews_router(state, hooks))
     app.include_router(create_merge_router(state, repos_root, hooks))
     app.include_router(create_user_repos_router(state, repos_root))

@@ -6,6 +6,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Depends, Query, Request
 
 from emulators import github_hook_shapes as hook_shapes
+from emulators.github_actions_shapes import ACTIONS_APP, check_run_app, is_actions
 from emulators.github_commits import commit_facts
 from emulators.github_routes import _git, branch_sha, github_time, require_token, validation_failed
 from emulators.github_store import (
@@ -57,7 +58,8 @@ def create_checks_router(
             "status": run["status"], "conclusion": run.get("conclusion"),
             "url": f"{base}/api/v3/repos/{full}/check-suites/{run['suite_id']}",
             "before": None, "after": run["head_sha"],
-            "pull_requests": pulls_for(r, run["head_sha"], base), "app": hook_shapes.app(base),
+            "pull_requests": pulls_for(r, run["head_sha"], base),
+            "app": check_run_app(run, hook_shapes.app(base)),
             "created_at": run["started_at"],
             "updated_at": run.get("completed_at") or run["started_at"],
         }  # fmt: skip
@@ -87,7 +89,7 @@ def create_checks_router(
             },
             "name": run["name"],
             "check_suite": suite_json(r, run, base),
-            "app": hook_shapes.app(base),
+            "app": check_run_app(run, hook_shapes.app(base)),
             "pull_requests": pulls_for(r, run["head_sha"], base),
         }
 
@@ -150,6 +152,7 @@ def create_checks_router(
             "completed_at": None,
             "output": {},
             "suite_id": state.next_id("github-id", 5000),
+            "app": ACTIONS_APP["slug"] if is_actions(request) else CI_LOGIN,
             "head_branch": next(
                 (p["head"] for p in state.data["pulls"] if p["head_sha"] == payload["head_sha"]),
                 None,

@@ -1,6 +1,9 @@
 """An optional emulated CI: every push to a branch runs the repository's test command on the
-pushed commit and reports a check run (with annotations for failing tests), as GitHub Actions
-would, so a fix round can be watched with nothing but the embedded stack."""
+pushed commit and reports it, so a fix round can be watched with nothing but the embedded stack.
+
+It reports as a CI app does (a check run with the output's tail and annotations for failing
+tests) or, with the `actions` reporter, as GitHub Actions does (a workflow run, its job, the
+job's log and the job's check run; see `github_ci_actions.py`)."""
 
 import asyncio
 import re
@@ -12,13 +15,16 @@ from typing import Any
 import httpx
 import structlog
 
-from emulators.github_store import bare_path, find_repo
+from emulators.github_ci_actions import ActionsReporter
+from emulators.github_store import Json, bare_path, find_repo
+from emulators.github_webhooks import GitHubWebhooks
 from emulators.state import EmulatorState
 from integrations.commands import CommandResult, default_sandbox, run_command
 from integrations.environments import Environments
 
 log = structlog.get_logger(__name__)
 CHECK_NAME = "ci / tests"
+REPORTERS = ("checks", "actions")
 TIMEOUT_S = 600.0
 OUTPUT_TAIL = 6_000
 # pytest's short summary (`FAILED tests/test_x.py::test_y - why`) and tracebacks (`path:12: in`).
@@ -44,40 +50,82 @@ def annotations(output: str) -> list[dict[str, Any]]:
 class EmulatedCI:
     """Runs the test command of repositories that have one, reporting through the REST API."""
 
-    def __init__(self, state: EmulatorState, repos_root: Path) -> None:
-        self._state, self._repos_root = state, repos_root
+    def __init__(
+        self, state: EmulatorState, repos_root: Path, hooks: GitHubWebhooks | None = None,
+        reporter: str = "checks",
+    ) -> None:  # fmt: skip
+        if reporter not in REPORTERS:
+            raise ValueError(f"unknown CI reporter {reporter!r}: use one of {REPORTERS}")
+        self._state, self._repos_root, self.reporter = state, repos_root, reporter
+        self.actions = ActionsReporter(state, repos_root, hooks or GitHubWebhooks(None))
         self._environments: Environments | None = None  # built on first use, like the worker's
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._tasks: set[asyncio.Task[Any]] = set()
         self.transport: httpx.AsyncBaseTransport | None = None  # the emulator app itself
 
-    def pushed(self, owner: str, repo: str, shas: list[str]) -> None:
-        """Start a run for each pushed commit, in the background."""
+    def pushed(self, owner: str, repo: str, moved: list[tuple[str, str]], base: str) -> None:
+        """Start a run for each pushed (ref, commit), in the background."""
         r = find_repo(self._state, owner, repo)
         command = (r.get("ci") or {}).get("command")
         if not command or self.transport is None:
             return
-        for sha in shas:
-            task = asyncio.get_running_loop().create_task(self._run(r, sha, command))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+        for ref, sha in moved:
+            branch = ref.removeprefix("refs/heads/")
+            if (r.get("ci") or {}).get("reporter", self.reporter) == "actions":
+                self._start(self._actions_run(r, sha, branch, command, base))
+            else:
+                self._start(self._run(r, sha, command, base))
 
-    async def _run(self, r: dict[str, Any], sha: str, command: str) -> None:
-        full = f"{r['owner']}/{r['name']}"
+    def rerun(self, r: Json, run: Json, base: str) -> bool:
+        """Run a workflow run's failed job again as its next attempt (`rerun-failed-jobs`)."""
+        command = (r.get("ci") or {}).get("command")
+        if not command or self.transport is None:
+            return False
+        self._start(self._actions_run(r, run["head_sha"], run["head_branch"], command, base, run))
+        return True
+
+    def _start(self, work: Any) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _api(self, base: str) -> httpx.AsyncClient:
         headers = {"Authorization": "Bearer emulated-ci"}
-        base = "http://emulator/api/v3"
-        async with httpx.AsyncClient(
-            transport=self.transport, base_url=base, headers=headers, timeout=30
-        ) as api:
+        return httpx.AsyncClient(
+            transport=self.transport, base_url=f"{base}/api/v3", headers=headers, timeout=30
+        )
+
+    async def _actions_run(
+        self, r: Json, sha: str, branch: str | None, command: str, base: str,
+        again: Json | None = None,
+    ) -> None:  # fmt: skip
+        async def test() -> CommandResult:
+            return await self.test_commit(r, sha, command)
+
+        async with self._api(base) as api:
+            conclusion = await self.actions.run(api, r, sha, branch, command, test, base, again)
+        full = f"{r['owner']}/{r['name']}"
+        log.info("emulated actions run finished", repository=full, sha=sha, conclusion=conclusion)
+
+    async def test_commit(self, r: Json, sha: str, command: str) -> CommandResult:
+        """Run `command` on a fresh checkout of `sha`."""
+        work = Path(tempfile.mkdtemp(prefix="emulated-ci-"))
+        try:
+            result: CommandResult = await self._test(
+                bare_path(self._repos_root, r), sha, work, command
+            )
+            return result
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+
+    async def _run(self, r: Json, sha: str, command: str, base: str) -> None:
+        full = f"{r['owner']}/{r['name']}"
+        async with self._api(base) as api:
             created = await api.post(
                 f"/repos/{full}/check-runs",
                 json={"name": CHECK_NAME, "head_sha": sha, "status": "in_progress"},
             )
             run_id = created.json()["id"]
-            work = Path(tempfile.mkdtemp(prefix="emulated-ci-"))
-            try:
-                result = await self._test(bare_path(self._repos_root, r), sha, work, command)
-            finally:
-                shutil.rmtree(work, ignore_errors=True)
+            result = await self.test_commit(r, sha, command)
             passed = result.exit_code == 0 and not result.timed_out
             tail = result.output[-OUTPUT_TAIL:]
             output = {

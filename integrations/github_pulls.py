@@ -5,9 +5,9 @@ from typing import Any
 from pydantic import BaseModel
 
 from integrations.github import SERVICE, GitHubClient, IssueComment
-from integrations.http import raise_for_status
+from integrations.job_logs import download_log, failure_excerpt
 
-LOG_TAIL = 6_000
+FAILED_STEP = ("failure", "timed_out")
 
 
 class PullRequestState(BaseModel):
@@ -87,23 +87,26 @@ class PullRequestClient(GitHubClient):
         return "\n\n".join(parts)
 
     async def workflow_run_report(self, repository: str, run_id: int) -> str:
-        """The failed jobs of an Actions run, with the tail of each one's log."""
+        """The failed jobs of an Actions run (latest attempt), with the failure in each log."""
         path = f"/repos/{repository}/actions/runs/{run_id}/jobs"
         jobs = (await self._request("GET", path, params={"filter": "latest"}))["jobs"]
         parts = []
         for job in jobs:
             if job.get("conclusion") not in ("failure", "timed_out"):
                 continue
-            failed = [s["name"] for s in job.get("steps") or [] if s.get("conclusion") == "failure"]
+            failed = [
+                s["name"] for s in job.get("steps") or [] if s.get("conclusion") in FAILED_STEP
+            ]
             parts.append(f"Job `{job['name']}` failed at: {', '.join(failed) or 'unknown step'}")
-            parts.append(await self.job_log_tail(repository, job["id"]))
+            excerpt = await self.job_log_excerpt(repository, job["id"])
+            parts.append(f"Its log, up to the failure:\n{excerpt}")
         return "\n\n".join(parts) or f"Workflow run {run_id} failed; no failed job was found."
 
-    async def job_log_tail(self, repository: str, job_id: int) -> str:
-        """The end of a job's log (GitHub answers with a redirect to the plain text)."""
-        response = await self._http.get(f"/repos/{repository}/actions/jobs/{job_id}/logs")
-        raise_for_status(SERVICE, response)
-        return response.text[-LOG_TAIL:]
+    async def job_log_excerpt(self, repository: str, job_id: int) -> str:
+        """The lines of a job's log around its failure (read through the signed redirect)."""
+        path = f"/repos/{repository}/actions/jobs/{job_id}/logs"
+        response = await self._http.get(path, follow_redirects=False)
+        return failure_excerpt(await download_log(self._http, SERVICE, response))
 
     async def merge_pull_request(self, repository: str, number: int, method: str = "merge") -> str:
         """Merge a pull request; returns the merge commit's sha."""

@@ -20,6 +20,7 @@ class PullRequestInbox:
     def __init__(self, view: PullRequestView) -> None:
         self.view = view
         self.failures: dict[str, CheckInput] = {}  # by check name, on the current head only
+        self.fixed_heads: set[str] = set()  # commits a CI fix round was started for
         self.comments: dict[int, ReviewComment] = {}
         self.handled: set[int] = set()
         self.outsiders: dict[str, ReviewComment] = {}  # one polite reply per login
@@ -87,7 +88,19 @@ class PullRequestInbox:
 
     def take_failures(self) -> list[CheckInput]:
         failures, self.failures = list(self.failures.values()), {}
+        self.fixed_heads.update(f.head_sha for f in failures)
         return failures
+
+    def repeated_failures(self) -> bool:
+        """Whether a failure waits on a commit that already had its fix round."""
+        return any(f.head_sha in self.fixed_heads for f in self.failures.values())
+
+    def drop_repeated_failures(self) -> None:
+        """One commit, one fix round: a check of the same CI that reports later (an Actions
+        run after its job's check run) adds nothing the round did not already read."""
+        self.failures = {
+            n: f for n, f in self.failures.items() if f.head_sha not in self.fixed_heads
+        }
 
     def take_comments(self) -> list[ReviewComment]:
         comments, self.comments = list(self.comments.values()), {}

@@ -17,6 +17,9 @@ with workflow.unsafe.imports_passed_through():
     from workflows.tracker import Tracker
 
 
+CI_ROUND_PER_HEAD = "ci-round-once-per-head"
+
+
 class ReviewPhase:
     """Waits for pull-request events and runs bounded rounds; returns how the ticket ends."""
 
@@ -65,6 +68,8 @@ class ReviewPhase:
                     for c in outsiders
                 )
             )
+            if self._inbox.repeated_failures() and workflow.patched(CI_ROUND_PER_HEAD):
+                self._inbox.drop_repeated_failures()
             if self._inbox.failures:
                 await self._guarded(self._ci_round, "CI fix")
             if self._inbox.comments:

@@ -1,19 +1,57 @@
-"""Helpers of the review-phase end-to-end test: the ticket's status, the emulator's GitHub
-side as people see it, and git."""
+"""Helpers of the review-phase end-to-end tests: their stack, the ticket's status, the
+emulator's GitHub side as people see it, and git."""
 
 import json
+import os
 import subprocess
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 import httpx
+from pydantic import SecretStr
 from temporalio.client import Client
 
+from embedded.stack import Stack
+from tests.e2e.stacks import running, stack_settings
 from tests.support.fake_openai import FakeModelServer, task_of
 from workflows.messages import Status, TicketStatus
 
 KEY = "DEMO-1"
 REPO = "/api/v3/repos/demo/calc"
+
+
+@asynccontextmanager
+async def following_stack(
+    data: Path, model: FakeModelServer, secret: str, **overrides: Any
+) -> AsyncIterator[Stack]:
+    """A stack whose tickets follow their PR, with emulated CI, GitHub webhooks signed with
+    `secret`, and the worker's model the fake server."""
+    names = ("OPENAI_BASE_URL", "TICKETSMITH_OPENAI_MODEL", "TICKETSMITH_SANDBOX")
+    saved = {k: os.environ.get(k) for k in names}
+    os.environ.update(OPENAI_BASE_URL=model.base_url, TICKETSMITH_OPENAI_MODEL="fake")
+    # The worker's and the emulated CI's test runs build the repository's environment; where
+    # the machine's pip configuration lives outside what bubblewrap shows, only `none` builds it.
+    os.environ.setdefault("TICKETSMITH_SANDBOX", "none")
+    settings = stack_settings(
+        data,
+        follow_pull_request=True,
+        webhook_secret=SecretStr(secret),
+        emulator_ci=True,
+        model_provider="openai",
+        openai_base_url=model.base_url,
+        **overrides,
+    )
+    try:
+        async with running(settings) as started:
+            yield started
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
 
 
 def tasks(model: FakeModelServer, marker: str) -> int:

@@ -9,13 +9,11 @@ a conflict that is merged in; the PR is merged with `starter.py merge` and Jira 
 
 import base64
 import json
-import os
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import httpx
 import pytest
-from pydantic import SecretStr
 
 from config import connect_temporal
 from embedded.demo import starter
@@ -26,12 +24,13 @@ from tests.e2e.review_helpers import (
     as_person,
     check_on_head,
     comments_with,
+    following_stack,
     git,
     second_answer,
     tasks,
     waiting_after,
 )
-from tests.e2e.stacks import poll, running, stack_settings
+from tests.e2e.stacks import poll
 from tests.support.fake_openai import FakeModelServer
 from tests.support.pr_team import OPS, TESTS, pull_request_brain
 from webhooks.security import expected_signature
@@ -53,30 +52,9 @@ async def model() -> AsyncIterator[FakeModelServer]:
 async def stack(
     tmp_path_factory: pytest.TempPathFactory, model: FakeModelServer
 ) -> AsyncIterator[Stack]:
-    names = ("OPENAI_BASE_URL", "TICKETSMITH_OPENAI_MODEL", "TICKETSMITH_SANDBOX")
-    saved = {k: os.environ.get(k) for k in names}
-    os.environ.update(OPENAI_BASE_URL=model.base_url, TICKETSMITH_OPENAI_MODEL="fake")
-    # The worker's and the emulated CI's test runs build the repository's environment; where
-    # the machine's pip configuration lives outside what bubblewrap shows, only `none` builds it.
-    os.environ.setdefault("TICKETSMITH_SANDBOX", "none")
-    settings = stack_settings(
-        tmp_path_factory.mktemp("review-phase"),
-        follow_pull_request=True,
-        project="max_review_rounds = 1\n",
-        webhook_secret=SecretStr(SECRET),
-        emulator_ci=True,
-        model_provider="openai",
-        openai_base_url=model.base_url,
-    )
-    try:
-        async with running(settings) as started:
-            yield started
-    finally:
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
+    data = tmp_path_factory.mktemp("review-phase")
+    async with following_stack(data, model, SECRET, project="max_review_rounds = 1\n") as stack:
+        yield stack
 
 
 async def test_the_ticket_follows_its_pull_request_to_the_merge(

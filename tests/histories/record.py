@@ -9,6 +9,8 @@ activity after the implementation, as before the `tests-from-implementation` pat
 record only those (`python -m tests.histories.record progress`), keeping the other files as
 they were. `happy`, `rejection`, `cancel` and `expiry`
 were recorded before the `review-phase` patch (the ticket ended when its PR opened).
+`review-ci-once` takes the `ci-round-once-per-head` patch: a failure reported after its
+commit's fix round started (which pushed nothing) starts no second round.
 """
 
 import asyncio
@@ -26,6 +28,7 @@ from temporalio.worker import Worker
 
 from tests.conftest import register_search_attributes
 from tests.workflows.fakes import FakeActivities, ProgressReportingActivities
+from tests.workflows.test_ci_round_per_head import took_patch
 from tests.workflows.test_review_phase import failed, following, merge, rounds_done
 from tests.workflows.test_ticket_workflow import awaiting, ticket_input, wait_until
 from workflows.messages import (
@@ -37,6 +40,7 @@ from workflows.messages import (
     WaitPolicy,
 )
 from workflows.registry import WORKFLOWS
+from workflows.review import CI_ROUND_PER_HEAD
 from workflows.review_messages import (
     CommentKind,
     PullRequestChangeInput,
@@ -93,6 +97,19 @@ async def review_merged(handle: Handle) -> None:
     await merge(handle)
 
 
+async def review_ci_once(handle: Handle) -> None:
+    await wait_until(handle, awaiting(Status.AWAITING_REVIEW))
+    await handle.signal(TicketWorkflow.check_completed, failed("tests"))
+    await wait_until(handle, rounds_done("ci", 1))
+    await handle.signal(TicketWorkflow.check_completed, failed("CI"))
+    await took_patch(handle, CI_ROUND_PER_HEAD)
+    push = PullRequestChangeInput(action="synchronize", head_sha="human1", sender="frank")
+    await handle.signal(TicketWorkflow.pull_request_changed, push)
+    await handle.signal(TicketWorkflow.check_completed, failed("CI", sha="human1"))
+    await wait_until(handle, rounds_done("ci", 2))
+    await merge(handle)
+
+
 async def review_closed(handle: Handle) -> None:
     await wait_until(handle, awaiting(Status.AWAITING_REVIEW))
     closed = PullRequestChangeInput(action="closed", sender="carol")
@@ -112,6 +129,7 @@ SCENARIOS: dict[str, Callable[[Handle], Awaitable[None]]] = {
     "review-closed": review_closed,
     "review-expired": expiry,
     "progress": progress,  # auto mode; the implementation signals its progress
+    "review-ci-once": review_ci_once,  # its rounds push nothing
 }
 
 
@@ -161,6 +179,7 @@ async def record(env: WorkflowEnvironment, names: list[str]) -> list[str]:
             continue
         inp = scenario_input(name, number)
         fakes = ProgressReportingActivities() if name == "progress" else FakeActivities()
+        fakes.revise_unchanged = name == "review-ci-once"
         workflow_id = f"ticket-{inp.key}"
         async with Worker(
             env.client,

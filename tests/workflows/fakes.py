@@ -64,6 +64,7 @@ class FakeActivities:
         self.conflicts: list[str] = []  # files update_from_base cannot resolve
         self.revise_gate: asyncio.Event | None = None  # holds revise_pull_request until set
         self.revise_error: str | None = None  # revise_pull_request fails for good with this
+        self.revise_unchanged = False  # revise_pull_request finds nothing to change
         self.questions = questions
         self.followup_rounds = followup_rounds
         # Whether the implementation graph ran the tests on its changes, and how they did.
@@ -216,7 +217,7 @@ class FakeActivities:
             await self.revise_gate.wait()
         if self.revise_error is not None:
             raise ApplicationError(self.revise_error, type="ModelAnswerError", non_retryable=True)
-        paths = inp.paths or ["calc/operations.py"]
+        paths = [] if self.revise_unchanged else inp.paths or ["calc/operations.py"]
         changes = [
             FileChange(path=p, content=f"# round {len(self.calls['revise_pull_request'])}\n")
             for p in paths

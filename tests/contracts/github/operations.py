@@ -2,7 +2,8 @@
 
 One line per operation: the OpenAPI method, path and status, and the request that gets that
 answer from an emulator holding demo/calc, pull request #1 (from `ticketsmith/DEMO-1`) and a
-second branch `ticketsmith/DEMO-2`. After adding a line, run
+second branch `ticketsmith/DEMO-2`, and a failed Actions run on DEMO-1's head (`{run_id}` and
+`{job_id}` in a URL name it). After adding a line, run
 `python -m tests.contracts.github.extract` to add its schema to `schemas.json`.
 """
 
@@ -28,6 +29,8 @@ class Operation:
 
 REPO, CALC = "/repos/{owner}/{repo}", "/repos/demo/calc"
 PULL, ISSUE = f"{REPO}/pulls/{{pull_number}}", f"{REPO}/issues/{{issue_number}}"
+RUN, JOB = f"{REPO}/actions/runs/{{run_id}}", f"{REPO}/actions/jobs/{{job_id}}"
+CALC_RUN = f"{CALC}/actions/runs/{{run_id}}"
 NEW_PULL = {"title": "DEMO-2: more", "head": "ticketsmith/DEMO-2", "base": "main", "draft": True}
 
 OPERATIONS = [
@@ -40,4 +43,9 @@ OPERATIONS = [
     Operation("post", f"{ISSUE}/labels", 200, f"{CALC}/issues/1/labels", {"labels": ["x"]}),
     Operation("get", "/user", 200, "/user"),
     Operation("post", "/user/repos", 201, "/user/repos", {"name": "made", "auto_init": True}),
+    Operation("get", f"{REPO}/actions/runs", 200, f"{CALC}/actions/runs?event=push"),
+    Operation("get", RUN, 200, CALC_RUN),
+    Operation("get", f"{RUN}/jobs", 200, f"{CALC_RUN}/jobs?filter=all"),
+    Operation("get", JOB, 200, f"{CALC}/actions/jobs/{{job_id}}"),
+    Operation("post", f"{RUN}/rerun-failed-jobs", 201, f"{CALC_RUN}/rerun-failed-jobs"),
 ]

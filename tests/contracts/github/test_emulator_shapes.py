@@ -13,27 +13,53 @@ import pytest
 from fastapi import FastAPI
 from jsonschema import Draft7Validator
 
+from emulators.github_store import find_repo
+from integrations.commands import CommandResult
 from tests.contracts.github.operations import OPERATIONS, Operation
-from tests.emulators.helpers import BOT, add_branch, emulator_client, new_emulator
+from tests.emulators.helpers import BASE_URL, BOT, add_branch, emulator_client, new_emulator
 
 SCHEMAS = json.loads((Path(__file__).parent / "schemas.json").read_text())
 
 
+FAILED = "FAILED tests/test_calc.py::test_power - assert 6 == 8\n1 failed, 4 passed in 0.1s"
+
+
+async def failing_tests(r: dict[str, Any], sha: str, command: str) -> CommandResult:
+    return CommandResult(exit_code=1, output=FAILED, timed_out=False, duration_s=0.1)
+
+
 @pytest.fixture(scope="module")
 async def emulator(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[FastAPI]:
-    """demo/calc with pull request #1 from ticketsmith/DEMO-1 and a branch ticketsmith/DEMO-2."""
+    """demo/calc with pull request #1 from ticketsmith/DEMO-1, a branch ticketsmith/DEMO-2,
+    and a failed Actions run on DEMO-1's head."""
     state = tmp_path_factory.mktemp("github")
     app = new_emulator(state)
+    heads = []
     for number in (1, 2):
         files = {f"calc/change{number}.py": f"x = {number}\n"}
-        add_branch(state / "git" / "demo" / "calc.git", f"ticketsmith/DEMO-{number}", files)
+        bare = state / "git" / "demo" / "calc.git"
+        heads.append(add_branch(bare, f"ticketsmith/DEMO-{number}", files))
     async with emulator_client(app) as http:
         opened = await http.post(
             "/api/v3/repos/demo/calc/pulls", headers=BOT,
             json={"title": "DEMO-1: power", "head": "ticketsmith/DEMO-1", "base": "main"},
         )  # fmt: skip
         assert opened.status_code == 201, opened.text
+    ci = app.state.ci
+    ci.reporter, ci.test_commit = "actions", failing_tests
+    ci.pushed("demo", "calc", [("refs/heads/ticketsmith/DEMO-1", heads[0])], BASE_URL)
+    await ci.drain(30)
     yield app
+    await ci.drain(30)
+
+
+def ids_of(app: FastAPI) -> dict[str, int]:
+    """The Actions run and job the URLs name."""
+    state = app.state.emulator
+    run = state.data["workflow_runs"][0]
+    job = next(j for j in state.data["workflow_jobs"] if j["run_id"] == run["id"])
+    assert find_repo(state, "demo", "calc")["name"] == "calc"
+    return {"run_id": run["id"], "job_id": job["id"]}
 
 
 def schema_errors(schema: dict[str, Any], answer: Any) -> list[str]:
@@ -50,7 +76,10 @@ async def test_the_emulators_answer_has_githubs_shape(
     assert digest, f"no schema for {operation.key}: run python -m tests.contracts.github.extract"
     async with emulator_client(emulator) as http:
         response = await http.request(
-            operation.method.upper(), f"/api/v3{operation.url}", json=operation.body, headers=BOT
+            operation.method.upper(),
+            f"/api/v3{operation.url.format(**ids_of(emulator))}",
+            json=operation.body,
+            headers=BOT,
         )
     assert response.status_code == operation.status, response.text
     errors = schema_errors(SCHEMAS["schemas"][digest], response.json())
