@@ -19,6 +19,7 @@ from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.converter import (
     DataConverter,
     DefaultFailureConverterWithEncodedAttributes,
+    ExternalStorage,
     PayloadCodec,
 )
 
@@ -107,12 +108,20 @@ class EncryptionCodec(PayloadCodec):
         return decoded
 
 
-def data_converter(encryption_keys: str | None) -> DataConverter:
-    """The pydantic converter, encrypting payloads and failure messages when keys are given."""
+def data_converter(
+    encryption_keys: str | None, storage: ExternalStorage | None = None
+) -> DataConverter:
+    """The pydantic converter, encrypting payloads and failure messages when keys are given.
+
+    With `storage`, large payloads go to it after encryption and the history keeps a reference.
+    """
+    converter = pydantic_data_converter
+    if storage is not None:
+        converter = dataclasses.replace(converter, external_storage=storage)
     if not encryption_keys:
-        return pydantic_data_converter
+        return converter
     return dataclasses.replace(
-        pydantic_data_converter,
+        converter,
         payload_codec=EncryptionCodec(parse_keys(encryption_keys)),
         failure_converter_class=DefaultFailureConverterWithEncodedAttributes,
     )

@@ -10,6 +10,7 @@ from typing import Any
 from rich.console import Console, Group, RenderableType
 
 from config import get_settings
+from encryption.store import PayloadStoreError
 from tickets import commands
 from tickets.commands import CommandError
 from tickets.graph_list import is_graph_id, list_graph_runs, render_runs
@@ -41,7 +42,7 @@ def run(handler: Handler, args: argparse.Namespace) -> int:
     out = console()
     try:
         answer: Answer = asyncio.run(handler(args))
-    except CommandError as err:
+    except (CommandError, PayloadStoreError) as err:
         Console(stderr=True, highlight=False, soft_wrap=True).print(f"error: {err}", markup=False)
         return 1
     except KeyboardInterrupt:
