@@ -90,6 +90,8 @@ async def test_large_payloads_become_references_small_ones_stay(
     reference = reference_in(large)
     assert reference is not None and reference.driver_name == DRIVER_NAME
     assert large.ByteSize() < 1024 and large.external_payloads[0].size_bytes > 100_000
+    [again] = await converter.encode([LARGE])
+    assert again == large  # the same value stored again is the same file
     [blob] = blobs(tmp_path / "payloads")
     stored = Payload.FromString(blob.read_bytes())
     # The codec runs before the store: with keys, the file holds only ciphertext.
