@@ -30,6 +30,7 @@ from tests.support.fake_team import TeamBrain
 
 EVENT_LIMIT = 50_000
 BYTE_LIMIT = 50 * 2**20
+PAYLOAD_WARNING = 512 * 2**10
 
 
 @dataclass
@@ -82,7 +83,8 @@ async def main() -> int:
                 async with bench_stack(Path(tmp), model, len(runs), **keys) as stack:
                     client = await client_for(stack.settings)
                     store = stack.settings.payload_store_path
-                    threshold = stack.settings.payload_store_threshold_kib * 1024
+                    # Payloads under the store's threshold (the store off: Temporal's warning).
+                    threshold = stack.settings.payload_store_threshold_kib * 1024 or PAYLOAD_WARNING
                     for key, (revisions, large) in zip(ticket_keys(len(runs)), runs, strict=True):
                         brain.revisions, brain.reviews = revisions, 0
                         brain.additions = large_additions(large) if large else ADDITIONS
@@ -103,7 +105,7 @@ async def main() -> int:
                         report.figure(
                             f"{name}: largest payload",
                             f"{found.largest_payload / 1024:.1f} KiB",
-                            f"< {threshold // 1024} KiB, the payload store's threshold",
+                            f"< {threshold // 1024} KiB",
                             found.largest_payload < threshold,
                         )
                         report.note(f"largest payload in {found.largest_payload_where}")
