@@ -22,6 +22,7 @@ from graphs.schemas import FileChange, Implementation, Plan, TicketContext
 from tests.conftest import register_search_attributes
 from tests.workflows.fakes import FakeActivities
 from tests.workflows.test_ticket_workflow import ticket_input
+from tickets.status import read_status
 from workflows.messages import ImplementationInput, Status, TicketResult
 from workflows.registry import WORKFLOWS
 from workflows.ticket import TicketWorkflow
@@ -84,8 +85,9 @@ async def test_large_changes_travel_by_reference(
     settings = config(tmp_path / "payloads", encrypted)
     client = client_for(server, settings)
     fakes, queue = LargeChanges(questions=False), f"large-{uuid.uuid4()}"
-    inp = ticket_input("DEMO-9").model_copy(update={"auto": True})
-    ticket_id = f"ticket-DEMO-9-{uuid.uuid4()}"
+    key = "DEMO-92" if encrypted else "DEMO-91"
+    inp = ticket_input(key).model_copy(update={"auto": True})
+    ticket_id = f"ticket-{key}"  # as `starter.py status` finds it
     async with Worker(client, task_queue=queue, workflows=WORKFLOWS, activities=fakes.all()):
         handle = await client.start_workflow(
             TicketWorkflow.run, inp, id=ticket_id, task_queue=queue
@@ -93,6 +95,9 @@ async def test_large_changes_travel_by_reference(
         result = await asyncio.wait_for(handle.result(), DEADLINE_S)
 
     assert result.status == Status.COMPLETED and result.pr_url
+    # What `starter.py status` shows for the finished ticket.
+    status = await read_status(client, key, timedelta(seconds=10))
+    assert (status.status, status.pr_url) == (Status.COMPLETED, result.pr_url)
     # The activities were handed the files whole.
     assert fakes.calls["run_tests"][-1].changes == CHANGES
     assert fakes.calls["commit_files"][-1].files == CHANGES

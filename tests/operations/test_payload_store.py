@@ -1,5 +1,6 @@
 """The payload store: content-addressed files, idempotent writes, clear errors, codec first."""
 
+import argparse
 import base64
 import json
 from pathlib import Path
@@ -22,6 +23,7 @@ from encryption.store import (
     reference_in,
 )
 from graphs.schemas import FileChange
+from tickets.cli import run
 
 LARGE = FileChange(path="calc/big.py", content="TOTAL = 1  # marker-line\n" * 4000)  # ~100 KB
 
@@ -142,3 +144,14 @@ async def test_the_codec_server_shows_stored_payloads_whole(
             blob.unlink()
         gone = await http.post("/decode", json=proto_json([reference]))
     assert gone.status_code == 422 and SETTING in gone.json()["detail"]
+
+
+def test_the_command_line_says_which_payload_is_missing(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    async def reads_a_missing_payload(args: argparse.Namespace) -> None:
+        raise PayloadStoreError(f"stored payload 0a1b is missing: share the folder {SETTING}")
+
+    assert run(reads_a_missing_payload, argparse.Namespace()) == 1
+    error = capsys.readouterr().err.strip()
+    assert error == f"error: stored payload 0a1b is missing: share the folder {SETTING}"
