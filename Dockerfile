@@ -18,7 +18,7 @@ COPY . .
 # own environments (built with uv, a dependency), never in this one.
 RUN pip install ".[otel]" \
     && useradd --create-home --uid 10001 ticketsmith \
-    && install -d -o ticketsmith /var/lib/emulators /var/lib/toolserver
+    && install -d -o ticketsmith /var/lib/emulators /var/lib/toolserver /var/lib/ticketsmith/payloads
 
 USER ticketsmith
 EXPOSE 8000 8081 8100 8200 9000

@@ -17,6 +17,7 @@ from localmodel.layout import Layout
 
 if TYPE_CHECKING:  # the client is imported where it connects: `status` and `list` go without it
     from temporalio.client import Client
+    from temporalio.converter import DataConverter
     from temporalio.runtime import Runtime
 
 ROOT = Path(__file__).resolve().parent
@@ -59,6 +60,11 @@ class Settings(BaseSettings):
     codec_cors_origins: str = ""
 
     data_dir: Path = ROOT / ".data"
+    # Payloads of at least this size are kept in the payload store, the history holds a
+    # reference (0: none are; references already written still read back).
+    payload_store_threshold_kib: int = Field(default=32, ge=0)
+    # Shared by every worker and client (None: <data_dir>/payloads).
+    payload_store_dir: Path | None = None
     projects_file: Path = ROOT / "projects.toml"
 
     webhook_host: str = "127.0.0.1"
@@ -178,6 +184,11 @@ class Settings(BaseSettings):
         return self.toolserver_docs_dir or self.data_dir / "toolserver" / "docs"
 
     @property
+    def payload_store_path(self) -> Path:
+        """The folder of payloads too large for the history."""
+        return self.payload_store_dir or self.data_dir / "payloads"
+
+    @property
     def environments_dir(self) -> Path:
         """Repositories' virtual environments, cached by the hash of their dependency files."""
         return self.data_dir / "environments"
@@ -213,21 +224,29 @@ def get_settings() -> Settings:
     return Settings()
 
 
+def converter_for(settings: Settings) -> "DataConverter":
+    """The data converter every client and worker uses: pydantic, codec, payload store."""
+    from encryption.codec import data_converter
+    from encryption.store import payload_storage
+
+    keys = settings.encryption_keys.get_secret_value() if settings.encryption_keys else None
+    threshold = settings.payload_store_threshold_kib * 1024
+    return data_converter(keys, payload_storage(settings.payload_store_path, threshold))
+
+
 async def connect_temporal(
     settings: Settings | None = None, runtime: "Runtime | None" = None
 ) -> "Client":
     """The one Temporal client builder: worker, starter, webhooks and tests use it."""
     from temporalio.client import Client
 
-    from encryption.codec import data_converter
     from observability.tracing import tracing_interceptors
 
     settings = settings or get_settings()
-    keys = settings.encryption_keys.get_secret_value() if settings.encryption_keys else None
     return await Client.connect(
         settings.temporal_address,
         namespace=settings.temporal_namespace,
-        data_converter=data_converter(keys),
+        data_converter=converter_for(settings),
         interceptors=tracing_interceptors(settings.otel_endpoint, settings.otel_service_name),
         runtime=runtime,
     )

@@ -58,6 +58,9 @@ def child_env(settings: Settings) -> dict[str, str]:
             "TICKETSMITH_TEMPORAL_HTTP_URL": settings.temporal_http_url,
             "TICKETSMITH_TASK_QUEUE": settings.task_queue,
             "TICKETSMITH_DATA_DIR": str(settings.data_dir),
+            # Every process of the stack reads and writes the same payload store.
+            "TICKETSMITH_PAYLOAD_STORE_DIR": str(settings.payload_store_path),
+            "TICKETSMITH_PAYLOAD_STORE_THRESHOLD_KIB": str(settings.payload_store_threshold_kib),
             "TICKETSMITH_PROJECTS_FILE": str(settings.projects_file),
             "TICKETSMITH_WEBHOOK_PORT": str(settings.webhook_port),
             "TICKETSMITH_EMULATOR_PORT": str(settings.emulator_port),

@@ -7,8 +7,10 @@
 import base64
 import binascii
 import dataclasses
+import hashlib
 import os
 import sys
+from collections import OrderedDict
 from collections.abc import Sequence
 from datetime import date
 
@@ -19,12 +21,17 @@ from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.converter import (
     DataConverter,
     DefaultFailureConverterWithEncodedAttributes,
+    ExternalStorage,
     PayloadCodec,
 )
 
 ENCODING = b"binary/encrypted"
 KEY_ID = "encryption-key-id"
 NONCE_BYTES = 12
+# Large payloads encrypted again unchanged (a heartbeat repeating its checkpoint, a replayed
+# workflow) get their earlier ciphertext back, so the payload store keeps one file for them.
+REUSE_FROM_BYTES = 16 * 1024
+REUSE_UP_TO_BYTES = 32 * 2**20
 
 
 class EncryptionKeyError(ValueError):
@@ -72,17 +79,31 @@ class EncryptionCodec(PayloadCodec):
             raise EncryptionKeyError("the encryption codec needs at least one key")
         self._ciphers = {key_id: AESGCM(key) for key_id, key in keys.items()}
         self.current_key_id = next(iter(keys))
+        self._recent: OrderedDict[bytes, Payload] = OrderedDict()  # sha256 of plaintext -> it
+        self._recent_bytes = 0
 
     async def encode(self, payloads: Sequence[Payload]) -> list[Payload]:
         """Encrypt each whole payload (metadata included) with the current key."""
-        cipher = self._ciphers[self.current_key_id]
-        encoded = []
-        for payload in payloads:
-            nonce = os.urandom(NONCE_BYTES)
-            data = nonce + cipher.encrypt(nonce, payload.SerializeToString(), None)
-            metadata = {"encoding": ENCODING, KEY_ID: self.current_key_id.encode()}
-            encoded.append(Payload(metadata=metadata, data=data))
-        return encoded
+        return [self._encrypt(p.SerializeToString(deterministic=True)) for p in payloads]
+
+    def _encrypt(self, plain: bytes) -> Payload:
+        reusable = len(plain) >= REUSE_FROM_BYTES
+        digest = hashlib.sha256(plain).digest() if reusable else b""
+        if digest in self._recent:
+            self._recent.move_to_end(digest)
+            again = Payload()
+            again.CopyFrom(self._recent[digest])  # a copy: callers may change what they get
+            return again
+        nonce = os.urandom(NONCE_BYTES)
+        data = nonce + self._ciphers[self.current_key_id].encrypt(nonce, plain, None)
+        metadata = {"encoding": ENCODING, KEY_ID: self.current_key_id.encode()}
+        encrypted = Payload(metadata=metadata, data=data)
+        if reusable:
+            self._recent[digest] = encrypted
+            self._recent_bytes += len(data)
+            while self._recent_bytes > REUSE_UP_TO_BYTES:
+                self._recent_bytes -= len(self._recent.popitem(last=False)[1].data)
+        return encrypted
 
     async def decode(self, payloads: Sequence[Payload]) -> list[Payload]:
         """Decrypt encrypted payloads; pass others (written before encryption) through."""
@@ -107,12 +128,20 @@ class EncryptionCodec(PayloadCodec):
         return decoded
 
 
-def data_converter(encryption_keys: str | None) -> DataConverter:
-    """The pydantic converter, encrypting payloads and failure messages when keys are given."""
+def data_converter(
+    encryption_keys: str | None, storage: ExternalStorage | None = None
+) -> DataConverter:
+    """The pydantic converter, encrypting payloads and failure messages when keys are given.
+
+    With `storage`, large payloads go to it after encryption and the history keeps a reference.
+    """
+    converter = pydantic_data_converter
+    if storage is not None:
+        converter = dataclasses.replace(converter, external_storage=storage)
     if not encryption_keys:
-        return pydantic_data_converter
+        return converter
     return dataclasses.replace(
-        pydantic_data_converter,
+        converter,
         payload_codec=EncryptionCodec(parse_keys(encryption_keys)),
         failure_converter_class=DefaultFailureConverterWithEncodedAttributes,
     )

@@ -1,4 +1,7 @@
-"""The codec server: lets the Temporal Web UI and CLI read encrypted payloads with our keys.
+"""The codec server: lets the Temporal Web UI and CLI read encrypted and stored payloads.
+
+It decrypts with our keys (when encryption is on) and replaces references to the payload store
+with the payloads they name, so the history shows large payloads whole.
 
 `uvicorn --factory encryption.server:create_app --port 8081`; point the Web UI at it
 (`TEMPORAL_CODEC_ENDPOINT`, or `temporal server start-dev --ui-codec-endpoint`).
@@ -16,6 +19,7 @@ from temporalio.api.common.v1 import Payload, Payloads
 
 from config import Settings, get_settings
 from encryption.codec import EncryptionCodec, EncryptionKeyError, parse_keys
+from encryption.store import FilePayloadStore, PayloadStoreError, resolve_references
 
 Transform = Callable[[Sequence[Payload]], Awaitable[list[Payload]]]
 
@@ -31,11 +35,19 @@ def cors_origins(settings: Settings) -> list[str]:
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
-    """The codec app; it refuses to start without encryption keys."""
+    """The codec app; without encryption keys it only resolves payload store references."""
     settings = settings or get_settings()
-    if not settings.encryption_keys:
-        raise EncryptionKeyError("the codec server needs TICKETSMITH_ENCRYPTION_KEYS")
-    codec = EncryptionCodec(parse_keys(settings.encryption_keys.get_secret_value()))
+    keys = settings.encryption_keys
+    codec = EncryptionCodec(parse_keys(keys.get_secret_value())) if keys else None
+    store = FilePayloadStore(settings.payload_store_path)
+
+    async def encode(payloads: Sequence[Payload]) -> list[Payload]:
+        return await codec.encode(payloads) if codec else list(payloads)
+
+    async def decode(payloads: Sequence[Payload]) -> list[Payload]:
+        resolved = await resolve_references(store, payloads)
+        return await codec.decode(resolved) if codec else resolved
+
     app = FastAPI(title="ticketsmith codec server")
     app.add_middleware(
         CORSMiddleware,
@@ -56,20 +68,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return JSONResponse({"detail": detail}, status_code=400)
         try:
             result = Payloads(payloads=await transform(payloads.payloads))
-        except EncryptionKeyError as err:
+        except (EncryptionKeyError, PayloadStoreError) as err:
             return JSONResponse({"detail": str(err)}, status_code=422)
         return Response(json_format.MessageToJson(result), media_type="application/json")
 
     @app.get("/healthz")
     async def healthz() -> dict[str, str]:
-        return {"status": "ok", "key": codec.current_key_id}
+        return {"status": "ok", "key": codec.current_key_id if codec else "none"}
 
     @app.post("/encode")
-    async def encode(request: Request) -> Response:
-        return await apply(request, codec.encode)
+    async def encode_route(request: Request) -> Response:
+        return await apply(request, encode)
 
     @app.post("/decode")
-    async def decode(request: Request) -> Response:
-        return await apply(request, codec.decode)
+    async def decode_route(request: Request) -> Response:
+        return await apply(request, decode)
 
     return app

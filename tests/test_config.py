@@ -95,3 +95,14 @@ def test_an_absolute_discord_url_is_kept(tmp_path: Path) -> None:
     )
     project = load_projects(path)["CALC"]
     assert discord_webhook_for(project, Settings()) == "https://discord.com/api/webhooks/1/x"
+
+
+def test_every_process_of_the_stack_shares_one_payload_store(tmp_path: Path) -> None:
+    from embedded.services import child_env
+
+    settings = Settings(data_dir=tmp_path, payload_store_threshold_kib=64)
+    assert settings.payload_store_path == tmp_path / "payloads"
+    env = child_env(settings)
+    assert env["TICKETSMITH_PAYLOAD_STORE_DIR"] == str(tmp_path / "payloads")
+    assert env["TICKETSMITH_PAYLOAD_STORE_THRESHOLD_KIB"] == "64"
+    assert Settings(payload_store_dir=tmp_path / "shared").payload_store_path == tmp_path / "shared"

@@ -8,6 +8,8 @@ from typing import Any
 
 from rich.console import Console, RenderableType
 
+from encryption.errors import PayloadStoreError
+
 KEY_PATTERN = re.compile(r"^[A-Z][A-Z0-9_]+-[1-9][0-9]*$")
 Answer = RenderableType | int | None
 Handler = Callable[[argparse.Namespace], Coroutine[Any, Any, Answer]]
@@ -35,7 +37,7 @@ def run(handler: Handler, args: argparse.Namespace) -> int:
     out = console()
     try:
         answer: Answer = asyncio.run(handler(args))
-    except CommandError as err:
+    except (CommandError, PayloadStoreError) as err:
         Console(stderr=True, highlight=False, soft_wrap=True).print(f"error: {err}", markup=False)
         return 1
     except KeyboardInterrupt:

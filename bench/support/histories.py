@@ -8,6 +8,8 @@ from temporalio.api.common.v1 import Payload
 from temporalio.api.history.v1 import HistoryEvent
 from temporalio.client import Client
 
+from encryption.store import reference_in
+
 
 @dataclass
 class Call:
@@ -25,6 +27,8 @@ class Size:
     bytes: int = 0
     largest_payload: int = 0
     largest_payload_where: str = ""
+    stored: int = 0  # payloads held in the payload store, the history keeping a reference
+    stored_bytes: int = 0
 
 
 async def events(client: Client, workflow_id: str) -> list[HistoryEvent]:
@@ -47,7 +51,7 @@ async def activity_calls(client: Client, workflow_id: str) -> list[Call]:
     return calls
 
 
-def _payloads(message: Any, where: str) -> list[tuple[str, Payload]]:
+def payloads_in(message: Any, where: str = "") -> list[tuple[str, Payload]]:
     """Every Payload inside a protobuf message, with the field path that leads to it."""
     found: list[tuple[str, Payload]] = []
     if isinstance(message, Payload):
@@ -63,7 +67,7 @@ def _payloads(message: Any, where: str) -> list[tuple[str, Payload]]:
         else:
             items = list(value)
         for item in items:
-            found += _payloads(item, f"{where}.{descriptor.name}")
+            found += payloads_in(item, f"{where}.{descriptor.name}")
     return found
 
 
@@ -74,7 +78,10 @@ async def size(client: Client, workflow_id: str) -> Size:
         total.events += 1
         total.bytes += event.ByteSize()
         kind = event.WhichOneof("attributes") or ""
-        for where, payload in _payloads(getattr(event, kind), kind.removesuffix("_attributes")):
+        for where, payload in payloads_in(getattr(event, kind), kind.removesuffix("_attributes")):
+            if reference_in(payload) is not None:
+                total.stored += 1
+                total.stored_bytes += sum(p.size_bytes for p in payload.external_payloads)
             if payload.ByteSize() > total.largest_payload:
                 total.largest_payload = payload.ByteSize()
                 total.largest_payload_where = f"{workflow_id}: {where}"
@@ -84,6 +91,8 @@ async def size(client: Client, workflow_id: str) -> Size:
             )
             total.events += child.events
             total.bytes += child.bytes
+            total.stored += child.stored
+            total.stored_bytes += child.stored_bytes
             if child.largest_payload > total.largest_payload:
                 total.largest_payload = child.largest_payload
                 total.largest_payload_where = child.largest_payload_where

@@ -14,7 +14,9 @@ from embedded.stack import SEARCH_ATTRIBUTES
 
 COMPOSE = ROOT / "docker-compose.yml"
 ENV_EXAMPLE = ROOT / "deploy" / "ticketsmith.env.example"
-ONE_SHOT = {"temporal-schema", "temporal-setup"}  # they run to completion, then exit
+# They run to completion, then exit.
+ONE_SHOT = {"temporal-schema", "temporal-setup", "starter"}
+PAYLOAD_CLIENTS = ("worker", "webhooks", "codec", "starter")  # every service converting payloads
 
 
 @pytest.fixture(scope="module")
@@ -60,7 +62,7 @@ def test_our_environment_names_are_settings(services: dict[str, dict[str, Any]])
 
 
 def test_ticketsmith_services_read_the_env_file(services: dict[str, dict[str, Any]]) -> None:
-    for name in ("worker", "webhooks", "codec", "emulators", "toolserver"):
+    for name in ("worker", "webhooks", "codec", "emulators", "toolserver", "starter"):
         files = services[name]["env_file"]
         assert {"path": "deploy/ticketsmith.env", "required": False} in files, name
 
@@ -92,12 +94,27 @@ def test_our_search_attributes_are_created(services: dict[str, dict[str, Any]]) 
 
 def test_the_worker_keeps_no_state(services: dict[str, dict[str, Any]]) -> None:
     worker = services["worker"]
+    store = worker["environment"]["TICKETSMITH_PAYLOAD_STORE_DIR"]
     for volume in worker.get("volumes", []):
+        if volume == f"payloads:{store}":
+            continue  # shared by every replica and client (next test), not the worker's own
         assert str(volume).endswith(":ro"), f"worker volume {volume} is writable state"
         assert str(volume).startswith("./"), f"worker volume {volume} is a named volume"
     assert "ports" not in worker, "published worker ports stop --scale worker=N"
     grace = float(worker["stop_grace_period"].rstrip("s"))
     assert grace > Settings.model_fields["graceful_shutdown_seconds"].default
+
+
+def test_every_payload_client_shares_the_payload_store(
+    services: dict[str, dict[str, Any]], compose: dict[str, Any]
+) -> None:
+    assert "payloads" in compose["volumes"]
+    for name in PAYLOAD_CLIENTS:
+        store = services[name]["environment"]["TICKETSMITH_PAYLOAD_STORE_DIR"]
+        mounts = [str(v).removesuffix(":ro") for v in services[name]["volumes"]]
+        assert f"payloads:{store}" in mounts, f"{name} does not mount the payload store"
+    # The image creates the folder, so a new volume belongs to the user the services run as.
+    assert store in (ROOT / "Dockerfile").read_text()
 
 
 def test_health_checks_and_start_order(services: dict[str, dict[str, Any]]) -> None:

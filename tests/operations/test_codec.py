@@ -45,6 +45,18 @@ async def test_rotation_old_keys_still_decrypt() -> None:
         await before.decode([new])
 
 
+async def test_a_large_payload_encrypted_again_keeps_its_ciphertext() -> None:
+    codec = EncryptionCodec(parse_keys(NEW))
+    large, small = plain("checkpoint " * 2000), plain("status")
+    first_large, first_small = await codec.encode([large, small])
+    again_large, again_small = await codec.encode([large, small])
+    # One stored file for a repeated heartbeat checkpoint; small payloads get fresh nonces.
+    assert again_large == first_large and again_small != first_small
+    again_large.data = b"changed"  # what a caller does with its copy stays with it
+    assert (await codec.encode([large]))[0] == first_large
+    assert await codec.decode([first_large]) == [large]
+
+
 async def test_unencrypted_payloads_pass_through() -> None:
     codec = EncryptionCodec(parse_keys(NEW))
     assert await codec.decode([plain("from before")]) == [plain("from before")]

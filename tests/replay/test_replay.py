@@ -7,7 +7,6 @@ from pathlib import Path
 import pytest
 from temporalio import workflow
 from temporalio.client import WorkflowHistory
-from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.worker import Replayer
 from temporalio.workflow import NondeterminismError
 
@@ -25,9 +24,13 @@ def load(path: Path) -> WorkflowHistory:
     return WorkflowHistory.from_json(WORKFLOW_IDS[path.stem], path.read_text())
 
 
-def replayer(workflows: list[type]) -> Replayer:
-    """A replayer with the worker's converter."""
-    return Replayer(workflows=workflows, data_converter=pydantic_data_converter)
+def replayer(workflows: list[type], store: Path) -> Replayer:
+    """A replayer with the worker's converter; replayed large payloads go to `store`."""
+    # Imported here: the workflow sandbox re-imports this module, and config's imports break it.
+    from config import Settings, converter_for
+
+    settings = Settings(payload_store_dir=store, _env_file=None)  # type: ignore[call-arg]
+    return Replayer(workflows=workflows, data_converter=converter_for(settings))
 
 
 def test_every_scenario_is_recorded() -> None:
@@ -42,8 +45,8 @@ def test_every_scenario_is_recorded() -> None:
 
 
 @pytest.mark.parametrize("path", HISTORIES, ids=[p.stem for p in HISTORIES])
-async def test_history_replays(path: Path) -> None:
-    result = await replayer(WORKFLOWS).replay_workflow(load(path))
+async def test_history_replays(path: Path, tmp_path: Path) -> None:
+    result = await replayer(WORKFLOWS, tmp_path).replay_workflow(load(path))
     assert result.replay_failure is None
 
 
@@ -57,10 +60,10 @@ class ReorderedTicketWorkflow:
         raise AssertionError("never reached on replay")
 
 
-async def test_changed_workflow_is_caught() -> None:
+async def test_changed_workflow_is_caught(tmp_path: Path) -> None:
     happy = next(path for path in HISTORIES if path.stem == "happy")
     with pytest.raises(NondeterminismError):
-        await replayer([ReorderedTicketWorkflow]).replay_workflow(load(happy))
+        await replayer([ReorderedTicketWorkflow], tmp_path).replay_workflow(load(happy))
 
 
 @workflow.defn(name="GraphWorkflow")
@@ -73,7 +76,7 @@ class ReorderedGraphWorkflow:
         raise AssertionError("never reached on replay")
 
 
-async def test_changed_graph_interpreter_is_caught() -> None:
+async def test_changed_graph_interpreter_is_caught(tmp_path: Path) -> None:
     sequence = next(path for path in HISTORIES if path.stem == "graph-sequence")
     with pytest.raises(NondeterminismError):
-        await replayer([ReorderedGraphWorkflow]).replay_workflow(load(sequence))
+        await replayer([ReorderedGraphWorkflow], tmp_path).replay_workflow(load(sequence))
