@@ -70,9 +70,10 @@ def test_pull_request_closed_merged_and_synchronize() -> None:
     }
     pushed = read("pull_request", "pull_request.synchronize")
     assert isinstance(pushed, GitHubEvent)
-    assert pushed.payload.model_dump(include={"action", "head_sha", "sender"}) == {
+    assert pushed.payload.model_dump(include={"action", "head_sha", "before", "sender"}) == {
         "action": "synchronize",
         "head_sha": HEAD,
+        "before": "6113728f27ae82c7b1a177c8d03f9e96e0adf246",  # the example's previous head
         "sender": "Codertocat",
     }
     assert read("pull_request", "pull_request.synchronize", action="labeled").startswith(
