@@ -23,7 +23,7 @@ with workflow.unsafe.imports_passed_through():
     from activities.round_messages import CommitRoundInput, CommitRoundResult
     from activities.rounds import RoundActivities
     from workflows import review_texts, texts
-    from workflows.judged_round import judged_review_round
+    from workflows.judged_round import judged_review_round, quoted_comments
     from workflows.messages import Implementation, TicketContext, TicketInput, TicketStatus
     from workflows.outbox import Outbox
     from workflows.policies import (
@@ -91,6 +91,7 @@ class PullRequestRounds:
         self, number: int, failures: list[CheckInput]
     ) -> tuple[str | None, list[str]]:
         """Read what failed, revise, test, commit once and say what changed and why."""
+        self.last_push = None
         pushes = len(self._inbox.pushed_by_others)
         reports: list[CiFailureReport] = await asyncio.gather(
             *(self._read_failure(f) for f in failures)
@@ -103,9 +104,14 @@ class PullRequestRounds:
         sha = await self.commit_changes(
             done, f"{self._inp.key}: fix CI ({', '.join(f.name for f in failures)})"
         )
+        push = self.last_push
+        if sha is None and push is not None and push.unresolved:
+            return None, []  # said on the PR; their commit gets its own CI run
         files = [c.path for c in done.changes] if sha else []
         summary = texts.tests_summary(tests.passed, tests.exit_code, tests.output)
         body = review_texts.ci_round_comment(number, failures, sha, files, summary)
+        if push is not None:
+            body += review_texts.merged_note(push.merged_heads, push.tests_passed)
         await self.comment(f"ci-round-{number}", body)
         return sha, files
 
@@ -113,15 +119,11 @@ class PullRequestRounds:
         self, number: int, comments: list[ReviewComment]
     ) -> tuple[str | None, list[str]]:
         """Address every comment in one commit, or answer why not; reply in inline threads."""
+        self.last_push = None
         if workflow.patched(JUDGED_REVIEWS):
             return await judged_review_round(self, number, comments)
         pushes = len(self._inbox.pushed_by_others)
-        quoted = "\n\n".join(
-            f"Comment {c.id} by {c.author}"
-            + (f" on `{c.path}` line {c.line}" if c.path else "")
-            + f":\n{c.body}"
-            for c in comments
-        )
+        quoted = quoted_comments(comments)
         paths = list(dict.fromkeys(c.path for c in comments if c.path))
         done = await self.revise("review", quoted, paths)
         await self.run_tests(done)
@@ -256,6 +258,13 @@ class PullRequestRounds:
             return None
         self._inbox.moved_to(result.sha, by_us=True)
         return result.sha
+
+    def push_outcome(self) -> str:
+        """The round's outcome when its push conflicted with someone else's ("" otherwise)."""
+        push = self.last_push
+        if push is None or not push.unresolved:
+            return ""
+        return f"not pushed: conflicts with a push in {', '.join(push.unresolved)}"
 
     async def agent(self, activity: Any, arg: Any, summary: str) -> Any:
         """Run an agent-queue activity that finishes a round and count its tokens (no pause

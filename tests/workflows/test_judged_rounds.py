@@ -155,3 +155,21 @@ async def test_a_conflict_with_their_push_starts_the_round_again(
     assert markers == ["push-conflict-1", "review-round-2"]
     assert "pushed nothing and forced nothing" in fakes.calls["comment_on_pull_request"][0].body
     assert list(replies(fakes)) == [51] and len(fakes.calls["revise_pull_request"]) == 2
+
+
+async def test_a_ci_round_whose_push_conflicts_says_only_that(
+    time_skipping_env: WorkflowEnvironment,
+) -> None:
+    fakes = FakeActivities()
+    fakes.push_conflicts = [OPS]
+    async with running_ticket(time_skipping_env, fakes, following("JUD-7")) as handle:
+        await wait_until(handle, awaiting(Status.AWAITING_REVIEW))
+        await handle.signal(TicketWorkflow.check_completed, failed("tests"))
+        after = await wait_until(handle, rounds_done("ci", 1))
+        await merge(handle)
+
+    markers = [c.marker.rsplit("/", 1)[1] for c in fakes.calls["comment_on_pull_request"]]
+    assert markers == ["push-conflict-1"]
+    assert after.pull_request and after.pull_request.rounds[0].outcome == (
+        f"not pushed: conflicts with a push in {OPS}"
+    )
