@@ -127,8 +127,10 @@ def merged_note(heads: list[str], tests_passed: bool | None) -> str:
     if not heads:
         return ""
     shas = ", ".join(h[:7] for h in heads)
-    tests = {True: " The tests passed after the merge.", False: " The tests failed after "
-             "the merge; a person needs to look."}.get(tests_passed, "")  # fmt: skip
+    tests = ""
+    if tests_passed is not None:
+        outcome = "passed" if tests_passed else "failed; a person needs to look"
+        tests = f" The tests {outcome} after the merge."
     return (
         f"\n\nSomeone pushed {shas} to the branch while this round pushed; ticketsmith merged "
         f"it in (nothing forced, their commits unchanged).{tests}"
