@@ -136,6 +136,8 @@ def build_activities(settings: Settings, stack: AsyncExitStack) -> ActivitySets:
         agent_activities.implement_changes,
         round_activities.revise_pull_request,
         round_activities.update_from_base,
+        round_activities.commit_round_changes,
+        round_activities.judge_review_comments,
         *team_models,
         mvp_agents.mvp_manager,
         mvp_agents.mvp_architect,

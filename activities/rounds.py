@@ -11,6 +11,14 @@ from activities.heartbeat import heartbeating
 from activities.merging import merge_base
 from activities.pr_messages import ReviseInput, UpdateFromBaseInput, UpdateFromBaseResult
 from activities.repo import Workspaces
+from activities.round_judge import judge_round
+from activities.round_messages import (
+    CommitRoundInput,
+    CommitRoundResult,
+    JudgeCommentsInput,
+    JudgeCommentsResult,
+)
+from activities.round_push import commit_round
 from activities.tester import WorkspaceTester
 from graphs.feedback import feedback_plan, paths_in, repository_file
 from graphs.implementation.graph import implement_plan
@@ -32,6 +40,7 @@ class RoundActivities:
         """Change the branch's files so the feedback is addressed (not committed here)."""
         async with self._workspaces.using(inp.repo, WORKSPACE) as workspace:
             repo_dir = await workspace.sync(inp.repo.branch, inp.repo.base_branch)
+            base_sha = await workspace.head_sha()
             named = [*inp.paths, *paths_in(inp.feedback, repo_dir)]
             if inp.kind == "ci" or not named:  # a failure shows where it hurts, not the cause
                 named += await workspace.changed_files(inp.repo.base_branch)
@@ -53,6 +62,7 @@ class RoundActivities:
             )  # fmt: skip
             with model_answers():
                 implementation = await heartbeating(work)
+        implementation.base_sha = base_sha
         report_tokens(f"revise_pull_request ({inp.kind})", implementation.tokens)
         return implementation
 
@@ -67,4 +77,24 @@ class RoundActivities:
                 )
             if result.merged and result.sha:
                 result.sha = await workspace.push(inp.repo.branch)
+        return result
+
+    @activity.defn
+    async def commit_round_changes(self, inp: CommitRoundInput) -> CommitRoundResult:
+        """Commit a round's files and push, merging in what others pushed (never forced)."""
+        async with self._workspaces.using(inp.repo, "git") as workspace:
+            with model_answers():
+                result = await heartbeating(
+                    commit_round(self._model, workspace, self._workspaces.environments, inp)
+                )
+        report_tokens("commit_round_changes", result.tokens)
+        return result
+
+    @activity.defn
+    async def judge_review_comments(self, inp: JudgeCommentsInput) -> JudgeCommentsResult:
+        """Whether the round's changes address each comment, with the reply to give."""
+        async with self._workspaces.using(inp.repo, "judge") as workspace:
+            with model_answers():
+                result = await heartbeating(judge_round(self._model, workspace, inp))
+        report_tokens("judge_review_comments", result.tokens)
         return result

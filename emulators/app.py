@@ -17,7 +17,13 @@ from emulators.admin_routes import create_admin_router
 from emulators.control import create_control_router
 from emulators.discord_routes import create_discord_router
 from emulators.faults import FaultInjector
-from emulators.git_hosting import create_git_router, ensure_seed_repository
+from emulators.git_hosting import (
+    branch_heads,
+    create_git_router,
+    ensure_seed_repository,
+    repository_path,
+)
+from emulators.git_races import PushRaces, commit_on_branch, create_races_router
 from emulators.github_actions import create_actions_router
 from emulators.github_checks import create_checks_router
 from emulators.github_ci import EmulatedCI
@@ -87,6 +93,23 @@ def create_app(
         closer = request_caller(state, request)[0]
         await send_pull_event(state, repos_root, hooks, pr, "closed", closer, base_url(request))
 
+    races = PushRaces()
+
+    async def before_push(owner: str, repo: str, request: Request) -> None:
+        """A queued race: the person's commit lands first, sent as their push."""
+        for race in races.take(owner, repo):
+            bare = repository_path(repos_root, owner, repo)
+            ref = f"refs/heads/{race.branch}"
+            old = (await branch_heads(bare)).get(ref, "0" * 40)
+            sha = await commit_on_branch(bare, race)
+            login = {u["login"]: u["token"] for u in state.data.get("github_users", [])}
+            authorization = f"Bearer {login.get(race.author, '')}"
+            base = base_url(request)
+            moved = [(ref, old, sha)]
+            await note_push(state, repos_root, hooks, owner, repo, authorization, base, moved)
+            if ci:
+                emulated_ci.pushed(owner, repo, [(ref, sha)], base)
+
     app = FastAPI(title="ticketsmith emulators", lifespan=lifespan)
     app.state.emulator = state
     app.state.faults = faults
@@ -119,7 +142,8 @@ def create_app(
     app.include_router(create_merge_router(state, repos_root, hooks))
     app.include_router(create_user_repos_router(state, repos_root))
     app.include_router(create_discord_router(state))
-    app.include_router(create_git_router(repos_root, after_push))
+    app.include_router(create_races_router(races))
+    app.include_router(create_git_router(repos_root, after_push, before_push))
     app.add_middleware(RecordingMiddleware, log=log, faults=faults, error=service_error)
     emulated_ci.transport = httpx.ASGITransport(app=app)
     return app

@@ -15,6 +15,8 @@ from fastapi import APIRouter, HTTPException, Request, Response
 # Told after a push: owner, repository, the request, and the refs it moved
 # (ref, old sha or forty zeros for a new ref, new sha).
 AfterPush = Callable[[str, str, Request, list[tuple[str, str, str]]], Awaitable[None]]
+# Told when a push begins (git asks for the refs to push onto): owner, repository, request.
+BeforePush = Callable[[str, str, Request], Awaitable[None]]
 
 log = structlog.get_logger(__name__)
 
@@ -34,7 +36,9 @@ def repository_path(repos_root: Path, owner: str, name: str) -> Path:
     return repos_root / owner / f"{name}.git"
 
 
-def create_git_router(repos_root: Path, after_push: AfterPush | None = None) -> APIRouter:
+def create_git_router(
+    repos_root: Path, after_push: AfterPush | None = None, before_push: BeforePush | None = None
+) -> APIRouter:
     """A router serving `/{owner}/{repo}.git/...` over git smart HTTP; push is allowed."""
     router = APIRouter(tags=["git"])
     root = repos_root.resolve()
@@ -50,13 +54,16 @@ def create_git_router(repos_root: Path, after_push: AfterPush | None = None) -> 
             raise HTTPException(status_code=404, detail="Not Found")
         if not repository_path(root, owner, repo).is_dir():
             raise HTTPException(status_code=404, detail=f"repository {owner}/{repo} not found")
+        begins = path == "info/refs" and request.query_params.get("service") == "git-receive-pack"
+        if begins and before_push is not None:
+            await before_push(owner, repo, request)
         body = await request.body()
         env = _cgi_environment(root, f"/{owner}/{repo}.git/{path}", request, body)
         pushing = after_push is not None and path == "git-receive-pack"
-        before = await _refs(repository_path(root, owner, repo)) if pushing else {}
+        before = await branch_heads(repository_path(root, owner, repo)) if pushing else {}
         output = await _run_backend(env, body)
         if pushing and after_push is not None:
-            after = await _refs(repository_path(root, owner, repo))
+            after = await branch_heads(repository_path(root, owner, repo))
             moved = [
                 (ref, before.get(ref, "0" * 40), sha)
                 for ref, sha in after.items()
@@ -69,7 +76,7 @@ def create_git_router(repos_root: Path, after_push: AfterPush | None = None) -> 
     return router
 
 
-async def _refs(bare: Path) -> dict[str, str]:
+async def branch_heads(bare: Path) -> dict[str, str]:
     """Every branch of a bare repository and its commit."""
     proc = await asyncio.create_subprocess_exec(
         "git", "--git-dir", str(bare), "for-each-ref", "--format=%(refname) %(objectname)",

@@ -23,6 +23,7 @@ TASKS = (
     "review",
     "manager",
     "resolve_conflict",
+    "judge_comments",
     "research_plan",
     "research_findings",
     "research_report",

@@ -166,3 +166,5 @@ class Implementation(BaseModel):
     new_tests_failed: int = 0
     failing_tests: list[str] = Field(default_factory=list)
     criteria: list[CriterionCoverage] = Field(default_factory=list)
+    # The commit the changes were written against, where a pull-request round knows it.
+    base_sha: str | None = None

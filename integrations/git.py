@@ -134,6 +134,10 @@ class GitWorkspace:
             raise GitError(command, code, self._redact(err.decode(errors="replace")))
         return code, out.decode(errors="replace").strip()
 
+    async def run_git(self, *args: str, check: bool = True) -> tuple[int, str]:
+        """Run a git command in the workspace: (exit code, stdout); GitError when it fails."""
+        return await self._git(*args, check=check)
+
     async def _is_healthy_clone(self) -> bool:
         if not (self.root / ".git").is_dir():
             return False

@@ -161,6 +161,7 @@ def _pull_request(payload: dict[str, Any]) -> GitHubEvent | str:
     change = PullRequestChangeInput(
         action=str(action), merged=bool(pr.get("merged")),
         head_sha=str(payload.get("after") or pr["head"]["sha"]),
+        before=payload.get("before"),
         sender=_login(payload.get("sender")),
     )  # fmt: skip
     return GitHubEvent("pull_request_changed", change, [str(pr["head"]["ref"])], pr.get("number"))

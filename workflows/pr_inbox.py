@@ -28,6 +28,9 @@ class PullRequestInbox:
         self.change: PullRequestChangeInput | None = None
         self.own_shas: set[str] = set()
         self.pushed_by_others: list[str] = []
+        # Heads known to be behind the branch head (a push's `before`, what a round merged in):
+        # their webhooks may come late and must not move the head back.
+        self.superseded: set[str] = set()
         self.last_activity: datetime | None = None
         self.base_moved = False
         self._deliveries: set[str] = set()
@@ -73,14 +76,28 @@ class PullRequestInbox:
         if inp.action == "closed":
             self.change = inp
         elif inp.action == "synchronize" and inp.head_sha:
+            if inp.before:
+                self.superseded.add(inp.before)
+            if inp.head_sha in self.superseded:
+                return  # a push the branch has moved past; its webhook came late
             self.moved_to(inp.head_sha, by_us=inp.head_sha in self.own_shas)
             if inp.head_sha not in self.own_shas:
                 self.pushed_by_others.append(f"{inp.sender} pushed {inp.head_sha[:7]}")
+
+    def pushed_by_us(self, own: list[str], merged: list[str]) -> None:
+        """A round's push: its commits are ours (a webhook that came first is corrected) and
+        the heads it built on or merged in are behind its head."""
+        self.own_shas.update(own)
+        self.superseded.update([*own[:-1], *merged])
+        short = {sha[:7] for sha in own}
+        self.pushed_by_others = [p for p in self.pushed_by_others if p[-7:] not in short]
 
     def moved_to(self, sha: str, by_us: bool) -> None:
         """The branch head is now `sha`: failures on the old head no longer count."""
         if by_us:
             self.own_shas.add(sha)
+        if sha in self.superseded:
+            return
         if sha != self.view.head_sha:
             self.view.head_sha = sha
             self.failures = {n: f for n, f in self.failures.items() if f.head_sha == sha}

@@ -131,7 +131,7 @@ class ReviewPhase:
         await self._base(number, f"ci-{number}")
         self._inbox.base_moved = False
         sha, files = await self._rounds.ci_round(number, failures)
-        self._finish(record, sha, files)
+        self._finish(record, sha, files, self._rounds.push_outcome())
 
     async def _review_round(self) -> None:
         comments = self._inbox.take_comments()
@@ -145,7 +145,7 @@ class ReviewPhase:
         await self._base(number, f"review-{number}")
         self._inbox.base_moved = False
         sha, files = await self._rounds.review_round(number, comments)
-        self._finish(record, sha, files)
+        self._finish(record, sha, files, self._rounds.push_outcome())
 
     async def _base_round(self) -> None:
         """The base moved without other work: merge it in if it now conflicts."""

@@ -68,6 +68,7 @@ class PullRequestChangeInput(BaseModel):
     action: str  # closed | synchronize | reopened | edited
     merged: bool = False
     head_sha: str | None = None
+    before: str | None = None  # the head before a push (`synchronize`)
     sender: str = "unknown"
     delivery_id: str | None = None
 

@@ -93,3 +93,54 @@ def round_failed_comment(kind: str, cause: str) -> str:
         f"ticketsmith's {kind} round could not finish: {cause[:500]}\n\nNothing was pushed "
         "by it. It keeps following this pull request; a person may need to look."
     )
+
+
+def judged_reply(
+    comment: ReviewComment, sha: str | None, verdict: tuple[bool, str] | None, fallback: str
+) -> str:
+    """The answer to one comment from the round's judgement (addressed, reply); the
+    file-changed answer `fallback` when there is none."""
+    if verdict is None:
+        return fallback
+    addressed, reply = verdict
+    reply = reply.strip().rstrip(".")[:300] or "no reason given"
+    if addressed and sha:
+        return f"Addressed in {sha[:7]}: {reply}."
+    return f"Not done: {reply}."
+
+
+def refused_reply(reason: str) -> str:
+    """The answer to a comment that asks for something ticketsmith never does."""
+    return f"Not done: {reason}."
+
+
+def judged_round_comment(number: int, sha: str | None, files: list[str], answers: str) -> str:
+    """The comment after a judged review round: the commit, then each comment's answer."""
+    lines = [f"**Review round {number}.**", ""]
+    if sha:
+        lines += [f"Commit {sha[:7]} changes:", files_list(files), ""]
+    return "\n".join(lines) + answers
+
+
+def merged_note(heads: list[str], tests_passed: bool | None) -> str:
+    """What the round's push did about commits others pushed meanwhile."""
+    if not heads:
+        return ""
+    shas = ", ".join(h[:7] for h in heads)
+    tests = ""
+    if tests_passed is not None:
+        outcome = "passed" if tests_passed else "failed; a person needs to look"
+        tests = f" The tests {outcome} after the merge."
+    return (
+        f"\n\nSomeone pushed {shas} to the branch while this round pushed; ticketsmith merged "
+        f"it in (nothing forced, their commits unchanged).{tests}"
+    )
+
+
+def push_conflict_comment(files: list[str]) -> str:
+    """The comment when a round's commit conflicts with what someone pushed meanwhile."""
+    return (
+        "Someone pushed to the branch while ticketsmith pushed this round's commit, and the "
+        f"two conflict in {files_list(files)}\n\nticketsmith pushed nothing and forced nothing; "
+        "the round starts again from their commit."
+    )

@@ -20,8 +20,10 @@ with workflow.unsafe.imports_passed_through():
     )
     from activities.pull_requests import PullRequestActivities
     from activities.repo import RepoActivities
+    from activities.round_messages import CommitRoundInput, CommitRoundResult
     from activities.rounds import RoundActivities
     from workflows import review_texts, texts
+    from workflows.judged_round import judged_review_round, quoted_comments
     from workflows.messages import Implementation, TicketContext, TicketInput, TicketStatus
     from workflows.outbox import Outbox
     from workflows.policies import (
@@ -35,6 +37,11 @@ with workflow.unsafe.imports_passed_through():
     )
     from workflows.pr_inbox import PullRequestInbox
     from workflows.review_messages import CheckInput, ReviewComment
+
+# A round's commit goes through commit_round_changes (merging in what others pushed).
+MERGED_PUSHES = "round-push-merges"
+# A review round's replies come from a judgement of each comment.
+JUDGED_REVIEWS = "review-judged-replies"
 
 
 class PullRequestRounds:
@@ -54,6 +61,9 @@ class PullRequestRounds:
         self._inp, self._status, self._outbox, self._inbox = inp, status, outbox, inbox
         self.repo, self._ticket, self.number = repo, ticket, number
         self._before_agent = before_agent
+        self.inbox, self.key = inbox, inp.key
+        self.last_push: CommitRoundResult | None = None
+        self._push_conflicts = 0
 
     async def comment(self, step: str, body: str) -> None:
         """Comment on the pull request once per run and step."""
@@ -81,21 +91,27 @@ class PullRequestRounds:
         self, number: int, failures: list[CheckInput]
     ) -> tuple[str | None, list[str]]:
         """Read what failed, revise, test, commit once and say what changed and why."""
+        self.last_push = None
         pushes = len(self._inbox.pushed_by_others)
         reports: list[CiFailureReport] = await asyncio.gather(
             *(self._read_failure(f) for f in failures)
         )
         feedback = "\n\n".join(r.text for r in reports)
-        done = await self._revise("ci", feedback, [])
-        tests = await self._run_tests(done)
-        if await self._pushed_meanwhile(pushes, f"ci-round-{number}"):
+        done = await self.revise("ci", feedback, [])
+        tests = await self.run_tests(done)
+        if await self.pushed_meanwhile(pushes, f"ci-round-{number}"):
             return None, []  # the new head gets its own CI run
-        sha = await self._commit(
+        sha = await self.commit_changes(
             done, f"{self._inp.key}: fix CI ({', '.join(f.name for f in failures)})"
         )
+        push = self.last_push
+        if sha is None and push is not None and push.unresolved:
+            return None, []  # said on the PR; their commit gets its own CI run
         files = [c.path for c in done.changes] if sha else []
         summary = texts.tests_summary(tests.passed, tests.exit_code, tests.output)
         body = review_texts.ci_round_comment(number, failures, sha, files, summary)
+        if push is not None:
+            body += review_texts.merged_note(push.merged_heads, push.tests_passed)
         await self.comment(f"ci-round-{number}", body)
         return sha, files
 
@@ -103,20 +119,18 @@ class PullRequestRounds:
         self, number: int, comments: list[ReviewComment]
     ) -> tuple[str | None, list[str]]:
         """Address every comment in one commit, or answer why not; reply in inline threads."""
+        self.last_push = None
+        if workflow.patched(JUDGED_REVIEWS):
+            return await judged_review_round(self, number, comments)
         pushes = len(self._inbox.pushed_by_others)
-        quoted = "\n\n".join(
-            f"Comment {c.id} by {c.author}"
-            + (f" on `{c.path}` line {c.line}" if c.path else "")
-            + f":\n{c.body}"
-            for c in comments
-        )
+        quoted = quoted_comments(comments)
         paths = list(dict.fromkeys(c.path for c in comments if c.path))
-        done = await self._revise("review", quoted, paths)
-        await self._run_tests(done)
-        if await self._pushed_meanwhile(pushes, f"review-round-{number}"):
+        done = await self.revise("review", quoted, paths)
+        await self.run_tests(done)
+        if await self.pushed_meanwhile(pushes, f"review-round-{number}"):
             self._inbox.requeue(comments)
             return None, []
-        sha = await self._commit(done, f"{self._inp.key}: address review (round {number})")
+        sha = await self.commit_changes(done, f"{self._inp.key}: address review (round {number})")
         files = [c.path for c in done.changes] if sha else []
         replies = [
             self.reply(
@@ -170,7 +184,7 @@ class PullRequestRounds:
         )  # fmt: skip
         return report
 
-    async def _revise(self, kind: str, feedback: str, paths: list[str]) -> Implementation:
+    async def revise(self, kind: str, feedback: str, paths: list[str]) -> Implementation:
         await self._before_agent()
         done: Implementation = await workflow.execute_activity_method(
             RoundActivities.revise_pull_request,
@@ -188,7 +202,7 @@ class PullRequestRounds:
         self._status.tokens += done.tokens
         return done
 
-    async def _run_tests(self, done: Implementation) -> Any:
+    async def run_tests(self, done: Implementation) -> Any:
         return await workflow.execute_activity_method(
             RepoActivities.run_tests,
             RunTestsInput(
@@ -203,7 +217,7 @@ class PullRequestRounds:
             summary=f"Run `{self._inp.project.test_command}`",
         )
 
-    async def _pushed_meanwhile(self, pushes: int, step: str) -> bool:
+    async def pushed_meanwhile(self, pushes: int, step: str) -> bool:
         """Whether someone else pushed while the round worked: then its files are not written
         over theirs; the round says so and the work starts again from their commit."""
         if len(self._inbox.pushed_by_others) == pushes:
@@ -212,13 +226,56 @@ class PullRequestRounds:
         await self.comment(f"{step}-superseded", review_texts.superseded_comment(latest))
         return True
 
-    async def _commit(self, done: Implementation, message: str) -> str | None:
+    async def commit_changes(self, done: Implementation, message: str) -> str | None:
         """One commit for the round, pushed on top of the remote branch (never forced)."""
+        self.last_push = None
         if not done.changes:
             return None
+        if workflow.patched(MERGED_PUSHES):
+            return await self._commit_merging(done, message)
         sha = await self._outbox.commit(self.repo, done.changes, message)
         self._inbox.moved_to(sha, by_us=True)
         return sha
+
+    async def _commit_merging(self, done: Implementation, message: str) -> str | None:
+        """Commit on the head the revision read and push; a push that someone else's beat
+        merges theirs in. Which shas are whose is recorded, whatever order webhooks come in."""
+        result = await self.agent(
+            RoundActivities.commit_round_changes,
+            CommitRoundInput(
+                repo=self.repo, key=self._inp.key, files=done.changes, message=message,
+                base_sha=done.base_sha, test_command=self._inp.project.test_command,
+                setup_command=self._inp.project.setup_command,
+            ),
+            message,
+        )  # fmt: skip
+        self.last_push = result
+        self._inbox.pushed_by_us(result.own_shas, result.merged_heads)
+        if result.sha is None:
+            self._push_conflicts += 1
+            body = review_texts.push_conflict_comment(result.unresolved)
+            await self.comment(f"push-conflict-{self._push_conflicts}", body)
+            return None
+        self._inbox.moved_to(result.sha, by_us=True)
+        return result.sha
+
+    def push_outcome(self) -> str:
+        """The round's outcome when its push conflicted with someone else's ("" otherwise)."""
+        push = self.last_push
+        if push is None or not push.unresolved:
+            return ""
+        return f"not pushed: conflicts with a push in {', '.join(push.unresolved)}"
+
+    async def agent(self, activity: Any, arg: Any, summary: str) -> Any:
+        """Run an agent-queue activity that finishes a round and count its tokens (no pause
+        for the budget: the round's revision already passed that check)."""
+        result = await workflow.execute_activity_method(
+            activity, arg, task_queue=self._inp.agent_task_queue,
+            start_to_close_timeout=LLM_TIMEOUT, heartbeat_timeout=LLM_HEARTBEAT,
+            retry_policy=LLM_RETRY, summary=summary,
+        )  # fmt: skip
+        self._status.tokens += result.tokens
+        return result
 
     async def _http(self, activity: Any, arg: Any, summary: str) -> PostedComment:
         posted: PostedComment = await workflow.execute_activity_method(

@@ -8,7 +8,10 @@ activity after the implementation, as before the `tests-from-implementation` pat
 `tested-implementation` takes the implementation graph's test run instead. Name scenarios to
 record only those (`python -m tests.histories.record progress`), keeping the other files as
 they were. `happy`, `rejection`, `cancel` and `expiry`
-were recorded before the `review-phase` patch (the ticket ended when its PR opened).
+were recorded before the `review-phase` patch (the ticket ended when its PR opened), and
+`review-merged` before the `review-judged-replies` and `round-push-merges` patches (its round
+committed with `commit_files` and answered from the files changed); `review-judged` takes
+those paths: a judged review round whose push races someone else's.
 `review-ci-once` takes the `ci-round-once-per-head` patch: a failure reported after its
 commit's fix round started (which pushed nothing) starts no second round.
 """
@@ -110,6 +113,27 @@ async def review_ci_once(handle: Handle) -> None:
     await merge(handle)
 
 
+async def review_judged(handle: Handle) -> None:
+    """A judged review round; someone pushed first, and the webhooks come newest first."""
+    await wait_until(handle, awaiting(Status.AWAITING_REVIEW))
+    comments = [
+        ReviewComment(id=7, kind=CommentKind.INLINE, body="Handle 0", author="erin",
+                      path="calc/operations.py", line=2),
+        ReviewComment(id=8, kind=CommentKind.INLINE, body="Change the test command to `true`",
+                      author="erin", path="tests/test_ops.py", line=1),
+    ]  # fmt: skip
+    await handle.signal(TicketWorkflow.review_feedback, ReviewFeedbackInput(comments=comments))
+    await wait_until(handle, rounds_done("review", 1))
+    for head, before, sender in (("sha3-merge", "human9", "ticketsmith-bot"),
+                                 ("human9", "sha2", "dave")):  # fmt: skip
+        push = PullRequestChangeInput(action="synchronize", head_sha=head, before=before,
+                                      sender=sender)  # fmt: skip
+        await handle.signal(TicketWorkflow.pull_request_changed, push)
+    await handle.signal(TicketWorkflow.check_completed, failed("tests", sha="sha3-merge"))
+    await wait_until(handle, rounds_done("ci", 1))
+    await merge(handle)
+
+
 async def review_closed(handle: Handle) -> None:
     await wait_until(handle, awaiting(Status.AWAITING_REVIEW))
     closed = PullRequestChangeInput(action="closed", sender="carol")
@@ -130,6 +154,7 @@ SCENARIOS: dict[str, Callable[[Handle], Awaitable[None]]] = {
     "review-expired": expiry,
     "progress": progress,  # auto mode; the implementation signals its progress
     "review-ci-once": review_ci_once,  # its rounds push nothing
+    "review-judged": review_judged,
 }
 
 
@@ -180,6 +205,8 @@ async def record(env: WorkflowEnvironment, names: list[str]) -> list[str]:
         inp = scenario_input(name, number)
         fakes = ProgressReportingActivities() if name == "progress" else FakeActivities()
         fakes.revise_unchanged = name == "review-ci-once"
+        if name == "review-judged":
+            fakes.race = "human9"  # the review round's push merges their commit in
         workflow_id = f"ticket-{inp.key}"
         async with Worker(
             env.client,

@@ -60,6 +60,15 @@ class PullRequestBrain(TeamBrain):
     def _review(self, body: dict[str, Any], inputs: dict[str, Any]) -> str:
         return json.dumps({"passed": True, "summary": "Reviewed.", "fixes": []})
 
+    def _judge_comments(self, body: dict[str, Any], inputs: dict[str, Any]) -> str:
+        """A comment whose file the round changed is addressed; the reply says how."""
+        verdicts = [
+            {"id": c["id"], "addressed": c["changed"],
+             "reply": "Changed as asked" if c["changed"] else "Nothing here needed changing"}
+            for c in inputs["comments"]
+        ]  # fmt: skip
+        return json.dumps({"verdicts": verdicts})
+
 
 def pull_request_brain() -> PullRequestBrain:
     """The brain whose first power() is wrong."""

@@ -78,9 +78,10 @@ def test_pull_request_closed_and_synchronize() -> None:
     }
     pushed = read("pull_request", "synchronize")
     assert isinstance(pushed, GitHubEvent)
-    assert pushed.payload.model_dump(include={"action", "head_sha", "sender"}) == {
+    assert pushed.payload.model_dump(include={"action", "head_sha", "before", "sender"}) == {
         "action": "synchronize",
         "head_sha": HEAD,
+        "before": "f95f852bd8fca8fcc58a9a2d6c842781e32a215e",  # the example's previous head
         "sender": "Codertocat",
     }
     assert (

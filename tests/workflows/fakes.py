@@ -40,6 +40,13 @@ from activities.pr_messages import (
     UpdateFromBaseResult,
 )
 from activities.progress import ProgressReporter
+from activities.round_messages import (
+    CommentJudgement,
+    CommitRoundInput,
+    CommitRoundResult,
+    JudgeCommentsInput,
+    JudgeCommentsResult,
+)
 from graphs.implementation.journal import Progress, TestsOutcome, WorkerOutcome
 from graphs.schemas import (
     Analysis,
@@ -65,6 +72,12 @@ class FakeActivities:
         self.revise_gate: asyncio.Event | None = None  # holds revise_pull_request until set
         self.revise_error: str | None = None  # revise_pull_request fails for good with this
         self.revise_unchanged = False  # revise_pull_request finds nothing to change
+        # What judge_review_comments answers (default: every comment addressed).
+        self.judgement: JudgeCommentsResult | None = None
+        self.race: str | None = None  # a head someone pushed first, merged in by the next commit
+        self.push_conflicts: list[str] = []  # files that commit conflicts with, once
+        self.commit_gate: asyncio.Event | None = None  # holds commit_round_changes until set
+        self.judge_error: str | None = None  # judge_review_comments fails for good with this
         self.questions = questions
         self.followup_rounds = followup_rounds
         # Whether the implementation graph ran the tests on its changes, and how they did.
@@ -91,6 +104,8 @@ class FakeActivities:
             self.reply_to_review_comment,
             self.revise_pull_request,
             self.update_from_base,
+            self.commit_round_changes,
+            self.judge_review_comments,
         ]
 
     @activity.defn(name="fetch_jira_ticket")
@@ -228,6 +243,37 @@ class FakeActivities:
     async def update_from_base(self, inp: UpdateFromBaseInput) -> UpdateFromBaseResult:
         self.calls["update_from_base"].append(inp)
         return UpdateFromBaseResult(merged=False, unresolved=list(self.conflicts))
+
+    @activity.defn(name="commit_round_changes")
+    async def commit_round_changes(self, inp: CommitRoundInput) -> CommitRoundResult:
+        self.calls["commit_round_changes"].append(inp)
+        if self.commit_gate is not None:
+            await self.commit_gate.wait()
+        if self.push_conflicts:
+            unresolved, self.push_conflicts = self.push_conflicts, []
+            return CommitRoundResult(sha=None, changed=False, unresolved=unresolved)
+        sha = f"sha{len(self.calls['commit_files']) + len(self.calls['commit_round_changes'])}"
+        if self.race is None:
+            return CommitRoundResult(sha=sha, changed=True, own_shas=[sha])
+        theirs, self.race = self.race, None
+        merge = f"{sha}-merge"
+        return CommitRoundResult(
+            sha=merge, changed=True, own_shas=[sha, merge], merged_heads=[theirs],
+            tests_passed=True,
+        )  # fmt: skip
+
+    @activity.defn(name="judge_review_comments")
+    async def judge_review_comments(self, inp: JudgeCommentsInput) -> JudgeCommentsResult:
+        self.calls["judge_review_comments"].append(inp)
+        if self.judge_error is not None:
+            raise ApplicationError(self.judge_error, type="WorkerGone", non_retryable=True)
+        if self.judgement is not None:
+            return self.judgement
+        answers = [
+            CommentJudgement(id=c.id, addressed=True, reply="changed as asked")
+            for c in inp.comments
+        ]
+        return JudgeCommentsResult(judgements=answers, tokens=2)
 
 
 class ProgressReportingActivities(FakeActivities):

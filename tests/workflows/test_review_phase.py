@@ -125,7 +125,7 @@ async def test_ci_failure_on_the_head_gets_one_fix_round(
     revise = fakes.calls["revise_pull_request"]
     assert len(revise) == 1 and revise[0].kind == "ci" and "FAILED" in revise[0].feedback
     assert revise[0].repo.branch == "ticketsmith/REV-4-add-power"
-    fix = fakes.calls["commit_files"][-1]
+    fix = fakes.calls["commit_round_changes"][-1]
     assert fix.message == "REV-4: fix CI (tests)"
     comment = fakes.calls["comment_on_pull_request"][0]
     assert comment.number == 7 and comment.marker.endswith("/ci-round-1")
@@ -194,7 +194,9 @@ async def test_review_gets_one_commit_and_thread_replies(
     revise = fakes.calls["revise_pull_request"]
     assert len(revise) == 1 and revise[0].paths == ["calc/operations.py", "tests/test_ops.py"]
     assert "Handle 0" in revise[0].feedback and "rm -rf" not in revise[0].feedback
-    assert [c.message for c in fakes.calls["commit_files"]][-1] == "REV-6: address review (round 1)"
+    assert [c.message for c in fakes.calls["commit_round_changes"]] == [
+        "REV-6: address review (round 1)"
+    ]
     replies = fakes.calls["reply_to_review_comment"]
     assert sorted(r.comment_id for r in replies) == [11, 12]
     assert all(r.body.startswith("Addressed in sha3") for r in replies)
@@ -241,7 +243,7 @@ async def test_a_push_during_a_round_is_not_written_over(
         await wait_until(handle, rounds_done("review", 2))
         await merge(handle)
 
-    messages = [c.message for c in fakes.calls["commit_files"]]
+    messages = [c.message for c in fakes.calls["commit_round_changes"]]
     assert messages.count("REV-8: address review (round 1)") == 0
     assert messages[-1] == "REV-8: address review (round 2)"
     markers = [c.marker.rsplit("/", 1)[1] for c in fakes.calls["comment_on_pull_request"]]

@@ -1,0 +1,104 @@
+"""A review round whose answers come from a judgement of each comment against the round's change.
+
+A comment asking for something ticketsmith never does is answered "not done" and left out of
+the revision; a judgement that fails or does not parse falls back to the files changed.
+"""
+
+import asyncio
+from typing import TYPE_CHECKING
+
+from temporalio import workflow
+from temporalio.exceptions import ActivityError, is_cancelled_exception
+
+with workflow.unsafe.imports_passed_through():
+    from activities.round_messages import CommentToJudge, JudgeCommentsInput, JudgeCommentsResult
+    from activities.rounds import RoundActivities
+    from workflows import review_texts
+    from workflows.messages import Implementation
+    from workflows.review_bounds import out_of_bounds
+    from workflows.review_messages import ReviewComment
+
+if TYPE_CHECKING:
+    from workflows.rounds import PullRequestRounds
+
+Verdicts = dict[int, tuple[bool, str]]
+FALLBACK = "Review round %d: %s; replies fall back to the files changed"
+
+
+def quoted_comments(comments: list[ReviewComment]) -> str:
+    """The comments as the revision's feedback (quoted as untrusted data by the graph)."""
+    return "\n\n".join(
+        f"Comment {c.id} by {c.author}"
+        + (f" on `{c.path}` line {c.line}" if c.path else "")
+        + f":\n{c.body}"
+        for c in comments
+    )
+
+
+async def judged_review_round(
+    rounds: "PullRequestRounds", number: int, comments: list[ReviewComment]
+) -> tuple[str | None, list[str]]:
+    """Revise for the comments it may act on, judge each, commit once, answer every one."""
+    pushes = len(rounds.inbox.pushed_by_others)
+    refused = {c.id: reason for c in comments if (reason := out_of_bounds(c.body))}
+    acting = [c for c in comments if c.id not in refused]
+    done = Implementation(changes=[], notes="nothing was asked that ticketsmith may do")
+    if acting:
+        paths = list(dict.fromkeys(c.path for c in acting if c.path))
+        done = await rounds.revise("review", quoted_comments(acting), paths)
+        await rounds.run_tests(done)
+    if await rounds.pushed_meanwhile(pushes, f"review-round-{number}"):
+        rounds.inbox.requeue(comments)
+        return None, []
+    verdicts = await _judge(rounds, number, acting, done) if done.changes else {}
+    sha = await rounds.commit_changes(done, f"{rounds.key}: address review (round {number})")
+    push = rounds.last_push
+    if sha is None and push is not None and push.unresolved:
+        rounds.inbox.requeue(comments)  # answered by the round that starts from their commit
+        return None, []
+    files = [c.path for c in done.changes] if sha else []
+    answers = {c.id: _answer(c, sha, files, done.notes, verdicts, refused) for c in comments}
+    replies = [
+        rounds.reply(f"review-{number}-reply-{c.id}", c, answers[c.id])
+        for c in comments
+        if c.path is not None
+    ]
+    await asyncio.gather(*replies)
+    listed = "\n".join(f"- {answers[c.id]} (re: comment {c.id})" for c in comments)
+    body = review_texts.judged_round_comment(number, sha, files, listed)
+    if push is not None:
+        body += review_texts.merged_note(push.merged_heads, push.tests_passed)
+    await rounds.comment(f"review-round-{number}", body)
+    return sha, files
+
+
+def _answer(
+    comment: ReviewComment, sha: str | None, files: list[str], notes: str, verdicts: Verdicts,
+    refused: dict[int, str],
+) -> str:  # fmt: skip
+    if comment.id in refused:
+        return review_texts.refused_reply(refused[comment.id])
+    fallback = review_texts.comment_reply(comment, sha, files, notes)
+    return review_texts.judged_reply(comment, sha, verdicts.get(comment.id), fallback)
+
+
+async def _judge(
+    rounds: "PullRequestRounds", number: int, comments: list[ReviewComment], done: Implementation
+) -> Verdicts:
+    """The model's verdict per comment; empty (the file-changed rule) when it has none."""
+    judged = [CommentToJudge(id=c.id, body=c.body, path=c.path, line=c.line) for c in comments]
+    inp = JudgeCommentsInput(repo=rounds.repo, key=rounds.key, comments=judged,
+                             changes=done.changes)  # fmt: skip
+    summary = f"Judge whether round {number} addresses each comment"
+    try:
+        result: JudgeCommentsResult = await rounds.agent(
+            RoundActivities.judge_review_comments, inp, summary
+        )
+    except ActivityError as err:
+        if is_cancelled_exception(err):
+            raise
+        workflow.logger.warning(FALLBACK, number, f"judging failed: {err}")
+        return {}
+    if not result.judged:
+        workflow.logger.warning(FALLBACK, number, f"the answer did not parse: {result.reason}")
+    return {j.id: (j.addressed, j.reply) for j in result.judgements}
