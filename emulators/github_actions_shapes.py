@@ -9,7 +9,7 @@ from typing import Any
 
 from fastapi import Request
 
-from emulators.github_shapes import SEED_TIME, repository, user
+from emulators.github_shapes import SEED_TIME, minimal_repository, user
 from emulators.github_store import token_of, user_json
 
 Json = dict[str, Any]
@@ -73,7 +73,7 @@ def workflow_run(run: Json, r: Json, pulls: list[Json], base: str) -> Json:
     full = run["repo"]
     api = f"{base}/api/v3/repos/{full}/actions/runs/{run['id']}"
     attempt_url = f"{api}/attempts/{run['run_attempt'] - 1}" if run["run_attempt"] > 1 else None
-    repo = repository(r, base)
+    repo = minimal_repository(r, base)
     actor = user(run["actor"], base)
     return {
         "id": run["id"], "name": WORKFLOW_NAME, "node_id": f"WFR_{run['id']}",

@@ -65,16 +65,23 @@ _REPO_URLS = {
 }  # fmt: skip
 
 
-def repository(r: dict[str, Any], base: str) -> dict[str, Any]:
-    """A full repository: its owner, counts, flags and every URL template."""
+def minimal_repository(r: dict[str, Any], base: str) -> dict[str, Any]:
+    """A repository as workflow runs name it: ids, owner and every URL template, no more."""
     full = f"{r['owner']}/{r['name']}"
     api = f"{base}/api/v3/repos/{full}"
-    host = base.split("://", 1)[-1]
     return {
         "id": r["id"], "node_id": f"R_{r['id']}", "name": r["name"], "full_name": full,
         "private": r.get("private", False), "owner": user(r["owner"], base, "Organization"),
         "html_url": f"{base}/{full}", "description": r.get("description"), "fork": False,
         "url": api, **{f"{name}_url": api + path for name, path in _REPO_URLS.items()},
+    }  # fmt: skip
+
+
+def repository(r: dict[str, Any], base: str) -> dict[str, Any]:
+    """A full repository: its owner, counts, flags and every URL template."""
+    full = f"{r['owner']}/{r['name']}"
+    host = base.split("://", 1)[-1]
+    return minimal_repository(r, base) | {
         "git_url": f"git://{host}/{full}.git", "ssh_url": f"git@{host}:{full}.git",
         "clone_url": f"{base}/{full}.git", "svn_url": f"{base}/{full}", "mirror_url": None,
         "homepage": None, "language": None, "license": None, "size": 0,

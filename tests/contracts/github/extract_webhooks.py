@@ -1,5 +1,5 @@
 """Extract GitHub's documented webhook deliveries, and their JSON Schemas, for the events
-ticketsmith reads.
+ticketsmith reads (and the schemas alone of the others the emulator sends).
 
 `python -m tests.contracts.github.extract_webhooks` fetches the pinned octokit packages with
 `npm pack` (the examples are scraped from GitHub's webhook documentation) and writes
@@ -41,6 +41,9 @@ ACTS_ON: dict[str, set[str | None]] = {
     "push": {None},
     "ping": {None},
 }
+# Events the emulator sends that the webhook app does not read: their schemas are kept, so the
+# emulator's deliveries are checked, but no examples (nothing reads them).
+ALSO_SENT = ("workflow_job",)
 SELECTION = (
     "every example of an action ticketsmith acts on (and of events without actions); "
     "the first example of each other action"
@@ -109,9 +112,10 @@ def extract_examples(package_dir: Path, facts: dict[str, str]) -> dict[str, Any]
 
 
 def extract_schemas(package_dir: Path, facts: dict[str, str]) -> dict[str, Any]:
-    """The schema of each event in ACTS_ON: its definition and those it uses, prose dropped."""
+    """The schema of each event in ACTS_ON and ALSO_SENT: its definition (every action's) and
+    those it uses, prose dropped."""
     full = json.loads((package_dir / "schema.json").read_text())
-    events = {event: event_definition(full["definitions"], event) for event in ACTS_ON}
+    events = {e: event_definition(full["definitions"], e) for e in [*ACTS_ON, *ALSO_SENT]}
     return {
         "source": {**facts, "file": "schema.json"},
         "$schema": full["$schema"],

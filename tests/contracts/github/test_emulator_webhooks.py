@@ -26,6 +26,7 @@ REPO = "/api/v3/repos/demo/calc"
 CAROL = {"Authorization": "Bearer carol-token"}  # a collaborator
 MALLORY = {"Authorization": "Bearer mallory-token"}  # no association
 BRANCH = "ticketsmith/DEMO-1-add-power"
+CAROL_GIT = "http.extraHeader=Authorization: Basic eC1hY2Nlc3MtdG9rZW46Y2Fyb2wtdG9rZW4="
 # Each kind of delivery the emulator sends, as `event.action`.
 KINDS = [
     "check_run.created",
@@ -52,6 +53,16 @@ def git(*args: str, cwd: Path) -> str:
     done = subprocess.run(["git", *args], cwd=cwd, env=env, capture_output=True, text=True)
     assert done.returncode == 0, f"git {' '.join(args)} failed: {done.stderr}"
     return done.stdout.strip()
+
+
+def push_a_fix(work: Path, url: str) -> Path:
+    """Clone BRANCH into `work`, commit a change and push it as carol; returns the clone."""
+    clone = work / "clone"
+    git("clone", "--quiet", "--branch", BRANCH, f"{url}/demo/calc.git", str(clone), cwd=work)
+    (clone / "calc" / "extra.py").write_text("Y = 1\n")
+    git("commit", "--quiet", "-am", "Name it Y", cwd=clone)
+    git("-c", CAROL_GIT, "push", "--quiet", "origin", f"HEAD:{BRANCH}", cwd=clone)
+    return clone
 
 
 def pull_request_life(http: httpx.Client, bare: Path, work: Path, url: str) -> None:
@@ -82,13 +93,8 @@ def pull_request_life(http: httpx.Client, bare: Path, work: Path, url: str) -> N
     answers = [run, done, status, review, reply, comment]
     assert all(a.status_code < 300 for a in answers), [a.text for a in answers]
 
-    clone = work / "clone"
-    auth = "http.extraHeader=Authorization: Basic eC1hY2Nlc3MtdG9rZW46Y2Fyb2wtdG9rZW4="
-    git("clone", "--quiet", "--branch", BRANCH, f"{url}/demo/calc.git", str(clone), cwd=work)
-    (clone / "calc" / "extra.py").write_text("Y = 1\n")
-    git("commit", "--quiet", "-am", "Name it Y", cwd=clone)
-    git("-c", auth, "push", "--quiet", "origin", f"HEAD:{BRANCH}", cwd=clone)
-    git("-c", auth, "push", "--quiet", "origin", "HEAD:main", cwd=clone)  # the base moves
+    clone = push_a_fix(work, url)
+    git("-c", CAROL_GIT, "push", "--quiet", "origin", "HEAD:main", cwd=clone)  # the base moves
     merged = http.put(f"{REPO}/pulls/{number}/merge", headers=CAROL, json={})
     closed = http.patch(f"{REPO}/pulls/{number + 1}", headers=CAROL, json={"state": "closed"})
     assert (merged.status_code, closed.status_code) == (200, 200), merged.text
@@ -128,17 +134,22 @@ def schema_errors(kind: str, payload: Any) -> list[str]:
     return [f"{'/'.join(map(str, e.path)) or '(top)'}: {e.message[:300]}" for e in errors]
 
 
-@pytest.mark.parametrize("kind_", KINDS)
-def test_the_emulators_webhook_has_githubs_shape(
-    deliveries: list[dict[str, Any]], kind_: str
-) -> None:
-    sent = [d["payload"] for d in deliveries if kind(d) == kind_]
+def assert_githubs_shape(kind_: str, sent: list[Any], deliveries: list[dict[str, Any]]) -> None:
+    """The payloads `sent` of one kind are some, and each matches GitHub's schema for it."""
     assert sent, f"the emulator sent no {kind_}; it sent {sorted({kind(d) for d in deliveries})}"
     for payload in sent:
         errors = schema_errors(kind_, payload)
         assert not errors, f"{len(errors)} departures from GitHub's schema:\n" + "\n".join(
             errors[:40]
         )
+
+
+@pytest.mark.parametrize("kind_", KINDS)
+def test_the_emulators_webhook_has_githubs_shape(
+    deliveries: list[dict[str, Any]], kind_: str
+) -> None:
+    sent = [d["payload"] for d in deliveries if kind(d) == kind_]
+    assert_githubs_shape(kind_, sent, deliveries)
 
 
 def test_every_kind_the_emulator_sends_is_checked(deliveries: list[dict[str, Any]]) -> None:
