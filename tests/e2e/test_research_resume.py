@@ -138,7 +138,7 @@ async def test_a_killed_workers_steps_resume_without_calling_tools_again(
     assert result.status == "completed", result.message
     report = report_of(result)
     assert any("[PAY-2]" in s.content for s in report.sections), report
-    # Retried because their heartbeats stopped, not after the steps' whole 2-minute timeout.
+    # Retried because their heartbeats stopped, not after the steps' whole 20-minute timeout.
     assert sorted((name, attempt) for name, attempt, _ in retried) == sorted(
         (agent, 2) for agent in STEPS
     ), retried
