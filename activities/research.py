@@ -12,6 +12,7 @@ from collections import OrderedDict
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import openai
 from langchain_core.language_models import BaseChatModel
 from pydantic import ValidationError
 from temporalio import activity
@@ -169,16 +170,31 @@ class ResearchActivities:
 
 
 def failure(error: Exception, url: str) -> ApplicationError:
-    """What Temporal should make of a step's failure: ours as it is, else the tool server's."""
+    """What Temporal should make of a step's failure: ours as it is, the model's, else the
+    tool server's."""
     leaf: BaseException = error
     while isinstance(leaf, BaseExceptionGroup) and leaf.exceptions:
         leaf = leaf.exceptions[0]
     if isinstance(leaf, ApplicationError):
         return leaf
+    if isinstance(leaf, openai.APIError):
+        return model_error(leaf)
     if isinstance(leaf, ToolMissingError | ValidationError):
         kind = "ToolMissing" if isinstance(leaf, ToolMissingError) else "AgentInputError"
         return ApplicationError(str(leaf), type=kind, non_retryable=True)
     return tool_server_error(error, url)
+
+
+def model_error(error: openai.APIError) -> ApplicationError:
+    """A model call that failed: retried unless the model's server refused the request."""
+    status = getattr(error, "status_code", None)
+    retryable = status is None or status >= 500 or status in (408, 429)
+    return ApplicationError(
+        f"the model call failed ({type(error).__name__}: {error})",
+        {"status_code": status},
+        type="ModelUnavailable",
+        non_retryable=not retryable,
+    )
 
 
 def _result_of(update: dict[str, Any]) -> tuple[dict[str, Any], int]:

@@ -1,4 +1,5 @@
-"""A research step's journal: small heartbeat details that let a retry skip the calls made."""
+"""A research step's journal: small heartbeat details that let a retry skip the calls made;
+and a step's failures named for what failed."""
 
 import base64
 import os
@@ -7,7 +8,9 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import openai
 
+from activities.research import failure
 from activities.research_journal import (
     MAX_PROGRESS_CHARS,
     StepProgress,
@@ -100,3 +103,17 @@ async def test_an_answer_that_would_overgrow_the_details_is_not_kept(tmp_path: P
     assert ticket["key"] == "PAY-2"
     assert list(journal.answers) == ["earlier call"]
     assert progress.size() < MAX_PROGRESS_CHARS
+
+
+def test_a_failed_model_call_is_the_models_failure_not_the_tool_servers() -> None:
+    request = httpx.Request("POST", "http://127.0.0.1:8181/v1/chat/completions")
+    timed_out = failure(openai.APITimeoutError(request=request), "http://tools")
+    assert timed_out.type == "ModelUnavailable" and not timed_out.non_retryable
+    assert "the model call failed (APITimeoutError" in timed_out.message
+    assert "tool server" not in timed_out.message
+    refused = openai.BadRequestError(
+        "context too long", response=httpx.Response(400, request=request), body=None
+    )
+    grouped = ExceptionGroup("session", [refused])  # as the MCP client's task group raises it
+    assert failure(grouped, "http://tools").type == "ModelUnavailable"
+    assert failure(grouped, "http://tools").non_retryable
