@@ -1,8 +1,9 @@
 """The research agents as activities, one per agent, named as graph definitions name them.
 
 Each runs its LangGraph node with the tools of one MCP session on the tool server. The answers
-a step's tool calls got are kept by its task id (the step's idempotency key) on this worker and
-in its heartbeats, so a retry after an injected 500 repeats only the call that failed; every
+a step's tool calls got are kept by its task id (the step's idempotency key) on this worker and,
+cut small, in its heartbeat details (`activities.research_journal`): a retry, here or on another
+worker after this one was lost, calls again only what no earlier attempt got an answer to. Every
 call reads, so a retried or duplicated step changes nothing anywhere. Each step's output
 carries when it started and ended, and the time since the step it waited for (the handoff).
 """
@@ -11,6 +12,7 @@ from collections import OrderedDict
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import openai
 from langchain_core.language_models import BaseChatModel
 from pydantic import ValidationError
 from temporalio import activity
@@ -18,7 +20,8 @@ from temporalio.exceptions import ApplicationError
 
 from activities.agents import model_answers
 from activities.heartbeat import Checkpoint, heartbeating
-from activities.research_tools import ToolCallJournal, mcp_tools, tool_server_error
+from activities.research_journal import StepProgress, ToolCallJournal
+from activities.research_tools import mcp_tools, tool_server_error
 from graphs.dsl.calls import AgentCall, AgentResult
 from graphs.research.calls import ToolMissingError
 from graphs.research.graph import run_agent
@@ -70,11 +73,13 @@ class ResearchActivities:
     def __init__(self, model: BaseChatModel, toolserver_url: str) -> None:
         self._model = model
         self._url = toolserver_url
-        self._journals: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        self._journals: OrderedDict[str, StepProgress] = OrderedDict()
 
-    def _progress(self, task_id: str) -> dict[str, Any]:
+    def _progress(self, task_id: str) -> StepProgress:
         """What earlier attempts of this step got: kept here by task id, or heartbeated."""
-        progress = self._journals.get(task_id) or Checkpoint.previous() or {}
+        progress = self._journals.get(task_id) or StepProgress.resumed(
+            Checkpoint.previous(), _now()
+        )
         self._journals[task_id] = progress
         self._journals.move_to_end(task_id)
         while len(self._journals) > MAX_JOURNALS:
@@ -86,7 +91,7 @@ class ResearchActivities:
         checkpoint = Checkpoint()
         progress = self._progress(call.idempotency_key)
         before = predecessors(call)
-        started = datetime.fromisoformat(progress.setdefault("started_at", _now().isoformat()))
+        started = progress.started_at
         handoff, after = self._handoff(agent, started, before, first=info.attempt == 1)
         journal = ToolCallJournal(checkpoint, progress)
         checkpoint.details = (progress,)
@@ -104,8 +109,12 @@ class ResearchActivities:
         output = StepOutput(
             agent=agent, result=result, started_at=started, finished_at=_now(),
             handoff_seconds=handoff, after=after, attempt=info.attempt, tool_calls=journal.calls,
+            resumed_calls=journal.resumed,
         )  # fmt: skip
-        summary = f"{agent}: {len(journal.answers)} tool answers, attempt {info.attempt}"
+        summary = (
+            f"{agent}: {journal.calls} tool calls, {journal.resumed} answered from earlier"
+            f" attempts, attempt {info.attempt}"
+        )
         return AgentResult(output=output.model_dump(mode="json"), tokens=tokens, summary=summary)
 
     @staticmethod
@@ -161,16 +170,31 @@ class ResearchActivities:
 
 
 def failure(error: Exception, url: str) -> ApplicationError:
-    """What Temporal should make of a step's failure: ours as it is, else the tool server's."""
+    """What Temporal should make of a step's failure: ours as it is, the model's, else the
+    tool server's."""
     leaf: BaseException = error
     while isinstance(leaf, BaseExceptionGroup) and leaf.exceptions:
         leaf = leaf.exceptions[0]
     if isinstance(leaf, ApplicationError):
         return leaf
+    if isinstance(leaf, openai.APIError):
+        return model_error(leaf)
     if isinstance(leaf, ToolMissingError | ValidationError):
         kind = "ToolMissing" if isinstance(leaf, ToolMissingError) else "AgentInputError"
         return ApplicationError(str(leaf), type=kind, non_retryable=True)
     return tool_server_error(error, url)
+
+
+def model_error(error: openai.APIError) -> ApplicationError:
+    """A model call that failed: retried unless the model's server refused the request."""
+    status = getattr(error, "status_code", None)
+    retryable = status is None or status >= 500 or status in (408, 429)
+    return ApplicationError(
+        f"the model call failed ({type(error).__name__}: {error})",
+        {"status_code": status},
+        type="ModelUnavailable",
+        non_retryable=not retryable,
+    )
 
 
 def _result_of(update: dict[str, Any]) -> tuple[dict[str, Any], int]:

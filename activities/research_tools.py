@@ -1,53 +1,22 @@
-"""The research activities' side of MCP: the tool server's tools, every answer kept for the
-step's retries (so a retried attempt repeats only the calls that failed), and each call traced
-as a span of the activity's trace."""
+"""The research activities' side of MCP: the tool server's tools in one session (each call
+through the step's journal, `activities.research_journal`), each call traced as a span of the
+activity's trace, and the tool server's failures as Temporal should retry them."""
 
-import json
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from datetime import timedelta
-from typing import Any
 
 import httpx
 from langchain_core.tools import BaseTool
-from langchain_mcp_adapters.interceptors import MCPToolCallRequest, MCPToolCallResult
+from langchain_mcp_adapters.interceptors import ToolCallInterceptor
 from langchain_mcp_adapters.tools import load_mcp_tools
 from mcp.client.streamable_http import streamable_http_client
-from mcp.types import CallToolResult
 from temporalio.exceptions import ApplicationError
 
-from activities.heartbeat import Checkpoint
 from activities.mcp_http import CheckedSession, call_http_status, mcp_http_client
 from graphs.research.calls import http_status
 
 CALL_TIMEOUT = timedelta(seconds=30)
-
-
-class ToolCallJournal:
-    """Answers of the tool calls made so far by this step (all attempts), heartbeated."""
-
-    def __init__(self, checkpoint: Checkpoint, progress: dict[str, Any]) -> None:
-        self.checkpoint = checkpoint
-        self.progress = progress
-        self.answers: dict[str, Any] = progress.setdefault("tool_answers", {})
-        self.calls = 0
-
-    async def __call__(
-        self,
-        request: MCPToolCallRequest,
-        handler: Callable[[MCPToolCallRequest], Awaitable[MCPToolCallResult]],
-    ) -> MCPToolCallResult:
-        """A call answered before is answered from the journal; a new one goes to the server."""
-        key = f"{request.name} {json.dumps(request.args, sort_keys=True)}"
-        if key in self.answers:
-            return CallToolResult.model_validate(self.answers[key])
-        self.calls += 1
-        with client_span(request.name):
-            result = await handler(request)
-        if isinstance(result, CallToolResult) and not result.isError:
-            self.answers[key] = result.model_dump(mode="json")
-            self.checkpoint.save(self.progress)
-        return result
 
 
 @contextmanager
@@ -68,7 +37,7 @@ def client_span(tool: str) -> Iterator[None]:
 
 @asynccontextmanager
 async def mcp_tools(
-    url: str, task_id: str, journal: ToolCallJournal
+    url: str, task_id: str, journal: ToolCallInterceptor
 ) -> AsyncIterator[list[BaseTool]]:
     """The tool server's tools in one MCP session; `task_id` goes with every request."""
     headers = {"X-Ticketsmith-Task": task_id}

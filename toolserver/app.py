@@ -1,4 +1,5 @@
-"""The tool server's ASGI app: MCP over streamable HTTP at /mcp, plus health, metrics, faults."""
+"""The tool server's ASGI app: MCP over streamable HTTP at /mcp, plus health, metrics, faults
+and the call log."""
 
 import logging
 from collections.abc import AsyncIterator
@@ -17,6 +18,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from integrations.jira import JiraClient
+from toolserver.call_log import CallLog
 from toolserver.documents import DocumentNotFoundError, DocumentStore
 from toolserver.faults import FaultProfile, ToolFaults, first_problem
 from toolserver.metrics import CONTENT_TYPE_LATEST, ToolMetrics
@@ -64,6 +66,7 @@ def create_app(
 ) -> Starlette:
     """The tool server; `public_url` is where callers reach it (document URLs start there)."""
     metrics = ToolMetrics()
+    calls = CallLog()
     faults = ToolFaults(profile)
     documents = DocumentStore(docs_dir, public_url)
     jira_client = jira.client()
@@ -107,6 +110,13 @@ def create_app(
         faults.replace(FaultProfile())
         return Response(status_code=204)
 
+    async def list_calls(request: Request) -> Response:
+        return JSONResponse(calls.entries())
+
+    async def clear_calls(request: Request) -> Response:
+        calls.clear()
+        return Response(status_code=204)
+
     async def serve_doc(request: Request) -> Response:
         try:
             return FileResponse(documents.path(request.path_params["doc_id"]))
@@ -119,11 +129,14 @@ def create_app(
         Route("/_faults", get_faults, methods=["GET"]),
         Route("/_faults", put_faults, methods=["PUT"]),
         Route("/_faults", clear_faults, methods=["DELETE"]),
+        Route("/_calls", list_calls, methods=["GET"]),
+        Route("/_calls", clear_calls, methods=["DELETE"]),
         Route("/docs/{doc_id}", serve_doc),
         *mcp_routes,
     ]
-    middleware = [Middleware(ToolCallMiddleware, faults=faults, metrics=metrics)]
+    middleware = [Middleware(ToolCallMiddleware, faults=faults, metrics=metrics, calls=calls)]
     app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
     app.state.faults = faults
     app.state.metrics = metrics
+    app.state.calls = calls
     return app

@@ -16,18 +16,20 @@ from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from emulators.middleware import buffer_json_body
+from toolserver.call_log import TASK_HEADER, CallLog
 from toolserver.faults import ToolFaults
 from toolserver.metrics import ToolMetrics
 
 log = structlog.get_logger("ticketsmith.toolserver")
 
 
-def called_tool(body: Any) -> tuple[str, Any] | None:
-    """The tool name and JSON-RPC id of a `tools/call` message, else None."""
+def called_tool(body: Any) -> tuple[str, Any, Any] | None:
+    """The tool name, arguments and JSON-RPC id of a `tools/call` message, else None."""
     if isinstance(body, dict) and body.get("method") == "tools/call":
-        name = (body.get("params") or {}).get("name")
+        params = body.get("params") or {}
+        name = params.get("name")
         if isinstance(name, str):
-            return name, body.get("id")
+            return name, params.get("arguments"), body.get("id")
     return None
 
 
@@ -51,12 +53,15 @@ def server_span(scope: Scope, tool: str) -> Iterator[None]:
 
 
 class ToolCallMiddleware:
-    """Applies the faults to `tools/call` requests and measures every call."""
+    """Applies the faults to `tools/call` requests, measures and records every call."""
 
-    def __init__(self, app: ASGIApp, faults: ToolFaults, metrics: ToolMetrics) -> None:
+    def __init__(
+        self, app: ASGIApp, faults: ToolFaults, metrics: ToolMetrics, calls: CallLog
+    ) -> None:
         self.app = app
         self.faults = faults
         self.metrics = metrics
+        self.calls = calls
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["method"] != "POST":
@@ -67,7 +72,9 @@ class ToolCallMiddleware:
         if call is None:
             await self.app(scope, receive, send)
             return
-        tool, request_id = call
+        tool, arguments, request_id = call
+        headers = dict(scope["headers"])
+        task = headers.get(TASK_HEADER.encode(), b"").decode("latin-1")
         started = time.perf_counter()
         status = 500
 
@@ -93,14 +100,16 @@ class ToolCallMiddleware:
         finally:
             took = time.perf_counter() - started
             self.metrics.latency.labels(tool).observe(took)
+            self.calls.record(tool, arguments, task, status)
             log.info(
                 "tool_call",
                 tool=tool,
+                task=task,
                 status_code=status,
                 duration_ms=round(took * 1000, 1),
                 injected_delay_ms=round(hit.delay_seconds * 1000, 1) if hit else 0.0,
                 injected_status=hit.status_code if hit else None,
-                session=dict(scope["headers"]).get(b"mcp-session-id", b"").decode(),
+                session=headers.get(b"mcp-session-id", b"").decode(),
             )
 
     @staticmethod

@@ -95,7 +95,9 @@ class GraphRunner:
     ) -> State:
         """One step; on failure its error handler (if any) runs and the graph goes on."""
         inherited = StepBase(
-            retry=step.retry or defaults.retry, timeout=step.timeout or defaults.timeout
+            retry=step.retry or defaults.retry,
+            timeout=step.timeout or defaults.timeout,
+            heartbeat=step.heartbeat or defaults.heartbeat,
         )
         record = self._record(step)
         try:
@@ -162,6 +164,7 @@ class GraphRunner:
             result_type=AgentResult,
             task_queue=self.queues.get(step.agent),
             start_to_close_timeout=defaults.timeout or DEFAULT_TIMEOUT,
+            heartbeat_timeout=defaults.heartbeat,
             retry_policy=retry_policy(defaults.retry or DEFAULT_RETRY),
             summary=f"step {step.label()} (agent {step.agent})"[:200],
         )

@@ -84,7 +84,7 @@ class GraphBuilder:
         return branch(GraphBuilder(self._name)).steps
 
     def agent(self, agent: str, name: str | None = None, **fields: Any) -> "GraphBuilder":
-        """Run an agent; `input`, `params`, `output`, `timeout`, `retry` as in YAML."""
+        """Run an agent; `input`, `params`, `output`, `timeout`, `heartbeat`, `retry` as in YAML."""
         return self._add(AgentStep, agent=agent, name=name, **fields)
 
     def sequence(self, steps: Branch, name: str | None = None) -> "GraphBuilder":
@@ -146,6 +146,10 @@ class GraphBuilder:
     def with_timeout(self, timeout: str | timedelta) -> "GraphBuilder":
         """Timeout of the last step (for a block: of each agent in it)."""
         return self._last("with_timeout", timeout=timeout)
+
+    def with_heartbeat(self, heartbeat: str | timedelta) -> "GraphBuilder":
+        """Heartbeat timeout of the last step (for a block: of each agent in it)."""
+        return self._last("with_heartbeat", heartbeat=heartbeat)
 
     def on_error(self, handler: Branch) -> "GraphBuilder":
         """Steps to run when the last step fails after its retries; the graph then goes on."""

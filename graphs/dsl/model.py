@@ -47,6 +47,8 @@ class StepBase(BaseModel):
     name: str | None = Field(default=None, pattern=NAME_PATTERN)
     retry: Retry | None = None
     timeout: Duration | None = None
+    # Without a heartbeat for this long an agent's activity counts as lost and is retried.
+    heartbeat: Duration | None = None
     on_error: "list[Step] | None" = None
 
     def label(self) -> str:

@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from graphs.dsl.errors import DefinitionError, from_validation
 from graphs.dsl.model import NAME_PATTERN, AgentStep, ParallelStep, SequenceStep, Step
 
-AGENT_FIELDS = ("input", "params", "output", "retry", "timeout", "on_error")
+AGENT_FIELDS = ("input", "params", "output", "retry", "timeout", "heartbeat", "on_error")
 
 
 class Node(BaseModel):
@@ -30,6 +30,7 @@ class Node(BaseModel):
     output: str | None = None
     retry: dict[str, Any] | None = None
     timeout: Any = None
+    heartbeat: Any = None
     on_error: list[Any] | None = None
 
 

@@ -50,19 +50,25 @@ def _report(inputs: dict[str, Any]) -> dict[str, Any]:
     return {"summary": summary, "summary_sources": first, "sections": sections[:MAX_SECTIONS]}
 
 
+def research_answer(
+    task: str | None, inputs: dict[str, Any], plan: dict[str, list[str]] | None = None
+) -> str:
+    """The scripted reader's answer (JSON) to one research task's inputs."""
+    if task == "research_plan":
+        return json.dumps(_plan(inputs, plan))
+    if task == "research_findings":
+        return json.dumps(_findings(inputs))
+    if task == "research_report":
+        return json.dumps(_report(inputs))
+    raise ValueError(f"the research reader has no answer for task {task!r}")
+
+
 def research_reader(
     plan: dict[str, list[str]] | None = None, calls: int = 10_000
 ) -> ScriptedChatModel:
     """The scripted reader; `plan` fixes the manager's answer (keys, doc ids, queries)."""
 
     def answer(messages: list[BaseMessage]) -> str:
-        task, inputs = read_task(messages)
-        if task == "research_plan":
-            return json.dumps(_plan(inputs, plan))
-        if task == "research_findings":
-            return json.dumps(_findings(inputs))
-        if task == "research_report":
-            return json.dumps(_report(inputs))
-        raise ValueError(f"the research reader has no answer for task {task!r}")
+        return research_answer(*read_task(messages), plan=plan)
 
     return ScriptedChatModel([answer] * calls)

@@ -56,6 +56,17 @@ def web_sources(results: dict[str, Any]) -> list[Source]:
     ]
 
 
+def compact(answer: Any, limit: int = TEXT_LIMIT) -> Any:
+    """A tool answer with every text cut where sources cut it: the same sources, from less."""
+    if isinstance(answer, str):
+        return answer[:limit]
+    if isinstance(answer, dict):
+        return {k: compact(v, limit) for k, v in answer.items()}
+    if isinstance(answer, list):
+        return [compact(v, limit) for v in answer]
+    return answer
+
+
 def cite(source_id: str) -> str:
     """A citation as it appears in the report: [PAY-2], [contract.pdf p.3], [https://...]."""
     return f"[{source_id}]"

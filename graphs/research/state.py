@@ -137,4 +137,7 @@ class StepOutput(BaseModel):
     handoff_seconds: float | None = None
     after: str | None = Field(default=None, description="the agent of that step")
     attempt: int = 1
-    tool_calls: int = 0
+    tool_calls: int = Field(default=0, description="calls this attempt made to the tool server")
+    resumed_calls: int = Field(
+        default=0, description="calls answered from earlier attempts' checkpoint, not repeated"
+    )

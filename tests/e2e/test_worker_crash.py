@@ -13,18 +13,16 @@ from pathlib import Path
 
 import pytest
 from temporalio.client import Client
-from temporalio.common import SearchAttributeKey
 from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.testing import WorkflowEnvironment
 
 from graphs.implementation.journal import Progress
-from tests.conftest import SEARCH_ATTRIBUTES, venv_binary
 from tests.support.fake_openai import Call, FakeModelServer
 from tests.support.fake_team import TeamBrain
 from tests.support.processes import (
     clean_env,
+    dev_server,
     free_port,
-    guard_children,
     kill,
     start_emulators,
     start_worker,
@@ -53,14 +51,7 @@ RESUME_WAIT_S = LLM_HEARTBEAT.total_seconds() + LLM_RETRY.initial_interval.total
 @pytest.fixture
 async def env(tmp_path: Path) -> AsyncIterator[WorkflowEnvironment]:
     """A dev server with our search attributes, on a free port."""
-    server = await WorkflowEnvironment.start_local(
-        data_converter=pydantic_data_converter,
-        dev_server_existing_path=venv_binary("temporal"),
-        search_attributes=[SearchAttributeKey.for_keyword(n) for n in SEARCH_ATTRIBUTES],
-        dev_server_log_level="error",
-    )
-    guard_children()
-    async with server:
+    async with dev_server(pydantic_data_converter) as server:
         yield server
 
 

@@ -1,13 +1,15 @@
 """MCP calls in traces: a client span per call, continued by the tool server's span."""
 
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 from opentelemetry import trace
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
-from activities.research_tools import ToolCallJournal, mcp_tools
+from activities.research_journal import StepProgress, ToolCallJournal
+from activities.research_tools import mcp_tools
 from graphs.research.calls import call
 from tests.support.toolserver import tool_server
 from tests.support.traces import recorded_spans
@@ -31,7 +33,8 @@ class FakeCheckpoint:
 async def test_each_mcp_call_is_a_span_the_tool_server_continues(
     spans: InMemorySpanExporter, tmp_path: Path
 ) -> None:
-    journal = ToolCallJournal(FakeCheckpoint(), {})  # type: ignore[arg-type]
+    progress = StepProgress(started_at=datetime.now(UTC))
+    journal = ToolCallJournal(FakeCheckpoint(), progress)  # type: ignore[arg-type]
     async with tool_server(tmp_path) as (url, _):
         with trace.get_tracer("test").start_as_current_span("RunActivity:jira_agent") as outer:
             async with mcp_tools(url, "task-1", journal) as tools:

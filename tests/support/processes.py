@@ -7,11 +7,15 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import TypeVar
 
 import httpx
+from temporalio.common import SearchAttributeKey
+from temporalio.converter import DataConverter
+from temporalio.testing import WorkflowEnvironment
 
 from config import ROOT, get_settings
 from embedded.reaper import Reaper, popen_bound
@@ -103,3 +107,19 @@ async def start_emulators(port: int, state_dir: Path, log: Path) -> subprocess.P
 def start_worker(env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
     """The real worker (`worker.py`) as a separate process."""
     return spawn([sys.executable, "-m", "embedded.launch", "worker", "worker.py"], env, log)
+
+
+@asynccontextmanager
+async def dev_server(converter: DataConverter) -> AsyncIterator[WorkflowEnvironment]:
+    """A dev server with our search attributes on a free port, its client using `converter`."""
+    from tests.conftest import SEARCH_ATTRIBUTES, venv_binary
+
+    server = await WorkflowEnvironment.start_local(
+        data_converter=converter,
+        dev_server_existing_path=venv_binary("temporal"),
+        search_attributes=[SearchAttributeKey.for_keyword(n) for n in SEARCH_ATTRIBUTES],
+        dev_server_log_level="error",
+    )
+    guard_children()
+    async with server:
+        yield server

@@ -59,9 +59,14 @@ async def tool_server(
 
 
 @asynccontextmanager
-async def mcp_session(base_url: str) -> AsyncIterator[ClientSession]:
-    """An initialised MCP session with the SDK's own client."""
-    async with streamable_http_client(f"{base_url}/mcp") as (read, write, _):
-        async with ClientSession(read, write) as session:
-            await session.initialize()
-            yield session
+async def mcp_session(
+    base_url: str, headers: dict[str, str] | None = None
+) -> AsyncIterator[ClientSession]:
+    """An initialised MCP session with the SDK's own client (sending `headers`, if any)."""
+    async with (
+        httpx.AsyncClient(headers=headers, timeout=httpx.Timeout(30, read=300)) as http,
+        streamable_http_client(f"{base_url}/mcp", http_client=http) as (read, write, _),
+        ClientSession(read, write) as session,
+    ):
+        await session.initialize()
+        yield session

@@ -6,12 +6,16 @@ from pathlib import Path
 
 import httpx
 import pytest
-from temporalio.client import Client
+from langchain_core.messages import BaseMessage
+from temporalio.client import Client, WorkflowFailureError
 from temporalio.common import SearchAttributeKey
 from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.runtime import MetricBuffer, MetricBufferDurationFormat, Runtime, TelemetryConfig
 from temporalio.testing import WorkflowEnvironment
 
+from bench.support.research_results import failures
+from graphs.models import ScriptedChatModel
+from graphs.prompting import read_task
 from graphs.research.accuracy import score
 from graphs.research.scripted import research_reader
 from observability.metrics import RESEARCH_HANDOFF
@@ -201,3 +205,28 @@ async def test_handoffs_are_exported_as_a_metric(
     assert ("research_manager", "jira_agent") in pairs
     assert any(agent == "synthesis_agent" for _, agent in pairs)
     assert len(handoffs) == 5 and all(value >= 0 for *_, value in handoffs)
+
+
+async def test_a_model_answer_that_never_parses_fails_the_run_clearly(
+    dev_server: WorkflowEnvironment, tools: str, tmp_path: Path
+) -> None:
+    reader = research_reader()
+
+    def unusable_report(messages: list[BaseMessage]) -> str:
+        task, _ = read_task(messages)
+        if task == "research_report":
+            return "Here is your report: the migration is blocked by compliance."
+        return str(reader.invoke(messages).content)
+
+    model = ScriptedChatModel([unusable_report] * 100)
+    async with research_worker(dev_server.client, tools, model, tmp_path) as worker:
+        started = await start_research(worker.client, worker.settings, "Who owns PAY-3?")
+        with pytest.raises(WorkflowFailureError) as failed:
+            await asyncio.wait_for(started.handle.result(), DEADLINE_S)
+        status = await started.handle.query(GraphWorkflow.status)
+    assert status.status == GraphStatusValue.FAILED
+    assert status.message.startswith("Step synthesis failed: ReportAnswer: no usable answer")
+    assert "Raw answer: Here is your report" in status.message
+    assert await retried_attempts(started.handle) == []  # not worth a retry: no 12 attempts
+    (why,) = failures([failed.value])
+    assert why.startswith("failed: Step synthesis failed: ReportAnswer: no usable answer"), why

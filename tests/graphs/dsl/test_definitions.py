@@ -244,3 +244,26 @@ def test_shipped_definitions_load(tmp_path: Path) -> None:
     missing = tmp_path / "nope.yaml"
     with pytest.raises(DefinitionError, match="cannot read it"):
         load_definition(missing)
+
+
+def test_heartbeat_timeouts_in_nodes_blocks_and_the_builder() -> None:
+    definition = load_definition_text("""
+graph:
+  - {name: start, agent: a, heartbeat: 20s, fork: [left, right], next: join}
+  - {name: left, agent: b}
+  - {name: right, agent: c, heartbeat: 5}
+  - {name: join, agent: d}
+""")
+    start, fork, join = definition.steps
+    assert isinstance(start, AgentStep) and start.heartbeat == timedelta(seconds=20)
+    assert isinstance(fork, ParallelStep)
+    assert [b.heartbeat for b in fork.parallel] == [None, timedelta(seconds=5)]
+    built = GraphBuilder("g").agent("a").with_heartbeat("30s").build()
+    assert built.steps[0].heartbeat == timedelta(seconds=30)
+    from graphs.dsl import DEFINITIONS_DIR
+
+    research = load_definition(DEFINITIONS_DIR / "research.yaml")
+    agents = [s for s in research.steps if isinstance(s, AgentStep)]
+    agents += [b for s in research.steps if isinstance(s, ParallelStep) for b in s.parallel]
+    assert len(agents) == 6
+    assert {a.heartbeat for a in agents} == {timedelta(seconds=20)}
