@@ -77,7 +77,7 @@ async def main() -> int:
     args = parser.parse_args()
     report = Report("git work: N tickets' clones and fetches, from the remote or a mirror")
     report.note(
-        f"{args.tickets} tickets at once, 8 syncs and 2 pushes each; median of {args.rounds}"
+        f"{args.tickets} tickets at once, {SYNCS} syncs and 3 pushes each; median of {args.rounds}"
     )
     with tempfile.TemporaryDirectory(prefix="bench-git-") as tmp:
         repos = Path(tmp) / "repos"
@@ -90,13 +90,18 @@ async def main() -> int:
             for n in range(args.rounds):
                 for way in rounds:
                     scratch = Path(tmp) / f"{way}{n}"
-                    rounds[way].append(await one_round(scratch, url, args.tickets, way == "mirror"))
+                    measured = await one_round(scratch, url, args.tickets, way == "mirror")
+                    rounds[way].append(measured)
+                    wall, kids, me, _ = measured
+                    report.note(
+                        f"round {n + 1} from the {way}: {wall:.2f} s, CPU {kids:.2f} + {me:.2f} s"
+                    )
     for way, runs in rounds.items():
         wall, kids, me, fetches = (statistics.median(column) for column in zip(*runs, strict=True))
         name = f"from the {way}"
         report.figure(f"{name}: wall", f"{wall:.2f} s")
         report.figure(f"{name}: CPU, git / this process", f"{kids:.2f} s / {me:.2f} s")
-        report.figure(f"{name}: fetches or clones from the remote", f"{fetches:.0f}")
+        report.figure(f"{name}: remote fetches and clones", f"{fetches:.0f}")
     return report.done()
 
 
