@@ -18,6 +18,9 @@ from integrations.git import GitError, GitWorkspace
 
 # Branches and tags only: a forge's other refs (pull requests, notes) are not worked on.
 REFSPECS = ("+refs/heads/*:refs/heads/*", "+refs/tags/*:refs/tags/*")
+# Every fetch kept as one pack (gc merges them past 50), never as loose objects: a workspace
+# cloned from the mirror copies its object files, so their number must not grow with tickets.
+FETCH = ("-c", "fetch.unpackLimit=1", "fetch", "--prune", "--quiet", "origin")
 
 
 def mirror_name(remote_url: str) -> str:
@@ -60,12 +63,12 @@ class GitMirror:
         if fresh:
             await self._create()
         try:
-            await self._git("fetch", "--prune", "--quiet", "origin")
+            await self._git(*FETCH)
         except GitError as err:
             if fresh or err.not_found or err.auth_failed:
                 raise
             await self._create()
-            await self._git("fetch", "--prune", "--quiet", "origin")
+            await self._git(*FETCH)
         self.fetches += 1
 
     async def _create(self) -> None:

@@ -53,6 +53,9 @@ async def test_clones_fetch_from_the_mirror_and_push_to_the_remote(
     second = mirrored(tmp_path, mirror, "second")
     assert (await second.sync(BRANCH, "main") / "plans" / "DEMO-1.md").is_file()
     assert "+++ b/NOTES.md" in await second.diff_against("main")
+    # Fetches stay packs: a clone copies a few files, however many tickets pushed before.
+    loose = [p for p in (mirror.root / "objects").glob("??/*") if p.is_file()]
+    assert loose == []
 
 
 async def test_concurrent_syncs_share_the_mirrors_fetches(
