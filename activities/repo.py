@@ -20,12 +20,19 @@ from activities.messages import (
 )
 from activities.testrun import run_project_tests
 from graphs.schemas import FileChange
+from integrations.branch_names import branch_name
 from integrations.environments import Environments
-from integrations.git import GitError, GitWorkspace, branch_name
+from integrations.git import GitError, GitWorkspace
+from integrations.git_mirror import GitMirror, mirror_name
+
+MIRRORS = ".mirrors"  # beside the tickets' directories (workflow ids never start with a dot)
 
 
 class Workspaces:
-    """Local clones per ticket and purpose: a cache only, one operation at a time each."""
+    """Local clones per ticket and purpose, fed by one mirror per repository: caches only.
+
+    One operation at a time per clone; the clones of one repository share its mirror's fetches.
+    """
 
     def __init__(
         self, root: Path, token: str | None, author_name: str, author_email: str,
@@ -35,6 +42,7 @@ class Workspaces:
         self._token = token
         self._author = (author_name, author_email)
         self._locks: dict[Path, asyncio.Lock] = {}
+        self._mirrors: dict[str, GitMirror] = {}
         self._environments = environments
 
     @property
@@ -51,6 +59,13 @@ class Workspaces:
             )
         return self._environments
 
+    def mirror(self, clone_url: str) -> GitMirror:
+        """The worker's mirror of a remote (created on its first fetch)."""
+        if clone_url not in self._mirrors:
+            root = self._root / MIRRORS / mirror_name(clone_url)
+            self._mirrors[clone_url] = GitMirror(root, clone_url, self._token)
+        return self._mirrors[clone_url]
+
     @asynccontextmanager
     async def using(self, repo: RepoRef, purpose: str) -> AsyncIterator[GitWorkspace]:
         """The workspace for this ticket and purpose, held exclusively while in use."""
@@ -63,6 +78,7 @@ class Workspaces:
                     token=self._token,
                     author_name=self._author[0],
                     author_email=self._author[1],
+                    mirror=self.mirror(repo.clone_url),
                 )
             except GitError as err:
                 # A missing repository or refused credentials will not heal by retrying.

@@ -1,5 +1,7 @@
 """git through the real git CLI: a local clone used as a cache, every operation from the remote.
 
+With a mirror (`integrations/git_mirror.py`) a clone fetches from it and pushes to the remote.
+
 Credentials reach git only through the environment (an `http.extraHeader`), never argv or URLs.
 """
 
@@ -9,35 +11,21 @@ import os
 import re
 import shlex
 import shutil
-import unicodedata
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel
 
 from integrations.commands import CommandResult, kill_group, run_command
+from integrations.git_errors import GitError
 from integrations.sandbox import Sandbox
+
+if TYPE_CHECKING:
+    from integrations.git_mirror import GitMirror
 
 GIT_TIMEOUT_S = 300.0
 DIFF_LIMIT = 20_000
-_NOT_FOUND = re.compile(r"not found|not appear to be a git repository|does not exist|: 404", re.I)
-_AUTH_FAILED = re.compile(r"authentication failed|could not read username|error: 40[13]", re.I)
-
-
-class GitError(Exception):
-    """A git command failed; the message never holds credentials."""
-
-    def __init__(self, command: str, exit_code: int, stderr: str) -> None:
-        self.command, self.exit_code, self.stderr = command, exit_code, stderr.strip()
-        self.not_found = bool(_NOT_FOUND.search(self.stderr))
-        self.auth_failed = bool(_AUTH_FAILED.search(self.stderr))
-        if self.not_found:
-            reason = "the repository or ref was not found (does it exist, can the token read it?)"
-        elif self.auth_failed:
-            reason = "authentication failed (check the token)"
-        else:
-            reason = f"exit code {exit_code}"
-        super().__init__(f"`{command}` failed: {reason}: {self.stderr}")
 
 
 class CommitResult(BaseModel):
@@ -45,20 +33,6 @@ class CommitResult(BaseModel):
 
     sha: str
     changed: bool
-
-
-def branch_name(key: str, summary: str) -> str:
-    """The ticket branch: `ticketsmith/<KEY>-<slug of the summary>`."""
-    safe_key = re.sub(r"[^A-Za-z0-9-]+", "-", key).strip("-") or "ticket"
-    ascii_text = unicodedata.normalize("NFKD", summary).encode("ascii", "ignore").decode()
-    slug = ""
-    for word in re.findall(r"[a-z0-9]+", ascii_text.lower()):
-        candidate = f"{slug}-{word}" if slug else word
-        if len(candidate) > 40:
-            slug = slug or word[:40]
-            break
-        slug = candidate
-    return f"ticketsmith/{safe_key}-{slug}" if slug else f"ticketsmith/{safe_key}"
 
 
 class GitWorkspace:
@@ -71,9 +45,11 @@ class GitWorkspace:
         token: str | None = None,
         author_name: str = "ticketsmith",
         author_email: str = "ticketsmith@example.com",
+        mirror: "GitMirror | None" = None,
     ) -> None:
         self.root = root
         self.remote_url = remote_url
+        self.mirror = mirror
         self._author = (author_name, author_email)
         basic = base64.b64encode(f"x-access-token:{token}".encode()).decode() if token else ""
         self._auth_header = f"Authorization: Basic {basic}" if token else None
@@ -101,8 +77,11 @@ class GitWorkspace:
     def git_argv(self, *args: str) -> list[str]:
         """The argv of a git command (never holds credentials)."""
         # The sandbox may own the working tree (it runs as another uid when the worker is root).
-        safe = ("-c", "safe.directory=*")
-        return ["git", *safe, "-c", "commit.gpgsign=false", "-c", "credential.helper=", *args]
+        options = ["-c", "safe.directory=*", "-c", "commit.gpgsign=false"]
+        options += ["-c", "credential.helper="]
+        if self.mirror:  # fetched from the mirror, pushed to the remote (the URL holds no secret)
+            options += ["-c", f"remote.origin.pushurl={self.remote_url}"]
+        return ["git", *options, *args]
 
     def _redact(self, text: str) -> str:
         for secret in self._secrets:
@@ -134,9 +113,11 @@ class GitWorkspace:
             raise GitError(command, code, self._redact(err.decode(errors="replace")))
         return code, out.decode(errors="replace").strip()
 
-    async def run_git(self, *args: str, check: bool = True) -> tuple[int, str]:
-        """Run a git command in the workspace: (exit code, stdout); GitError when it fails."""
-        return await self._git(*args, check=check)
+    async def run_git(
+        self, *args: str, check: bool = True, cwd: Path | None = None
+    ) -> tuple[int, str]:
+        """Run git (in the workspace unless `cwd`): (exit code, stdout); GitError when it fails."""
+        return await self._git(*args, cwd=cwd, check=check)
 
     async def _is_healthy_clone(self) -> bool:
         if not (self.root / ".git").is_dir():
@@ -144,17 +125,17 @@ class GitWorkspace:
         code, top = await self._git("rev-parse", "--show-toplevel", check=False)
         return code == 0 and Path(top).resolve() == self.root.resolve()
 
+    async def fetch_origin(self) -> None:
+        """Bring the remote's branches as they are now into `refs/remotes/origin/`."""
+        if self.mirror is None:
+            await self._update_from(self.remote_url)
+        else:
+            async with self.mirror.fresh() as source:
+                await self._update_from(str(source))
+
     async def sync(self, branch: str, base: str) -> Path:
         """Make the workspace equal the remote `branch` (or `base` when branch is new)."""
-        if await self._is_healthy_clone():
-            (self.root / ".git" / "index.lock").unlink(missing_ok=True)
-            await self._git("remote", "set-url", "origin", self.remote_url)
-            await self._git("fetch", "--prune", "--quiet", "origin")
-        else:
-            shutil.rmtree(self.root, ignore_errors=True)
-            self.root.parent.mkdir(parents=True, exist_ok=True)
-            clone = ("clone", "--quiet", "--no-checkout", self.remote_url, str(self.root))
-            await self._git(*clone, cwd=self.root.parent)
+        await self.fetch_origin()
         start = f"refs/remotes/origin/{branch}"
         if not await self._ref_exists(start):
             start = f"refs/remotes/origin/{base}"
@@ -165,6 +146,20 @@ class GitWorkspace:
         await self._git("reset", "--quiet", "--hard", start)
         await self._git("clean", "-fdxq")
         return self.root
+
+    async def _update_from(self, source: str) -> None:
+        """Fetch `source` into the clone, or clone it when there is no healthy clone."""
+        if await self._is_healthy_clone():
+            (self.root / ".git" / "index.lock").unlink(missing_ok=True)
+            await self._git("remote", "set-url", "origin", source)
+            await self._git("fetch", "--prune", "--quiet", "origin")
+            return
+        shutil.rmtree(self.root, ignore_errors=True)
+        self.root.parent.mkdir(parents=True, exist_ok=True)
+        # From a mirror: a copy, never hardlinks (a sandboxed run may own the workspace's files).
+        local = ("--no-hardlinks",) if self.mirror else ()
+        clone = ("clone", "--quiet", "--no-checkout", *local, source, str(self.root))
+        await self._git(*clone, cwd=self.root.parent)
 
     async def restart_from_base(self, branch: str, base: str) -> str:
         """Point `branch` at the base's current head; its old head stays as `<branch>-previous`.

@@ -25,10 +25,9 @@ async def push_unforced(workspace: GitWorkspace, branch: str) -> bool:
 
 
 async def fetch_branch(workspace: GitWorkspace, branch: str) -> str:
-    """Fetch the remote `branch`; returns the sha it is at now."""
-    ref = f"refs/remotes/origin/{branch}"
-    await workspace.run_git("fetch", "--quiet", "origin", f"+refs/heads/{branch}:{ref}")
-    return (await workspace.run_git("rev-parse", ref))[1]
+    """Fetch the remote `branch` as it is now (through the mirror, when there is one); its sha."""
+    await workspace.fetch_origin()
+    return (await workspace.run_git("rev-parse", f"refs/remotes/origin/{branch}"))[1]
 
 
 async def is_ancestor(workspace: GitWorkspace, older: str, newer: str) -> bool:

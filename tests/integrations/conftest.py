@@ -1,13 +1,17 @@
-"""Client tests run against the emulator twice: in-process (ASGI) and over real HTTP."""
+"""Client tests run against the emulator twice: in-process (ASGI) and over real HTTP.
 
-from collections.abc import Iterator
+git tests get a seeded bare repository, served over real smart HTTP.
+"""
+
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
 import pytest
-from fastapi import FastAPI
+from fastapi import FastAPI, Request, Response
 
+from emulators.git_hosting import SEED_REPOS_DIR, create_git_router, ensure_seed_repository
 from tests.emulators.helpers import BASE_URL, emulator_client, new_emulator, serve
 
 
@@ -43,3 +47,26 @@ def emulator(request: pytest.FixtureRequest, app: FastAPI) -> Iterator[Emulator]
         return
     with serve(app) as url:
         yield Emulator(app, url, None)
+
+
+@pytest.fixture
+def repos_root(tmp_path: Path) -> Path:
+    root = tmp_path / "repos"
+    ensure_seed_repository(root, "demo", "calc", SEED_REPOS_DIR / "calc")
+    return root
+
+
+@pytest.fixture
+def server(repos_root: Path) -> Iterator[tuple[str, list[str]]]:
+    """The git router over HTTP, and the Authorization headers it received."""
+    seen: list[str] = []
+    app = FastAPI()
+
+    @app.middleware("http")
+    async def record(request: Request, call_next: Callable[..., Awaitable[Response]]) -> Response:
+        seen.append(request.headers.get("authorization", ""))
+        return await call_next(request)
+
+    app.include_router(create_git_router(repos_root))
+    with serve(app) as url:
+        yield url, seen

@@ -3,44 +3,18 @@
 import asyncio
 import base64
 import subprocess
-from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from fastapi import FastAPI, Request, Response
 
-from emulators.git_hosting import SEED_REPOS_DIR, create_git_router, ensure_seed_repository
-from integrations.git import GitError, GitWorkspace, branch_name
-from tests.emulators.helpers import serve
+from integrations.branch_names import branch_name
+from integrations.git import GitError, GitWorkspace
 
 TOKEN = "ghp_s3cr3t-token-value"
 BASIC = base64.b64encode(f"x-access-token:{TOKEN}".encode()).decode()
 BRANCH = "ticketsmith/DEMO-1-add-power"
 PLAN = {"plans/DEMO-1.md": "# Plan\n\nAdd power().\n"}
-
-
-@pytest.fixture
-def repos_root(tmp_path: Path) -> Path:
-    root = tmp_path / "repos"
-    ensure_seed_repository(root, "demo", "calc", SEED_REPOS_DIR / "calc")
-    return root
-
-
-@pytest.fixture
-def server(repos_root: Path) -> Iterator[tuple[str, list[str]]]:
-    """The git router over HTTP, and the Authorization headers it received."""
-    seen: list[str] = []
-    app = FastAPI()
-
-    @app.middleware("http")
-    async def record(request: Request, call_next: Callable[..., Awaitable[Response]]) -> Response:
-        seen.append(request.headers.get("authorization", ""))
-        return await call_next(request)
-
-    app.include_router(create_git_router(repos_root))
-    with serve(app) as url:
-        yield url, seen
 
 
 @pytest.fixture(params=["http", "file"])
