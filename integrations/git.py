@@ -78,7 +78,9 @@ class GitWorkspace:
         """The argv of a git command (never holds credentials)."""
         # The sandbox may own the working tree (it runs as another uid when the worker is root).
         options = ["-c", "safe.directory=*", "-c", "commit.gpgsign=false"]
-        options += ["-c", "credential.helper="]
+        # Code run in the working tree never makes the worker's own git run something.
+        options += ["-c", "credential.helper=", "-c", "core.hooksPath=/dev/null"]
+        options += ["-c", "core.fsmonitor=false"]
         if self.mirror:  # fetched from the mirror, pushed to the remote (the URL holds no secret)
             options += ["-c", f"remote.origin.pushurl={self.remote_url}"]
         return ["git", *options, *args]

@@ -120,6 +120,8 @@ class Sandbox:
             jail += ["--ro-bind", str(path), str(path)]
         for path in mounts.writable:
             jail += ["--bind", str(path), str(path)]
+            if (path / ".git").is_dir():  # the worker runs git there later, unsandboxed: no hooks
+                jail += ["--ro-bind", str(path / ".git"), str(path / ".git")]
         for host, inside in mounts.files.items():
             jail += ["--ro-bind", str(host), str(inside)]
         return [*jail, "--chdir", str(cwd), "--", *drop, *self.limits.prlimit_argv(), *argv]

@@ -127,11 +127,15 @@ def test_attack():
     attempt("write-system", lambda: pathlib.Path("/usr/planted").write_text("x"))
     attempt("write-env", lambda: pathlib.Path(os.environ["VIRTUAL_ENV"], "x").write_text("x"))
     attempt("home", lambda: os.listdir("/root"))
+    hook = pathlib.Path(".git", "hooks", "post-checkout")
+    attempt("git-hook", lambda: hook.write_text("#!/bin/sh\\ntouch /tmp/owned\\n"))
+    attempt("git-config", lambda: open(".git/config", "a").write("[core]\\nfsmonitor = x\\n"))
 """
     result = await run(activities, remote, attack)
     assert result.passed, result.output
     assert SECRET not in result.output
     checks = ("environ", *worker_files, "tcp", "write-outside", "write-system", "write-env", "home")
+    checks += ("git-hook", "git-config")  # the worker's next git command there runs unsandboxed
     for check in checks:
         assert f"{check} BLOCKED" in result.output, result.output
     assert connections == []
