@@ -103,11 +103,15 @@ async def ask_structured(
     for _ in range(retries + 1):
         parsed: M | None = None
         raw: BaseMessage | None = None
+        ran_on = False
         if use_schema_mode:
             try:
                 parsed, raw = await _ask_with_schema(model, messages, schema)
             except openai.BadRequestError:
                 use_schema_mode = False  # the server has no JSON-schema mode: use text
+            except openai.LengthFinishReasonError as cut:
+                # A small model can loop until its limit: ask again, shorter, in this call.
+                raw, ran_on = cut_answer(cut), True
         if raw is None:
             raw = await model.ainvoke(messages)
         tokens += message_tokens(raw, messages)
@@ -115,6 +119,8 @@ async def ask_structured(
         if parsed is not None:
             return parsed, tokens
         try:
+            if ran_on:
+                raise ValueError("the answer ran on past its length limit; make it much shorter")
             return parse_answer(raw_text, schema), tokens
         except ValueError as exc:
             error = str(exc)
@@ -131,6 +137,15 @@ async def ask_structured(
         f"Raw answer: {trim(raw_text)}",
         raw=raw_text,
     )
+
+
+def cut_answer(cut: openai.LengthFinishReasonError) -> AIMessage:
+    """What the model wrote before its limit cut it, with the tokens the call used."""
+    usage = cut.completion.usage
+    total = usage.total_tokens if usage else 0
+    text = (cut.completion.choices[0].message.content or "") if cut.completion.choices else ""
+    metadata = {"input_tokens": 0, "output_tokens": total, "total_tokens": total}
+    return AIMessage(content=trim(text, 300), usage_metadata=metadata)
 
 
 async def _ask_with_schema(

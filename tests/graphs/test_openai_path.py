@@ -70,3 +70,23 @@ async def test_a_server_without_json_schema_mode_falls_back_to_text() -> None:
     verdict, tokens = await ask_structured(stub_model(handler), "task: test", "Fine?", Verdict)
     assert verdict == Verdict(ok=False) and tokens == 37
     assert ["response_format" in b for b in bodies] == [True, False]
+
+
+async def test_an_answer_cut_at_its_length_limit_is_asked_again_shorter() -> None:
+    bodies: list[dict[str, Any]] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        bodies.append(json.loads(request.content))
+        if len(bodies) == 1:  # a small model looping until its limit
+            looping = completion('{"ok": ' + "true, true, " * 200)
+            looping["choices"][0]["finish_reason"] = "length"
+            looping["usage"] = {"prompt_tokens": 30, "completion_tokens": 900, "total_tokens": 930}
+            return httpx.Response(200, json=looping)
+        return httpx.Response(200, json=completion('{"ok": true}'))
+
+    verdict, tokens = await ask_structured(stub_model(handler), "task: test", "Fine?", Verdict)
+    assert verdict.ok and tokens == 930 + 37  # the cut call's tokens are counted too
+    assert len(bodies) == 2
+    retry = bodies[1]["messages"][-1]["content"]
+    assert "ran on past its length limit" in retry
+    assert len(bodies[1]["messages"][-2]["content"]) <= 400  # the loop is not sent back whole
