@@ -18,6 +18,9 @@ from localmodel.server import LOCAL_MODEL_ALIAS, base_url
 log = logging.getLogger("ticketsmith.model")
 _TASK = re.compile(r"^task:\s*([a-z_]+)", re.MULTILINE)
 CALL_TIMEOUT_S = 900.0  # one slot: parallel calls queue at the server and wait their turn
+# Answers that are a few sentences or a short list: a small model that loops runs to the end
+# of its context otherwise, minutes of a slow machine for an answer that cannot be used.
+ANSWER_CAPS = {"analysis": 512, "questions": 1024, "judge_comments": 1024}
 
 
 def task_of(messages: list[BaseMessage]) -> str:
@@ -56,7 +59,8 @@ class LocalChatModel(ChatOpenAI):
 
     def _fit(self, messages: list[BaseMessage], kwargs: dict[str, Any]) -> Fitted:
         fitted = fit_messages(messages, self.context_tokens, self.min_answer_tokens)
-        kwargs.setdefault("max_tokens", fitted.answer_tokens)
+        cap = ANSWER_CAPS.get(task_of(messages), fitted.answer_tokens)
+        kwargs.setdefault("max_tokens", min(fitted.answer_tokens, cap))
         return fitted
 
     def _generate(

@@ -1,5 +1,6 @@
 """Nodes of the analysis graph: scan, detect, index, summarise."""
 
+import logging
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
@@ -17,8 +18,9 @@ from graphs.analysis.state import AnalysisAnswer, AnalysisState
 from graphs.node_types import AsyncNode
 from graphs.prompting import task_prompt
 from graphs.schemas import TicketContext
-from graphs.structured import ask_structured, trim
+from graphs.structured import ModelAnswerError, ask_structured, trim
 
+log = logging.getLogger("ticketsmith.analysis")
 PROMPT_FILES = 40
 PROMPT_SNIPPETS = 3
 SNIPPET_CHARS = 600
@@ -75,7 +77,19 @@ def make_summarise(model: BaseChatModel) -> AsyncNode[AnalysisState]:
             ],
         }
         system, human = task_prompt("analysis", inputs, key=ticket.key, summary=ticket.summary)
-        answer, tokens = await ask_structured(model, system, human, AnalysisAnswer)
+        try:
+            answer, tokens = await ask_structured(model, system, human, AnalysisAnswer)
+        except ModelAnswerError as err:  # the summary is context only: the facts will do
+            log.warning("no usable repository summary from the model, using the facts: %s", err)
+            return {"summary": facts_summary(state), "tokens": 0}
         return {"summary": answer.summary.strip(), "tokens": tokens}
 
     return summarise
+
+
+def facts_summary(state: AnalysisState) -> str:
+    """A summary from what the scan found, for when the model gives none."""
+    languages = ", ".join(state["languages"]) or "unknown languages"
+    frameworks = f" using {', '.join(state['frameworks'])}" if state["frameworks"] else ""
+    tests = f"; tests run with `{state['test_command']}`" if state["test_command"] else ""
+    return f"A repository of {len(state['files'])} files in {languages}{frameworks}{tests}."

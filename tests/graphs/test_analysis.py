@@ -57,6 +57,15 @@ async def test_analysis_detects_python_pytest_and_the_test_command(
     assert inputs["snippets"][0]["path"] == "calc/ops.py"
 
 
+async def test_a_summary_that_never_parses_gives_way_to_the_scanned_facts(
+    tiny_repo: Path, ticket: TicketContext
+) -> None:
+    model = ScriptedChatModel(["not json"] * 3)
+    analysis = await analyse_repository(model, tiny_repo, ticket)
+    assert analysis.summary.startswith("A repository of ")
+    assert "in Python" in analysis.summary and "`python -m pytest -q`" in analysis.summary
+
+
 async def test_analysis_of_a_repository_without_tests(tmp_path: Path) -> None:
     repo = write_tree(tmp_path, {"main.go": "package main\n", "go.mod": "module x\n"})
     model = ScriptedChatModel(['{"summary": "A Go program."}'])

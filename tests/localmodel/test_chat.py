@@ -74,6 +74,14 @@ async def test_every_call_gets_the_room_left_for_its_answer_and_is_logged(
     assert "model call task=plan prompt_tokens=900 completion_tokens=40" in caplog.text
 
 
+async def test_a_short_answer_is_capped_so_a_looping_model_stops_early() -> None:
+    bodies: list[dict[str, Any]] = []
+    model = stub(bodies)
+    prompt = [SystemMessage(content="task: analysis\nSummarise."), HumanMessage(content="Repo.")]
+    await model.ainvoke(prompt)
+    assert bodies[0]["max_completion_tokens"] == 512
+
+
 async def test_a_prompt_too_long_for_the_context_is_windowed_before_it_is_sent(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
