@@ -48,8 +48,10 @@ def load_definition_text(text: str, source: str = "the definition") -> GraphDefi
 def load_definition(path: Path | str) -> GraphDefinition:
     """A definition from a YAML file; a bare name means a shipped one (`mvp`)."""
     path = Path(path)
-    if not path.exists() and not path.suffix and (DEFINITIONS_DIR / f"{path}.yaml").exists():
-        path = DEFINITIONS_DIR / f"{path}.yaml"
+    shipped = DEFINITIONS_DIR / f"{path}.yaml"
+    # A bare name is a shipped definition even where a folder of that name is (`research/`).
+    if not path.is_file() and not path.suffix and shipped.exists():
+        path = shipped
     try:
         text = path.read_text()
     except OSError as err:

@@ -246,6 +246,14 @@ def test_shipped_definitions_load(tmp_path: Path) -> None:
         load_definition(missing)
 
 
+def test_a_bare_name_is_the_shipped_definition_even_beside_a_folder_of_that_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "research").mkdir()  # as the repository's root has its research/ package
+    monkeypatch.chdir(tmp_path)
+    assert load_definition("research").name == "research"
+
+
 def test_heartbeat_timeouts_in_nodes_blocks_and_the_builder() -> None:
     definition = load_definition_text("""
 graph:
