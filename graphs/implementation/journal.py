@@ -81,6 +81,14 @@ class Journal:
         self.replayed += found is not None
         return found
 
+    def tried(self, path: str, before: int) -> set[str]:
+        """The contents this file's workers wrote in revisions before `before`."""
+        return {
+            w.change.content
+            for w in self.progress.workers
+            if w.path == path and w.revision < before and w.change is not None
+        }
+
     def tests(self, revision: int) -> TestReport | None:
         """The recorded test run of this revision, if any."""
         found = next((t.report for t in self.progress.tests if t.revision == revision), None)

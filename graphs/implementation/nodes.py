@@ -12,7 +12,7 @@ from graphs.analysis.graph import index_repository
 from graphs.analysis.index import Snippet
 from graphs.analysis.tools import CONTEXT_QUERY, find_tool, make_context_query_tool
 from graphs.fences import find_file_block, safe_relative_path
-from graphs.implementation.candidates import best_candidate
+from graphs.implementation.candidates import best_candidate, warmer
 from graphs.implementation.failures import is_test_file, map_failures
 from graphs.implementation.files import (
     MAX_WINDOW_CHARS,
@@ -165,6 +165,10 @@ def make_worker(
         if outcome is None:
             journal.start("worker", revision, path)
             outcome = await write_file(model, tools, state)
+            if state.get("failing") and repeats(outcome, journal.tried(path, revision)):
+                # At temperature zero the same prompt gives the same answer: ask again, warmer.
+                again = await write_file(warmer(model), tools, state)
+                outcome = again.model_copy(update={"tokens": outcome.tokens + again.tokens})
             if candidates > 1 and tester is not None and state.get("failing"):
                 outcome = await best_candidate(
                     write_file, model, tools, state, tester, outcome, candidates
@@ -173,6 +177,11 @@ def make_worker(
         return outcome_update(outcome)
 
     return worker
+
+
+def repeats(outcome: WorkerOutcome, tried: set[str]) -> bool:
+    """Whether a worker changed nothing, or wrote a version an earlier revision tried."""
+    return outcome.change is None or outcome.change.content in tried
 
 
 async def write_file(
