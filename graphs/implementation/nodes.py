@@ -165,7 +165,7 @@ def make_worker(
         if outcome is None:
             journal.start("worker", revision, path)
             outcome = await write_file(model, tools, state)
-            if state.get("failing") and repeats(outcome, journal.tried(path, revision)):
+            if revision > 1 and repeats(outcome, journal.tried(path, revision)):
                 # At temperature zero the same prompt gives the same answer: ask again, warmer.
                 again = await write_file(warmer(model), tools, state)
                 outcome = again.model_copy(update={"tokens": outcome.tokens + again.tokens})
