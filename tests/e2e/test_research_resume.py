@@ -25,6 +25,7 @@ from temporalio.testing import WorkflowEnvironment
 from activities.research_journal import StepProgress, call_key
 from config import Settings
 from encryption.codec import data_converter
+from encryption.store import payload_storage
 from graphs.research.scripted import research_answer
 from graphs.research.state import StepOutput
 from research.launch import start_research
@@ -48,9 +49,13 @@ RESUME_WAIT_S = 20 + 180
 
 
 @pytest.fixture
-async def env() -> AsyncIterator[WorkflowEnvironment]:
-    """A dev server whose client encrypts payloads with the workers' keys."""
-    async with dev_server(data_converter(KEYS)) as server:
+async def env(tmp_path: Path) -> AsyncIterator[WorkflowEnvironment]:
+    """A dev server whose client encrypts payloads with the workers' keys and reads their
+    payload store (a report over the store's threshold is kept there)."""
+    storage = payload_storage(
+        tmp_path / "data" / "payloads", Settings().payload_store_threshold_kib * 1024
+    )
+    async with dev_server(data_converter(KEYS, storage)) as server:
         yield server
 
 
