@@ -1,10 +1,8 @@
 """A round's push racing a person's push, with real git against the GitHub emulator over HTTP:
 the emulator lands their commit as the round's push begins, so that push is rejected."""
 
-import asyncio
 import json
 import subprocess
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,6 +21,7 @@ from graphs.models import ScriptedChatModel
 from graphs.schemas import FileChange
 from tests.emulators.helpers import BOT, add_branch, serve
 from tests.emulators.test_github_pull_life import Receiver
+from tests.support.processes import until
 
 BRANCH = "ticketsmith/DEMO-1-add-power"
 OPS = "calc/operations.py"
@@ -82,13 +81,12 @@ def commit_input(url: str, base_sha: str) -> CommitRoundInput:
 
 async def synchronized(receiver: Receiver, count: int) -> list[dict[str, Any]]:
     """The pull request's `synchronize` deliveries, once `count` arrived."""
-    deadline = time.monotonic() + DEADLINE_S
-    while True:
+
+    async def arrived() -> list[dict[str, Any]] | None:
         found = [e for e in receiver.events("pull_request") if e["action"] == "synchronize"]
-        if len(found) >= count:
-            return found
-        assert time.monotonic() < deadline, f"{len(found)} of {count} synchronize webhooks"
-        await asyncio.sleep(0.05)
+        return found if len(found) >= count else None
+
+    return await until(arrived, DEADLINE_S, f"{count} synchronize webhooks")
 
 
 async def test_a_rejected_push_merges_the_persons_commit_and_pushes(
