@@ -78,11 +78,13 @@ class AgentActivities:
         workspaces: Workspaces,
         candidates: int = 1,
         criteria_tests: bool = False,
+        max_revisions: int = MAX_REVISIONS,
     ) -> None:
         self._model = model
         self._workspaces = workspaces
         self._candidates = candidates
         self._criteria_tests = criteria_tests
+        self._max_revisions = max_revisions
 
     async def _code_tools(self, repo: RepoRef | None) -> list[BaseTool]:
         """`context_query` over the ticket branch, when the input names the repository."""
@@ -156,7 +158,7 @@ class AgentActivities:
         """Implement the plan (workers, tests, QA), resuming from an earlier attempt's steps."""
         checkpoint = Checkpoint()
         progress = self._resumed_progress(checkpoint)
-        max_revisions = getattr(inp, "max_revisions", MAX_REVISIONS)
+        max_revisions = min(getattr(inp, "max_revisions", MAX_REVISIONS), self._max_revisions)
         reporter = ProgressReporter(inp.repo.workflow_id, max_revisions)
 
         def save(latest: Progress) -> None:

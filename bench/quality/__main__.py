@@ -39,6 +39,8 @@ async def run(args: argparse.Namespace) -> int:
         overrides["TICKETSMITH_IMPLEMENTATION_CANDIDATES"] = str(args.candidates)
     if args.criteria_tests:
         overrides["TICKETSMITH_IMPLEMENTATION_CRITERIA_TESTS"] = "true"
+    if args.max_revisions is not None:
+        overrides["TICKETSMITH_IMPLEMENTATION_MAX_REVISIONS"] = str(args.max_revisions)
     os.environ.update(overrides)
     settings = Settings()
     recorded: dict[str, object] = {
@@ -46,6 +48,8 @@ async def run(args: argparse.Namespace) -> int:
         "commit": commit(),
         "candidates": settings.implementation_candidates,
         "criteria_tests": settings.implementation_criteria_tests,
+        "max_revisions": settings.implementation_max_revisions,
+        "ticket_minutes": args.ticket_minutes,
         "sandbox": settings.sandbox,
         "tickets": [t.name for t in tickets],
     }
@@ -57,7 +61,8 @@ async def run(args: argparse.Namespace) -> int:
         print(f"model: {describe_model(settings)}; {len(tickets)} tickets", flush=True)
         for ticket in tickets:
             print(f"--- {ticket.name} ({ticket.key}): {ticket.summary}", flush=True)
-            outcome = await run_ticket(settings, ticket)
+            deadline = args.ticket_minutes * 60 if args.ticket_minutes else None
+            outcome = await run_ticket(settings, ticket, deadline)
             runs.append(outcome)
             write_results(runs, args.model, recorded, path=path)  # kept if the run is cut short
             print(table([outcome]).splitlines()[1], flush=True)
@@ -76,6 +81,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--candidates", type=int, help="versions per failing file (default: 1)")
     parser.add_argument(
         "--criteria-tests", action="store_true", help="write acceptance tests before the code"
+    )
+    parser.add_argument("--max-revisions", type=int, help="implementation revisions (default: 15)")
+    parser.add_argument(
+        "--ticket-minutes", type=float, help="stop a ticket after this long and score it unresolved"
     )
     parser.add_argument("tickets", nargs="*", help="ticket names (default: all)")
     args = parser.parse_args(argv)

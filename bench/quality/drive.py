@@ -8,6 +8,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 from temporalio.client import Client
+from temporalio.service import RPCError
 
 from bench.quality.scoring import Score, score_checkout
 from bench.quality.setup import OWNER
@@ -81,12 +82,31 @@ def clone_branch(settings: Settings, ticket: Ticket, branch: str, target: Path) 
         raise StackError(f"cannot clone {branch} of {url}: {done.stderr.strip()}")
 
 
-async def run_ticket(settings: Settings, ticket: Ticket) -> TicketRun:
+async def stop_workflow(settings: Settings, ticket: Ticket, why: str) -> None:
+    """Terminate a ticket past its deadline, so the next one has the machine to itself."""
+    client = await Client.connect(settings.temporal_address, namespace=settings.temporal_namespace)
+    handle = client.get_workflow_handle(f"ticket-{ticket.key}")
+    try:
+        await handle.terminate(reason=why)
+    except RPCError:  # it ended meanwhile
+        pass
+
+
+async def run_ticket(
+    settings: Settings, ticket: Ticket, deadline_s: float | None = None
+) -> TicketRun:
     """Drive one ticket and score its pushed branch with the hidden tests."""
     started = time.monotonic()
     run = TicketRun(name=ticket.name, key=ticket.key, status="error", seconds=0.0)
     try:
-        result, rounds = await run_workflow(settings, ticket)
+        try:
+            result, rounds = await asyncio.wait_for(run_workflow(settings, ticket), deadline_s)
+        except TimeoutError:
+            why = f"cut at the benchmark's deadline of {deadline_s / 60:.0f} min a ticket"
+            await stop_workflow(settings, ticket, why)
+            run.status, run.error = "deadline", why
+            run.seconds = round(time.monotonic() - started, 1)
+            return run
         run.status, run.question_rounds = result.status.value, rounds
         run.tokens = sum(phase.tokens for phase in result.usage)
         run.pr_url, run.pr_draft, run.tests_passed = (
