@@ -159,3 +159,17 @@ async def test_unusable_model_answers_fail_without_retries(
     assert caught.value.type == "ModelAnswerError" and caught.value.non_retryable
     assert "QuestionsAnswer: no usable answer after 3 attempts" in caught.value.message
     assert caught.value.details == ("nothing",)
+
+
+async def test_the_worker_setting_caps_the_revisions(
+    remote: RepoRef, ticket: TicketContext, tmp_path: Path
+) -> None:
+    failing = json.dumps({"passed": False, "summary": "Not yet.", "fixes": []})
+    capped = AgentActivities(
+        team(failing), Workspaces(tmp_path / "workspaces", None, "t", "t@e"), max_revisions=1
+    )
+    result = await ActivityEnvironment().run(
+        capped.implement_changes, implement_input(remote, ticket)
+    )
+    assert result.revisions == 1 and not result.qa_passed
+    assert "after 1 revisions (the limit)" in result.qa_verdict
