@@ -5,7 +5,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from graphs.implementation.files import read_current
-from graphs.schemas import FileChange, TestReport
+from graphs.schemas import FailedTest, FileChange, TestReport
 
 MAX_NAMED = 5
 
@@ -44,6 +44,12 @@ def broken_tests(best: TestReport, new: TestReport) -> list[str]:
     if not best.counted:
         return ["the test command"] if best.passed and not new.passed else []
     return sorted(set(best.passed_tests) - set(new.passed_tests))
+
+
+def broken_failures(best: TestReport, new: TestReport) -> list[FailedTest]:
+    """The new run's failures of tests that passed in the best run, with their errors."""
+    passed = set(best.passed_tests)
+    return [f for f in new.failed_tests if f.test_id in passed]
 
 
 def regression(best: Standing, new: TestReport) -> str:

@@ -28,9 +28,14 @@ def owners(failure: FailedTest, paths: list[str]) -> list[str]:
 
 
 def map_failures(report: TestReport, paths: list[str]) -> dict[str, list[FailedTest]]:
-    """For each planned file, the failing tests that concern it."""
+    """For each planned file, the failing tests of a run that concern it."""
+    return assign_failures(report.failed_tests, paths)
+
+
+def assign_failures(failures: list[FailedTest], paths: list[str]) -> dict[str, list[FailedTest]]:
+    """For each planned file, the failures that concern it."""
     mapped: dict[str, list[FailedTest]] = {path: [] for path in paths}
-    for failure in report.failed_tests:
+    for failure in failures:
         for path in owners(failure, paths):
             mapped[path].append(failure)
     return mapped

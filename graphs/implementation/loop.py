@@ -6,7 +6,13 @@ from typing import Any, Literal
 
 from langchain_core.language_models import BaseChatModel
 
-from graphs.implementation.best import Standing, own_tests, regression, revert_files
+from graphs.implementation.best import (
+    Standing,
+    broken_failures,
+    own_tests,
+    regression,
+    revert_files,
+)
 from graphs.implementation.coverage import test_accounts
 from graphs.implementation.gate import syntax_errors
 from graphs.implementation.journal import Journal
@@ -53,7 +59,12 @@ def make_tester(tester: Tester | None, journal: Journal) -> AsyncNode[Implementa
             return {"fingerprint": digest, "stalled": True, "tests": None}
         if revision > 1 and digest == state.get("fingerprint"):
             return {"stalled": True}
-        kept: dict[str, Any] = {"fingerprint": digest, "stalled": False, "discarded": ""}
+        kept: dict[str, Any] = {
+            "fingerprint": digest,
+            "stalled": False,
+            "discarded": "",
+            "broken": [],
+        }
         errors = syntax_errors(changes)
         if errors:
             return {**kept, "redo": errors}
@@ -76,6 +87,7 @@ def make_tester(tester: Tester | None, journal: Journal) -> AsyncNode[Implementa
                 "tests": best.tests,
                 "files": revert_files(repo_dir, state.get("files", {}), best.files),
                 "discarded": f"Revision {revision} was discarded: {worse}.",
+                "broken": broken_failures(best.tests, report),
                 "notes": [f"revision {revision}: discarded, {worse}"],
             }
         files = {c.path: c for c in changes}

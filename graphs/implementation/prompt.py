@@ -6,7 +6,7 @@ from typing import cast
 from langchain_core.messages import BaseMessage
 
 from graphs.fences import fence, safe_relative_path
-from graphs.implementation.failures import describe_failures, map_failures
+from graphs.implementation.failures import assign_failures, describe_failures, map_failures
 from graphs.implementation.files import Window, fence_language
 from graphs.implementation.state import ImplementationState, Review, WorkerState
 from graphs.prompting import task_messages
@@ -43,6 +43,16 @@ def test_feedback(state: ImplementationState, path: str) -> list[str]:
     return [f"The tests {status}; the end of their output:", fence("test output", output)]
 
 
+def broken_feedback(state: ImplementationState, path: str) -> list[str]:
+    """How the discarded revision broke tests that concern this file: each test and its error."""
+    paths = [a["file"].path for a in state.get("assignments", [])] or [path]
+    mine = assign_failures(state.get("broken") or [], paths).get(path, [])
+    if not mine:
+        return []
+    described = describe_failures(mine, state["repo_dir"], state.get("files", {}))
+    return ["How the discarded version broke them (keep these tests passing):", described]
+
+
 def worker_feedback(state: ImplementationState, path: str) -> str:
     """What the previous revision's gate, test run and review say this file's worker must fix."""
     redo = (state.get("redo") or {}).get(path)
@@ -59,6 +69,7 @@ def worker_feedback(state: ImplementationState, path: str) -> str:
             f"{discarded} You are shown the best version so far: change it without breaking"
             " the tests that pass."
         )
+        lines += broken_feedback(state, path)
     if review is not None:
         lines.append(
             f"The QA review of the previous version did not pass it: {review.summary.strip()}"

@@ -11,6 +11,7 @@ from graphs.analysis.index import CodeIndex, Snippet
 from graphs.implementation.best import Standing
 from graphs.schemas import (
     Analysis,
+    FailedTest,
     FileChange,
     Implementation,
     Plan,
@@ -87,6 +88,8 @@ class ImplementationState(ImplementationInput, total=False):
     redo: dict[str, str]
     # Why the last revision was discarded ("" when it was kept).
     discarded: str
+    # The discarded revision's failures of tests that pass in the best one (its workers see why).
+    broken: list[FailedTest]
 
 
 class WorkerState(ImplementationInput):

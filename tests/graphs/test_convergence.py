@@ -140,6 +140,9 @@ async def test_the_discarded_revision_is_not_built_upon(
     third = worker_prompts(model, OPS)[2]
     assert "Revision 2 was discarded: it broke tests that passed before" in third
     assert "return a + b" in third and "return a * b" not in third  # shown the best version
+    broke = third.split("How the discarded version broke them")[1]
+    assert "FAILED tests/test_ops.py::test_add" in broke  # the broken test, by name,
+    assert "assert add(1, 2) == 3" in broke and "assert 2 == 3" in broke  # source and error
     assert result.revisions == 3 and result.tests_passed and result.qa_passed
 
 
