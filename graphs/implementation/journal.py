@@ -31,6 +31,8 @@ class TestsOutcome(BaseModel):
 
     revision: int
     report: TestReport
+    # "" for the whole revision; a salvaged half of it ("code", "tests") otherwise.
+    part: str = ""
 
 
 class ReviewOutcome(BaseModel):
@@ -89,9 +91,12 @@ class Journal:
             if w.path == path and w.revision < before and w.change is not None
         }
 
-    def tests(self, revision: int) -> TestReport | None:
-        """The recorded test run of this revision, if any."""
-        found = next((t.report for t in self.progress.tests if t.revision == revision), None)
+    def tests(self, revision: int, part: str = "") -> TestReport | None:
+        """The recorded test run of this revision (or of a part of it), if any."""
+        found = next(
+            (t.report for t in self.progress.tests if (t.revision, t.part) == (revision, part)),
+            None,
+        )
         self.replayed += found is not None
         return found
 
@@ -106,9 +111,9 @@ class Journal:
         self.progress.workers.append(outcome)
         self._report()
 
-    def record_tests(self, revision: int, report: TestReport) -> None:
+    def record_tests(self, revision: int, report: TestReport, part: str = "") -> None:
         """Record a finished test run."""
-        self.progress.tests.append(TestsOutcome(revision=revision, report=report))
+        self.progress.tests.append(TestsOutcome(revision=revision, report=report, part=part))
         self._report()
 
     def record_review(self, outcome: ReviewOutcome) -> None:

@@ -17,6 +17,7 @@ from graphs.implementation.coverage import test_accounts
 from graphs.implementation.gate import syntax_errors
 from graphs.implementation.journal import Journal
 from graphs.implementation.review import current_changes
+from graphs.implementation.salvage import salvage
 from graphs.implementation.state import ImplementationState, Tester
 from graphs.node_types import AsyncNode, SyncNode
 from graphs.offline import OFFLINE_NOTICE, is_offline
@@ -79,6 +80,19 @@ def make_tester(tester: Tester | None, journal: Journal) -> AsyncNode[Implementa
         if report.import_errors:
             return {**kept, "redo": report.import_errors, "best": best}
         worse = regression(best, report)
+        saved = await salvage(tester, journal, revision, best, changes) if worse else None
+        if saved is not None:
+            files = {c.path: c for c in saved.kept}
+            standing = Standing(revision=revision, files=files, tests=saved.tests, own=best.own)
+            left_out = ", ".join(saved.dropped)
+            return {
+                **kept,
+                "redo": {},
+                "best": standing,
+                "tests": saved.tests,
+                "files": revert_files(repo_dir, state.get("files", {}), files),
+                "notes": [f"revision {revision}: kept without {left_out}, with which {worse}"],
+            }
         if worse:
             return {
                 **kept,

@@ -1,0 +1,43 @@
+"""Salvage: a revision that regressed may still hold good code beside a broken test file."""
+
+from pydantic import BaseModel
+
+from graphs.implementation.best import Standing, regression
+from graphs.implementation.failures import is_test_file
+from graphs.implementation.journal import Journal
+from graphs.implementation.state import Tester
+from graphs.schemas import FileChange, TestReport
+
+CODE_PART = "code"
+
+
+class Salvaged(BaseModel):
+    """The code of a revision kept without its test files, and its test run."""
+
+    kept: list[FileChange]
+    dropped: list[str]
+    tests: TestReport
+
+
+async def salvage(
+    tester: Tester, journal: Journal, revision: int, best: Standing, changes: list[FileChange]
+) -> Salvaged | None:
+    """A regressing revision's code with the test files of the best revision, if no worse.
+
+    A small model often rewrites a test file badly (a wrong import, a dropped test) along
+    with good code; discarding both loses the code. One test run, no model call.
+    """
+    new_tests = [c for c in changes if is_test_file(c.path) and best.files.get(c.path) != c]
+    rest = [c for c in changes if c not in new_tests]
+    if not new_tests or all(best.files.get(c.path) == c for c in rest):
+        return None  # no new test file to leave out, or what remains is the best revision
+    dropped = [c.path for c in new_tests]
+    kept = [*rest, *(best.files[p] for p in dropped if p in best.files)]
+    report = journal.tests(revision, CODE_PART)
+    if report is None:
+        journal.start("tests", revision)
+        report = await tester(kept)
+        journal.record_tests(revision, report, CODE_PART)
+    if report.import_errors or regression(best, report):
+        return None
+    return Salvaged(kept=kept, dropped=dropped, tests=report)
