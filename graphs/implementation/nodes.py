@@ -22,6 +22,7 @@ from graphs.implementation.files import (
     splice,
 )
 from graphs.implementation.gate import module_name
+from graphs.implementation.imports import add_forgotten_imports
 from graphs.implementation.journal import Journal, WorkerOutcome
 from graphs.implementation.prompt import worker_feedback, worker_messages
 from graphs.implementation.review import current_changes
@@ -219,5 +220,8 @@ async def write_file(
     content = splice(current, window, new_text)
     if same_text(current, content):
         return outcome(f"{path}: unchanged", tokens=tokens)
+    content, added = add_forgotten_imports(path, content)
     verb = "created" if not current else "rewritten"
+    if added:
+        verb += " (added the missing " + ", ".join(f"`import {m}`" for m in added) + ")"
     return outcome(f"{path}: {verb}", FileChange(path=path, content=content), tokens)

@@ -1,0 +1,53 @@
+"""Imports a model forgot are added; names the file binds itself are left alone."""
+
+from graphs.implementation.imports import add_forgotten_imports
+
+TEST_FILE = (
+    "from batching.chunks import chunked\n\n\n"
+    "def test_zero_size():\n"
+    "    with pytest.raises(ValueError):\n"
+    "        chunked([1], 0)\n"
+)
+
+
+def test_a_forgotten_pytest_import_is_added_before_the_code() -> None:
+    fixed, added = add_forgotten_imports("tests/test_chunks.py", TEST_FILE)
+    assert added == ["pytest"]
+    assert fixed == "import pytest\n" + TEST_FILE
+
+
+def test_the_import_goes_after_the_docstring_and_future_imports() -> None:
+    source = (
+        '"""Doc."""\nfrom __future__ import annotations\n\n@dec\ndef f():\n    return math.pi\n'
+    )
+    fixed, added = add_forgotten_imports("m.py", source)
+    assert added == ["math"]
+    assert fixed.splitlines() == [
+        '"""Doc."""',
+        "from __future__ import annotations",
+        "",
+        "import math",
+        "@dec",
+        "def f():",
+        "    return math.pi",
+    ]
+
+
+def test_names_the_file_binds_are_not_imported() -> None:
+    source = (
+        "import re as re\n"
+        "def f(json):\n    return json.loads(re.escape('x')), os.sep\n"
+        "for sys in []:\n    sys.x\n"
+        "import os.path\n"
+    )
+    fixed, added = add_forgotten_imports("m.py", source)
+    assert (fixed, added) == (source, [])
+
+
+def test_unknown_modules_syntax_errors_and_other_files_are_left_alone() -> None:
+    unknown = "def f():\n    return numpy.zeros(3)\n"
+    assert add_forgotten_imports("m.py", unknown) == (unknown, [])
+    broken = "def f(:\n    pytest.fail()\n"
+    assert add_forgotten_imports("m.py", broken) == (broken, [])
+    text = "pytest.raises\n"
+    assert add_forgotten_imports("notes.md", text) == (text, [])
