@@ -11,7 +11,8 @@ from langgraph.types import Send
 from graphs.analysis.graph import index_repository
 from graphs.analysis.index import Snippet
 from graphs.analysis.tools import CONTEXT_QUERY, find_tool, make_context_query_tool
-from graphs.fences import find_file_block, safe_relative_path
+from graphs.fences import safe_relative_path
+from graphs.implementation.asking import ask_for_file
 from graphs.implementation.candidates import best_candidate, warmer
 from graphs.implementation.failures import is_test_file, map_failures
 from graphs.implementation.files import (
@@ -29,7 +30,6 @@ from graphs.implementation.review import current_changes
 from graphs.implementation.state import Assignment, ImplementationState, Tester, WorkerState
 from graphs.node_types import AsyncNode
 from graphs.schemas import FailedTest, FileChange
-from graphs.toolloop import invoke_with_tools
 
 CONTEXT_SNIPPETS = 2
 TEST_SNIPPET_CHARS = 800
@@ -211,10 +211,10 @@ async def write_file(
     if find_tool(worker_tools, CONTEXT_QUERY) is None:
         worker_tools.append(make_context_query_tool(state["index"]))
     messages = worker_messages(state, window, current)
-    answer, tokens, _ = await invoke_with_tools(model, messages, worker_tools)
-    new_text = find_file_block(answer.text, path)
+    new_text, tokens, problem = await ask_for_file(model, messages, worker_tools, path)
     if new_text is None:
-        return outcome(f"{path}: unchanged, the answer had no code block", tokens=tokens)
+        why = problem or "the answer had no code block"
+        return outcome(f"{path}: unchanged, {why}", tokens=tokens)
     if not new_text.strip():
         return outcome(f"{path}: unchanged, the answer was empty", tokens=tokens)
     content = splice(current, window, new_text)

@@ -1,5 +1,6 @@
 """Each step of the converging loop with a scripted model: gate, failures, best, candidates."""
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -185,6 +186,29 @@ async def test_code_that_breaks_the_tests_is_discarded_with_its_test_file(
     assert [sorted(c.path for c in run) for run in tester.runs] == [[], [OPS, TESTS], [OPS]]
     assert result.changes == [] and result.best_revision == 0
     assert "revision 1: discarded, it broke tests that passed before" in result.notes
+
+
+async def test_a_worker_that_repeats_the_task_is_asked_again_for_the_file(
+    tiny_repo: Path, ticket: TicketContext, tmp_path: Path
+) -> None:
+    tester = LocalTester(tiny_repo, tmp_path / "runs", "python -m pytest -q")
+    asked: list[int] = []
+
+    def handle(task: str, inputs: dict[str, Any], messages: list[BaseMessage]) -> Reply:
+        if task == "review":
+            return verdict(True)
+        asked.append(len(messages))
+        if len(asked) == 1:  # the inputs block, as the small model echoed it
+            return f"{OPS}\n```json\n{json.dumps(inputs, indent=1)}\n```"
+        return file_answer(OPS, GOOD_OPS)
+
+    model = team(handle)
+    result = await implement_plan(model, tiny_repo, ticket, plan_for(OPS), None, tester=tester)
+    assert {c.path: c.content for c in result.changes} == {OPS: GOOD_OPS}
+    assert result.tests_passed and result.revisions == 1
+    assert asked[1] == asked[0] + 2  # asked again in the same step: its answer and the reason
+    again = model.received[1][-1].text
+    assert "That is the task's JSON, not the file" in again and OPS in again
 
 
 async def test_the_candidate_the_tests_prefer_wins(

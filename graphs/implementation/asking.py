@@ -1,0 +1,51 @@
+"""Asking a worker for a file's content, and asking again when it repeats the task instead.
+
+A prompt ends with the task's inputs as a JSON block; a small model sometimes answers with
+that block under the file's path. JSON of a dict is valid Python, so the gate would pass it
+and the file would lose its code: it is caught here and asked again once, with the reason.
+"""
+
+import json
+from collections.abc import Sequence
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import BaseMessage, HumanMessage
+from langchain_core.tools import BaseTool
+
+from graphs.fences import find_file_block
+from graphs.toolloop import invoke_with_tools
+
+ECHOED = "the answer repeated the task's inputs instead of the file"
+
+
+def echoes_task(text: str, path: str) -> bool:
+    """Whether a code block is the task's inputs (a JSON object naming this file) echoed."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return False
+    return isinstance(value, dict) and value.get("path") == path and "action" in value
+
+
+def correction(path: str) -> str:
+    """What the worker is told when it repeated the task."""
+    return (
+        f"That is the task's JSON, not the file. Answer again: `{path}` on one line, then the"
+        " complete new content of the file in one fenced code block, and nothing else."
+    )
+
+
+async def ask_for_file(
+    model: BaseChatModel, messages: list[BaseMessage], tools: Sequence[BaseTool], path: str
+) -> tuple[str | None, int, str]:
+    """The file's new text from the answer (None if there is none), the tokens, and a problem."""
+    answer, tokens, history = await invoke_with_tools(model, messages, tools)
+    text = find_file_block(answer.text, path)
+    if text is None or not echoes_task(text, path):
+        return text, tokens, ""
+    again = [*history, HumanMessage(content=correction(path))]
+    answer, more, _ = await invoke_with_tools(model, again, tools)
+    text = find_file_block(answer.text, path)
+    if text is not None and echoes_task(text, path):
+        return None, tokens + more, ECHOED
+    return text, tokens + more, ""
