@@ -74,6 +74,14 @@ def task_messages(task: str, inputs: dict[str, Any], **values: str) -> list[Base
     return [SystemMessage(content=system), HumanMessage(content=human)]
 
 
+def without_inputs(text: str) -> str:
+    """A human message's text without the inputs block that ends it (unchanged if none)."""
+    start = text.rfind(_INPUTS_OPEN)
+    if start < 0 or _parse_inputs(text) is None:
+        return text
+    return text[:start].rstrip()
+
+
 def read_task(messages: list[BaseMessage]) -> tuple[str | None, dict[str, Any]]:
     """The task name and inputs a prompt carries (None and {} when it carries none)."""
     task: str | None = None

@@ -6,12 +6,13 @@ import time
 from typing import Any
 
 from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackManagerForLLMRun
-from langchain_core.messages import BaseMessage
+from langchain_core.messages import BaseMessage, HumanMessage
 from langchain_core.outputs import ChatResult
 from langchain_openai import ChatOpenAI
 from pydantic import SecretStr
 
 from config import get_settings
+from graphs.prompting import without_inputs
 from localmodel.context import Fitted, fit_messages
 from localmodel.server import LOCAL_MODEL_ALIAS, base_url
 
@@ -21,6 +22,19 @@ CALL_TIMEOUT_S = 900.0  # one slot: parallel calls queue at the server and wait 
 # Answers that are a few sentences or a short list: a small model that loops runs to the end
 # of its context otherwise, minutes of a slow machine for an answer that cannot be used.
 ANSWER_CAPS = {"analysis": 512, "questions": 1024, "judge_comments": 1024}
+# Tasks whose prompt text says all its inputs block does. Shown that JSON block last, the
+# small model answered with it in place of the file's code, so the server is not sent it.
+TEXT_ONLY_TASKS = {"implement_file"}
+
+
+def shown_messages(messages: list[BaseMessage]) -> list[BaseMessage]:
+    """The messages as the server gets them: text-only tasks lose their inputs block."""
+    if task_of(messages) not in TEXT_ONLY_TASKS:
+        return messages
+    return [
+        HumanMessage(content=without_inputs(m.text)) if isinstance(m, HumanMessage) else m
+        for m in messages
+    ]
 
 
 def task_of(messages: list[BaseMessage]) -> str:
@@ -58,7 +72,7 @@ class LocalChatModel(ChatOpenAI):
     min_answer_tokens: int = 768
 
     def _fit(self, messages: list[BaseMessage], kwargs: dict[str, Any]) -> Fitted:
-        fitted = fit_messages(messages, self.context_tokens, self.min_answer_tokens)
+        fitted = fit_messages(shown_messages(messages), self.context_tokens, self.min_answer_tokens)
         cap = ANSWER_CAPS.get(task_of(messages), fitted.answer_tokens)
         kwargs.setdefault("max_tokens", min(fitted.answer_tokens, cap))
         return fitted

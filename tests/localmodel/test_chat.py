@@ -11,6 +11,7 @@ from langchain_openai import ChatOpenAI
 
 from config import get_settings
 from graphs.models import make_chat_model
+from graphs.prompting import inputs_block
 from localmodel.chat import LocalChatModel, local_chat_model, task_of
 
 
@@ -117,3 +118,16 @@ def test_the_report_sums_calls_by_task_and_phase() -> None:
     assert phases["planning"]["plan"].completion == 300
     table = render(phases)
     assert table.splitlines()[-1].split()[:4] == ["all", "3", "4500", "1200"]
+
+
+async def test_a_worker_prompt_reaches_the_server_without_its_inputs_block() -> None:
+    bodies: list[dict[str, Any]] = []
+    model = stub(bodies)
+    block = inputs_block({"path": "shop/cart.py", "action": "modify"})
+    text = "Your file is `shop/cart.py`.\n\nWrite the whole new content of `shop/cart.py`."
+    for task in ("implement_file", "plan"):
+        system = SystemMessage(content=f"task: {task}\nDo it.")
+        await model.ainvoke([system, HumanMessage(content=f"{text}\n\n{block}")])
+    implement, plan = (body["messages"][1]["content"] for body in bodies)
+    assert implement == text  # the small model answered with that block instead of the code
+    assert plan.endswith(block)  # other tasks keep theirs
