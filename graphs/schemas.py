@@ -1,8 +1,11 @@
 """Plain, serialisable results of the agent graphs: what activities return and workflows store."""
 
+import re
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
+
+LIST_MARKER = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s+")
 
 
 class TicketContext(BaseModel):
@@ -53,6 +56,12 @@ class Requirements(BaseModel):
     clear: bool = True
     produced_offline: bool = False
     tokens: int = 0
+
+    @field_validator("requirements", "acceptance_criteria")
+    @classmethod
+    def _without_list_markers(cls, items: list[str]) -> list[str]:
+        """Items as text: a model copying a ticket's bullets writes `- ` into them."""
+        return [LIST_MARKER.sub("", item).strip() for item in items]
 
 
 class PlannedFile(BaseModel):

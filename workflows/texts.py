@@ -59,8 +59,26 @@ def plan_comment(
     return "\n".join(parts)
 
 
+def untested_criteria(implementation: Implementation) -> list[str]:
+    """The acceptance criteria that no test of the last run exercises."""
+    return [item.criterion for item in implementation.criteria if item.test is None]
+
+
+def untested_note(untested: list[str], total: int) -> str:
+    """Why a pull request whose tests pass is still a draft."""
+    return (
+        f"**Draft: the tests pass, but no test exercises {len(untested)} of the {total}"
+        " acceptance criteria (listed below).** Add those tests, or mark it ready for review"
+        " once you have checked them by hand."
+    )
+
+
 def pull_request_body(
-    ticket: TicketContext, plan: Plan, implementation: Implementation, tests: str
+    ticket: TicketContext,
+    plan: Plan,
+    implementation: Implementation,
+    tests: str,
+    untested: list[str] | None = None,
 ) -> str:
     """The pull request description: plan, changes and the real test result."""
     parts = [f"Resolves {ticket.key}: {ticket.summary}", ""]
@@ -71,6 +89,8 @@ def pull_request_body(
             else "**Draft: no code changes were produced.**",
             "",
         ]
+    elif untested:
+        parts += [untested_note(untested, len(implementation.criteria)), ""]
     parts += [f"## Plan (version {plan.version})", "", plan.summary, ""]
     if implementation.changes:
         parts += ["## Changes", ""]
@@ -161,6 +181,12 @@ def pr_comment(
     files = len(implementation.changes)
     verdict = "the tests pass" if passed else "the tests do not pass yet"
     text = f"{kind} opened: {url}. It changes {files} file{'s' * (files != 1)} and {verdict}."
+    untested = untested_criteria(implementation)
+    if draft and passed and untested:
+        text += (
+            f" It is a draft: no test exercises {len(untested)} of the"
+            f" {len(implementation.criteria)} acceptance criteria."
+        )
     criteria = criteria_lines(implementation)
     if criteria:
         text += "\n\nAcceptance criteria:\n" + "\n".join(criteria)

@@ -14,6 +14,8 @@ committed with `commit_files` and answered from the files changed); `review-judg
 those paths: a judged review round whose push races someone else's.
 `review-ci-once` takes the `ci-round-once-per-head` patch: a failure reported after its
 commit's fix round started (which pushed nothing) starts no second round.
+`untested-criteria` takes the `draft-untested-criteria` patch: tests that pass but test no
+acceptance criterion open a draft.
 """
 
 import asyncio
@@ -29,6 +31,7 @@ from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.testing import WorkflowEnvironment
 from temporalio.worker import Worker
 
+from graphs.schemas import CriterionCoverage
 from tests.conftest import register_search_attributes
 from tests.workflows.fakes import FakeActivities, ProgressReportingActivities
 from tests.workflows.test_ci_round_per_head import took_patch
@@ -54,6 +57,7 @@ from workflows.review_messages import (
 from workflows.ticket import TicketWorkflow
 
 HERE = Path(__file__).parent
+UNTESTED = "untested-criteria"
 Handle = WorkflowHandle[Any, Any]
 
 
@@ -179,21 +183,26 @@ async def save(client: Client, workflow_id: str, name: str) -> None:
     ids_file.write_text(json.dumps(ids, indent=1, sort_keys=True) + "\n")
 
 
-async def record_tested_implementation(env: WorkflowEnvironment) -> str:
-    """An auto ticket whose implementation graph ran the tests (no separate test activity)."""
-    inp = ticket_input("REC-TESTED")
+async def record_tested_implementation(
+    env: WorkflowEnvironment, name: str = "tested-implementation", untested: bool = False
+) -> str:
+    """An auto ticket whose implementation graph ran the tests (no separate test activity);
+    `untested`: they pass but test no acceptance criterion, so the PR opens as a draft."""
+    inp = ticket_input("REC-UNTESTED" if untested else "REC-TESTED")
     inp.auto = True
     workflow_id = f"ticket-{inp.key}"
     fakes = FakeActivities(tests_passed=True)
+    if untested:
+        fakes.criteria = [CriterionCoverage(criterion="power(2, -1) is 0.5")]
     async with Worker(
-        env.client, task_queue="record-tested", workflows=WORKFLOWS, activities=fakes.all()
+        env.client, task_queue=f"record-{name}", workflows=WORKFLOWS, activities=fakes.all()
     ):
         handle = await env.client.start_workflow(
-            TicketWorkflow.run, inp, id=workflow_id, task_queue="record-tested"
+            TicketWorkflow.run, inp, id=workflow_id, task_queue=f"record-{name}"
         )
         await asyncio.wait_for(handle.result(), 60)
-    await save(env.client, f"{workflow_id}-implementation", "tested-implementation")
-    return "tested-implementation.json"
+    await save(env.client, f"{workflow_id}-implementation", name)
+    return f"{name}.json"
 
 
 async def record(env: WorkflowEnvironment, names: list[str]) -> list[str]:
@@ -225,12 +234,14 @@ async def record(env: WorkflowEnvironment, names: list[str]) -> list[str]:
             written.append("happy-implementation.json")
     if not names or "tested-implementation" in names:
         written.append(await record_tested_implementation(env))
+    if not names or UNTESTED in names:
+        written.append(await record_tested_implementation(env, UNTESTED, untested=True))
     return written
 
 
 async def main(names: list[str]) -> None:
     """Record against a fresh time-skipping server."""
-    unknown = sorted(set(names) - set(SCENARIOS))
+    unknown = sorted(set(names) - set(SCENARIOS) - {"tested-implementation", UNTESTED})
     if unknown:
         raise SystemExit(f"no scenario {unknown}; the scenarios are {sorted(SCENARIOS)}")
     binary = shutil.which("temporal-test-server", path=str(Path(sys.executable).parent))

@@ -50,6 +50,7 @@ from activities.round_messages import (
 from graphs.implementation.journal import Progress, TestsOutcome, WorkerOutcome
 from graphs.schemas import (
     Analysis,
+    CriterionCoverage,
     FileChange,
     Implementation,
     Plan,
@@ -82,6 +83,7 @@ class FakeActivities:
         self.followup_rounds = followup_rounds
         # Whether the implementation graph ran the tests on its changes, and how they did.
         self.tests_passed = tests_passed
+        self.criteria: list[CriterionCoverage] = []  # which tests cover the criteria, then
 
     def all(self) -> list[Any]:
         """Every fake, for the worker."""
@@ -206,7 +208,7 @@ class FakeActivities:
         output = "5 passed" if passed else "1 failed, 4 passed"
         return Implementation(
             changes=[change], notes="done", tokens=20, tests_passed=passed, qa_passed=True,
-            test_output=output,
+            test_output=output, criteria=self.criteria,
             last_tests=TestReport(passed=passed, exit_code=0 if passed else 1, output=output),
         )  # fmt: skip
 

@@ -4,6 +4,7 @@ import asyncio
 
 from temporalio.testing import WorkflowEnvironment
 
+from graphs.schemas import CriterionCoverage
 from tests.workflows.fakes import FakeActivities
 from tests.workflows.test_ticket_workflow import DEADLINE_S, running_ticket, ticket_input
 from workflows.messages import Status
@@ -43,3 +44,32 @@ async def test_untested_changes_are_tested_by_the_activity(
     fakes = FakeActivities()  # its implementation ran no tests
     await auto_ticket(time_skipping_env, fakes, "TESTED-3")
     assert len(fakes.calls["run_tests"]) == 1
+
+
+async def test_passing_tests_that_test_no_criterion_open_a_draft_saying_so(
+    time_skipping_env: WorkflowEnvironment,
+) -> None:
+    fakes = FakeActivities(tests_passed=True)
+    fakes.criteria = [
+        CriterionCoverage(criterion="power(2, 3) is 8", test="tests/t.py::test_p", passed=True),
+        CriterionCoverage(criterion="power(2, -1) is 0.5"),
+    ]
+    await auto_ticket(time_skipping_env, fakes, "TESTED-4")
+    (pr,) = fakes.calls["open_pull_request"]
+    assert pr.draft and "The test command passed." in pr.body
+    assert "no test exercises 1 of the 2 acceptance criteria" in pr.body
+    assert "- power(2, -1) is 0.5 (no test covers it)" in pr.body
+    comment = next(c.body for c in fakes.calls["post_jira_comment"] if "pull request" in c.body)
+    assert "It is a draft: no test exercises 1 of the 2 acceptance criteria." in comment
+
+
+async def test_passing_tests_that_test_every_criterion_open_a_ready_pull_request(
+    time_skipping_env: WorkflowEnvironment,
+) -> None:
+    fakes = FakeActivities(tests_passed=True)
+    fakes.criteria = [
+        CriterionCoverage(criterion="power(2, 3) is 8", test="tests/t.py::test_p", passed=True)
+    ]
+    await auto_ticket(time_skipping_env, fakes, "TESTED-5")
+    (pr,) = fakes.calls["open_pull_request"]
+    assert not pr.draft and "no test exercises" not in pr.body
