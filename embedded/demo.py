@@ -44,13 +44,14 @@ def starter(settings: Settings, *args: str) -> str:
 async def wait_for_status(
     client: Client,
     wanted: set[Status],
-    answered: list[str] | None = None,
+    answered_round: int = 0,
     display: Display | None = None,
     key: str = DEMO_KEY,
 ) -> TicketStatus:
     """Poll the status query until the ticket reaches one of the wanted states, showing progress.
 
-    With `answered`, questions that were already answered do not count as waiting for answers.
+    Questions of a round already answered (`answered_round`) do not count as waiting for
+    answers: a follow-up round may ask the very same questions again.
     """
     handle = client.get_workflow_handle(f"ticket-{key}")
     deadline = time.monotonic() + WAIT_S
@@ -62,7 +63,7 @@ async def wait_for_status(
             continue
         if display is not None:
             display.show(current)
-        stale = answered is not None and [q.text for q in current.questions] == answered
+        stale = current.question_round <= answered_round
         if current.status in wanted and not (current.status == Status.AWAITING_ANSWERS and stale):
             return current
         if current.status in ENDED - wanted:
@@ -111,7 +112,7 @@ async def drive(settings: Settings) -> TicketResult:
         section("answer")
         print(f"$ starter.py answer {DEMO_KEY} '{DEMO_ANSWER}'")
         print(starter(settings, "answer", DEMO_KEY, DEMO_ANSWER, "--as", "alice"))
-        current = await progress(client, either, [q.text for q in current.questions])
+        current = await progress(client, either, current.question_round)
     section(f"plan v{current.plan_version}")
     print(current.plan_markdown)
     section("approve")
@@ -130,12 +131,10 @@ async def drive(settings: Settings) -> TicketResult:
     return result
 
 
-async def progress(
-    client: Client, wanted: set[Status], answered: list[str] | None = None
-) -> TicketStatus:
+async def progress(client: Client, wanted: set[Status], answered_round: int = 0) -> TicketStatus:
     """Wait for the wanted states while showing the ticket's progress as `starter.py watch` does."""
     with Display(console(), DEMO_KEY) as display:
-        return await wait_for_status(client, wanted, answered, display)
+        return await wait_for_status(client, wanted, answered_round, display)
 
 
 async def run_demo(settings: Settings) -> int:

@@ -210,6 +210,8 @@ class TicketStatus(BaseModel):
     phase: Phase
     status: Status
     questions: list[Question] = Field(default_factory=list)
+    # Which round of questions is open (1: the first; follow-ups may repeat a question).
+    question_round: int = 0
     answers: list[str] = Field(default_factory=list)
     plan_version: int = 0
     plan_markdown: str | None = None

@@ -147,6 +147,7 @@ class TicketSteps:
     ) -> None:
         """Post a round of questions to Jira and Discord and show them in the status."""
         self._status.questions = list(questions)
+        self._status.question_round = round_number
         if not questions:
             return
         body = texts.questions_comment(questions, offline)

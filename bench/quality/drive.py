@@ -59,8 +59,7 @@ async def run_workflow(settings: Settings, ticket: Ticket) -> tuple[TicketResult
     while current.status == Status.AWAITING_ANSWERS and rounds < MAX_ANSWER_ROUNDS:
         rounds += 1
         starter(settings, "answer", key, ticket.answers.strip(), "--as", "alice")
-        asked = [q.text for q in current.questions]
-        current = await wait_for_status(client, either, asked, key=key)
+        current = await wait_for_status(client, either, current.question_round, key=key)
     if current.status != Status.AWAITING_APPROVAL:
         raise StackError(f"{key} still asked questions after {rounds} rounds of answers")
     starter(settings, "approve", key, "--as", "bob")

@@ -159,6 +159,7 @@ async def test_follow_up_rounds_are_bounded(time_skipping_env: WorkflowEnvironme
             )
             expected = "Negative exponents?" if number == 1 else f"Follow-up {number - 1}?"
             assert [q.text for q in asked.questions] == [expected]
+            assert asked.question_round == number  # tells a round from one that repeats it
             await handle.signal(TicketWorkflow.answer, AnswerInput(text=f"answer {number}"))
         planned = await wait_until(handle, awaiting(Status.AWAITING_APPROVAL))
         await cancel_and_wait(handle)
