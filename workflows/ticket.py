@@ -30,6 +30,7 @@ with workflow.unsafe.imports_passed_through():
     )
     from workflows.outbox import Outbox
     from workflows.pr_handlers import PullRequestHandlers
+    from workflows.questions import NO_REPEATED_QUESTIONS, unasked
     from workflows.review import ReviewPhase
     from workflows.rounds import PullRequestRounds
     from workflows.steps import TicketSteps
@@ -161,6 +162,8 @@ class TicketWorkflow(HumanHandlers, PullRequestHandlers):
             allow = rounds < self._inp.max_followup_rounds
             requirements = await steps.refine(ticket, analysis, asked, answers, allow)
             pending = list(getattr(requirements, "followup_questions", []))
+            if pending and workflow.patched(NO_REPEATED_QUESTIONS):
+                pending = unasked(pending, asked)
             if not pending or rounds >= self._inp.max_followup_rounds:
                 self._status.questions = []
                 return requirements

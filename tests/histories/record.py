@@ -14,7 +14,9 @@ committed with `commit_files` and answered from the files changed); `review-judg
 those paths: a judged review round whose push races someone else's.
 `review-ci-once` takes the `ci-round-once-per-head` patch: a failure reported after its
 commit's fix round started (which pushed nothing) starts no second round.
-`untested-criteria` takes the `draft-untested-criteria` patch: tests that pass but test no
+`followup-repeated` takes the `no-repeated-questions` patch: a follow-up round that repeats
+an answered question asks only the new one. `untested-criteria` takes the
+`draft-untested-criteria` patch: tests that pass but test no
 acceptance criterion open a draft.
 """
 
@@ -148,6 +150,18 @@ async def progress(handle: Handle) -> None:
     await handle.result()
 
 
+async def followup_repeated(handle: Handle) -> None:
+    await wait_until(handle, awaiting(Status.AWAITING_ANSWERS))
+    await handle.signal(TicketWorkflow.answer, AnswerInput(text="floats", author="alice"))
+    await wait_until(
+        handle, lambda s: s.status == Status.AWAITING_ANSWERS and s.question_round == 2
+    )
+    await handle.signal(TicketWorkflow.answer, AnswerInput(text="yes", author="alice"))
+    await wait_until(handle, awaiting(Status.AWAITING_APPROVAL))
+    await handle.signal(TicketWorkflow.approve, ApprovalInput(author="bob"))
+    await handle.result()
+
+
 SCENARIOS: dict[str, Callable[[Handle], Awaitable[None]]] = {
     "happy": happy,
     "rejection": rejection,
@@ -159,6 +173,7 @@ SCENARIOS: dict[str, Callable[[Handle], Awaitable[None]]] = {
     "progress": progress,  # auto mode; the implementation signals its progress
     "review-ci-once": review_ci_once,  # its rounds push nothing
     "review-judged": review_judged,
+    "followup-repeated": followup_repeated,  # its follow-up round repeats a question
 }
 
 
@@ -214,6 +229,8 @@ async def record(env: WorkflowEnvironment, names: list[str]) -> list[str]:
         inp = scenario_input(name, number)
         fakes = ProgressReportingActivities() if name == "progress" else FakeActivities()
         fakes.revise_unchanged = name == "review-ci-once"
+        if name == "followup-repeated":
+            fakes.followup_rounds, fakes.repeat_questions = 1, True
         if name == "review-judged":
             fakes.race = "human9"  # the review round's push merges their commit in
         workflow_id = f"ticket-{inp.key}"

@@ -84,6 +84,7 @@ class FakeActivities:
         # Whether the implementation graph ran the tests on its changes, and how they did.
         self.tests_passed = tests_passed
         self.criteria: list[CriterionCoverage] = []  # which tests cover the criteria, then
+        self.repeat_questions = False  # follow-up rounds ask the first question again
 
     def all(self) -> list[Any]:
         """Every fake, for the worker."""
@@ -177,6 +178,8 @@ class FakeActivities:
         followups = []
         if round_number <= self.followup_rounds:
             followups = [Question(text=f"Follow-up {round_number}?", why="Still open.")]
+            if self.repeat_questions:  # a small model asking what was answered already
+                followups = [Question(text=" negative exponents? ", why="Again."), *followups]
         return Requirements(
             requirements=["power(a, b)", *inp.answers],
             acceptance_criteria=["tests"],

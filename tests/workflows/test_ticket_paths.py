@@ -174,3 +174,37 @@ async def test_follow_up_rounds_are_bounded(time_skipping_env: WorkflowEnvironme
     ]
     assert len(fakes.calls["refine_requirements"]) == 3  # two follow-up rounds, then planning
     assert steps_of(fakes)[:3] == ["questions-1", "questions-2", "questions-3"]
+
+
+async def test_a_follow_up_round_does_not_ask_again_what_was_answered(
+    time_skipping_env: WorkflowEnvironment,
+) -> None:
+    fakes = FakeActivities(followup_rounds=1)
+    fakes.repeat_questions = True
+    inp = ticket_input("MORE-2")
+    async with running_ticket(time_skipping_env, fakes, inp) as handle:
+        await wait_until(handle, awaiting(Status.AWAITING_ANSWERS))
+        await handle.signal(TicketWorkflow.answer, AnswerInput(text="Floats."))
+        second = await wait_until(
+            handle,
+            lambda s: s.status == Status.AWAITING_ANSWERS and s.question_round == 2,
+        )
+        assert [q.text for q in second.questions] == ["Follow-up 1?"]  # not the first again
+        await handle.signal(TicketWorkflow.answer, AnswerInput(text="Yes."))
+        await wait_until(handle, awaiting(Status.AWAITING_APPROVAL))
+        await cancel_and_wait(handle)
+    asked = fakes.calls["refine_requirements"][-1].questions
+    assert [q.text for q in asked] == ["Negative exponents?", "Follow-up 1?"]
+
+
+def test_questions_compare_without_case_spacing_or_closing_marks() -> None:
+    from graphs.schemas import Question
+    from workflows.questions import unasked
+
+    asked = [Question(text="Negative exponents?", why="")]
+    pending = [
+        Question(text="  negative   EXPONENTS ", why=""),
+        Question(text="Zero to a negative power?", why=""),
+        Question(text="zero to a negative power?", why=""),
+    ]
+    assert [q.text for q in unasked(pending, asked)] == ["Zero to a negative power?"]
