@@ -147,6 +147,8 @@ class CriterionCoverage(BaseModel):
     criterion: str
     test: str | None = None
     passed: bool | None = None
+    # The test is one the change added (not among the repository's tests before it).
+    added: bool = False
 
 
 class Implementation(BaseModel):

@@ -32,8 +32,8 @@ with workflow.unsafe.imports_passed_through():
         TEST_TIMEOUT,
     )
 
-# A pull request whose tests pass but test none of some acceptance criteria opens as a draft.
-UNTESTED_CRITERIA_DRAFT = "draft-untested-criteria"
+# A pull request whose tests pass but do not show the acceptance criteria met opens as a draft.
+UNPROVEN_CRITERIA_DRAFT = "draft-untested-criteria"
 
 
 @workflow.defn(name="ImplementationWorkflow")
@@ -110,11 +110,11 @@ class ImplementationWorkflow:
             or not tests.passed
             or implementation.qa_passed is False
         )
-        untested = texts.untested_criteria(implementation)
-        if not draft and untested and workflow.patched(UNTESTED_CRITERIA_DRAFT):
+        reason = texts.unproven(implementation)
+        if not draft and reason and workflow.patched(UNPROVEN_CRITERIA_DRAFT):
             draft = True  # passing tests that test none of the ticket's criteria prove little
         else:
-            untested = []
+            reason = ""
         summary = texts.tests_summary(tests.passed, tests.exit_code, tests.output, tests)
         note = texts.tests_note(tests)
         pr = await workflow.execute_activity_method(
@@ -124,9 +124,7 @@ class ImplementationWorkflow:
                 head=repo.branch,
                 base=repo.base_branch,
                 title=f"{inp.key}: {inp.ticket.summary}",
-                body=texts.pull_request_body(
-                    inp.ticket, inp.plan, implementation, summary, untested
-                ),
+                body=texts.pull_request_body(inp.ticket, inp.plan, implementation, summary, reason),
                 draft=draft,
             ),
             start_to_close_timeout=HTTP_TIMEOUT,

@@ -59,17 +59,25 @@ def plan_comment(
     return "\n".join(parts)
 
 
-def untested_criteria(implementation: Implementation) -> list[str]:
-    """The acceptance criteria that no test of the last run exercises."""
-    return [item.criterion for item in implementation.criteria if item.test is None]
+def unproven(implementation: Implementation) -> str:
+    """Why passing tests do not show the acceptance criteria are met ("" when they do)."""
+    criteria = implementation.criteria
+    untested = [item for item in criteria if item.test is None]
+    if untested:
+        return f"no test exercises {len(untested)} of the {len(criteria)} acceptance criteria"
+    if criteria and not any(item.added and item.passed for item in criteria):
+        return (
+            "the only tests that exercise the acceptance criteria were in the repository"
+            " before the change"
+        )
+    return ""
 
 
-def untested_note(untested: list[str], total: int) -> str:
+def unproven_note(reason: str) -> str:
     """Why a pull request whose tests pass is still a draft."""
     return (
-        f"**Draft: the tests pass, but no test exercises {len(untested)} of the {total}"
-        " acceptance criteria (listed below).** Add those tests, or mark it ready for review"
-        " once you have checked them by hand."
+        f"**Draft: the tests pass, but {reason} (listed below).** Add those tests, or mark it"
+        " ready for review once you have checked them by hand."
     )
 
 
@@ -78,7 +86,7 @@ def pull_request_body(
     plan: Plan,
     implementation: Implementation,
     tests: str,
-    untested: list[str] | None = None,
+    unproven_reason: str = "",
 ) -> str:
     """The pull request description: plan, changes and the real test result."""
     parts = [f"Resolves {ticket.key}: {ticket.summary}", ""]
@@ -89,8 +97,8 @@ def pull_request_body(
             else "**Draft: no code changes were produced.**",
             "",
         ]
-    elif untested:
-        parts += [untested_note(untested, len(implementation.criteria)), ""]
+    elif unproven_reason:
+        parts += [unproven_note(unproven_reason), ""]
     parts += [f"## Plan (version {plan.version})", "", plan.summary, ""]
     if implementation.changes:
         parts += ["## Changes", ""]
@@ -181,12 +189,9 @@ def pr_comment(
     files = len(implementation.changes)
     verdict = "the tests pass" if passed else "the tests do not pass yet"
     text = f"{kind} opened: {url}. It changes {files} file{'s' * (files != 1)} and {verdict}."
-    untested = untested_criteria(implementation)
-    if draft and passed and untested:
-        text += (
-            f" It is a draft: no test exercises {len(untested)} of the"
-            f" {len(implementation.criteria)} acceptance criteria."
-        )
+    reason = unproven(implementation)
+    if draft and passed and reason:
+        text += f" It is a draft: {reason}."
     criteria = criteria_lines(implementation)
     if criteria:
         text += "\n\nAcceptance criteria:\n" + "\n".join(criteria)

@@ -98,7 +98,10 @@ def test_accounts(
     coverage = []
     for criterion in criteria:
         test, passed = covering_test(criterion, report, sources)
-        coverage.append(CriterionCoverage(criterion=criterion, test=test, passed=passed))
+        added = test is not None and test not in own
+        coverage.append(
+            CriterionCoverage(criterion=criterion, test=test, passed=passed, added=added)
+        )
     return {
         "own_tests_passed": own_passed,
         "own_tests_failed": own_failed,

@@ -51,7 +51,9 @@ async def test_passing_tests_that_test_no_criterion_open_a_draft_saying_so(
 ) -> None:
     fakes = FakeActivities(tests_passed=True)
     fakes.criteria = [
-        CriterionCoverage(criterion="power(2, 3) is 8", test="tests/t.py::test_p", passed=True),
+        CriterionCoverage(
+            criterion="power(2, 3) is 8", test="tests/t.py::test_p", passed=True, added=True
+        ),
         CriterionCoverage(criterion="power(2, -1) is 0.5"),
     ]
     await auto_ticket(time_skipping_env, fakes, "TESTED-4")
@@ -68,8 +70,23 @@ async def test_passing_tests_that_test_every_criterion_open_a_ready_pull_request
 ) -> None:
     fakes = FakeActivities(tests_passed=True)
     fakes.criteria = [
-        CriterionCoverage(criterion="power(2, 3) is 8", test="tests/t.py::test_p", passed=True)
+        CriterionCoverage(
+            criterion="power(2, 3) is 8", test="tests/t.py::test_p", passed=True, added=True
+        ),
+        CriterionCoverage(criterion="add still adds", test="tests/t.py::test_add", passed=True),
     ]
     await auto_ticket(time_skipping_env, fakes, "TESTED-5")
     (pr,) = fakes.calls["open_pull_request"]
-    assert not pr.draft and "no test exercises" not in pr.body
+    assert not pr.draft and "**Draft" not in pr.body
+
+
+async def test_criteria_exercised_only_by_tests_older_than_the_change_open_a_draft(
+    time_skipping_env: WorkflowEnvironment,
+) -> None:
+    fakes = FakeActivities(tests_passed=True)
+    fakes.criteria = [
+        CriterionCoverage(criterion="power(0, 0) is 1", test="tests/t.py::test_add", passed=True)
+    ]
+    await auto_ticket(time_skipping_env, fakes, "TESTED-6")
+    (pr,) = fakes.calls["open_pull_request"]
+    assert pr.draft and "were in the repository before the change" in pr.body
