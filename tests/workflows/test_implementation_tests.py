@@ -9,6 +9,11 @@ from tests.workflows.fakes import FakeActivities
 from tests.workflows.test_ticket_workflow import DEADLINE_S, running_ticket, ticket_input
 from workflows.messages import Status
 
+# A criterion a test added by the change exercises, and passes.
+TESTED_BY_THE_CHANGE = CriterionCoverage(
+    criterion="power(2, 3) is 8", test="tests/t.py::test_p", passed=True, added=True
+)
+
 
 async def auto_ticket(env: WorkflowEnvironment, fakes: FakeActivities, key: str) -> None:
     """Run one ticket in auto mode to its end."""
@@ -51,9 +56,7 @@ async def test_passing_tests_that_test_no_criterion_open_a_draft_saying_so(
 ) -> None:
     fakes = FakeActivities(tests_passed=True)
     fakes.criteria = [
-        CriterionCoverage(
-            criterion="power(2, 3) is 8", test="tests/t.py::test_p", passed=True, added=True
-        ),
+        TESTED_BY_THE_CHANGE,
         CriterionCoverage(criterion="power(2, -1) is 0.5"),
     ]
     await auto_ticket(time_skipping_env, fakes, "TESTED-4")
@@ -70,9 +73,7 @@ async def test_passing_tests_that_test_every_criterion_open_a_ready_pull_request
 ) -> None:
     fakes = FakeActivities(tests_passed=True)
     fakes.criteria = [
-        CriterionCoverage(
-            criterion="power(2, 3) is 8", test="tests/t.py::test_p", passed=True, added=True
-        ),
+        TESTED_BY_THE_CHANGE,
         CriterionCoverage(criterion="add still adds", test="tests/t.py::test_add", passed=True),
     ]
     await auto_ticket(time_skipping_env, fakes, "TESTED-5")
