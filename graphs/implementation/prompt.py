@@ -148,6 +148,10 @@ def worker_messages(state: WorkerState, window: Window, current: str) -> list[Ba
             [] if requirements is None else requirements.requirements[:MAX_REQUIREMENTS],
             "(none beyond the plan)",
         ),
+        criteria=_bullets(
+            [] if requirements is None else requirements.acceptance_criteria[:MAX_REQUIREMENTS],
+            "(none given)",
+        ),
         repository=trim(analysis.summary, 800) if analysis else "(no analysis given)",
         contracts=_bullets(contracts, "(none)"),
         feedback=state["feedback"],
