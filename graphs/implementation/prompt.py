@@ -10,7 +10,7 @@ from graphs.implementation.failures import assign_failures, describe_failures, m
 from graphs.implementation.files import Window, fence_language
 from graphs.implementation.state import ImplementationState, Review, WorkerState
 from graphs.prompting import task_messages
-from graphs.schemas import TestReport
+from graphs.schemas import Requirements, TestReport, TicketContext
 from graphs.structured import trim
 
 MAX_PLAN_FILES = 20
@@ -18,6 +18,7 @@ MAX_REQUIREMENTS = 15
 MAX_CONTRACTS = 10
 SNIPPET_CHARS = 800
 TEST_TAIL_CHARS = 1500
+CRITERIA_CHARS = 1200
 FIRST_VERSION = "This is the first version of the change."
 
 
@@ -92,6 +93,14 @@ def review_feedback(
     return worker_feedback(state, path)
 
 
+def criteria_text(ticket: TicketContext, requirements: Requirements | None) -> str:
+    """The ticket's own acceptance criteria, as written; else the refined ones."""
+    if ticket.acceptance_criteria and ticket.acceptance_criteria.strip():
+        return trim(ticket.acceptance_criteria.strip(), CRITERIA_CHARS)
+    refined = [] if requirements is None else requirements.acceptance_criteria
+    return _bullets(refined[:MAX_REQUIREMENTS], "(none given)")
+
+
 def _bullets(items: list[str], empty: str) -> str:
     return "\n".join(f"- {trim(item, 300)}" for item in items) if items else empty
 
@@ -148,10 +157,7 @@ def worker_messages(state: WorkerState, window: Window, current: str) -> list[Ba
             [] if requirements is None else requirements.requirements[:MAX_REQUIREMENTS],
             "(none beyond the plan)",
         ),
-        criteria=_bullets(
-            [] if requirements is None else requirements.acceptance_criteria[:MAX_REQUIREMENTS],
-            "(none given)",
-        ),
+        criteria=criteria_text(ticket, requirements),
         repository=trim(analysis.summary, 800) if analysis else "(no analysis given)",
         contracts=_bullets(contracts, "(none)"),
         feedback=state["feedback"],
