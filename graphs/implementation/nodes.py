@@ -2,7 +2,7 @@
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.tools import BaseTool
@@ -32,6 +32,11 @@ from graphs.node_types import AsyncNode
 from graphs.schemas import FailedTest, FileChange
 
 CONTEXT_SNIPPETS = 2
+REPEATED = (
+    "Your answer for this file was a version already tried, and it failed as described"
+    " above. Write a different version: change the code the failing tests or the ticket"
+    " name."
+)
 TEST_SNIPPET_CHARS = 800
 
 
@@ -167,8 +172,9 @@ def make_worker(
             journal.start("worker", revision, path)
             outcome = await write_file(model, tools, state)
             if revision > 1 and repeats(outcome, journal.tried(path, revision)):
-                # At temperature zero the same prompt gives the same answer: ask again, warmer.
-                again = await write_file(warmer(model), tools, state)
+                # The same prompt gives the same answer, and a small model sure of its code
+                # gives it again even warmer: the prompt says the version was tried.
+                again = await write_file(warmer(model), tools, told_it_repeated(state))
                 outcome = again.model_copy(update={"tokens": outcome.tokens + again.tokens})
             if candidates > 1 and tester is not None and state.get("failing"):
                 outcome = await best_candidate(
@@ -178,6 +184,12 @@ def make_worker(
         return outcome_update(outcome)
 
     return worker
+
+
+def told_it_repeated(state: WorkerState) -> WorkerState:
+    """The worker's state with feedback saying its answer was a version already tried."""
+    feedback = f"{state['feedback']}\n\n{REPEATED}".strip()
+    return cast(WorkerState, {**state, "feedback": feedback})
 
 
 def repeats(outcome: WorkerOutcome, tried: set[str]) -> bool:

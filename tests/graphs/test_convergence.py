@@ -6,6 +6,7 @@ from typing import Any
 from langchain_core.messages import BaseMessage
 
 from graphs.implementation import implement_plan
+from graphs.implementation.nodes import REPEATED
 from graphs.schemas import TicketContext
 from tests.graphs.test_implementation_loop import (
     ADD,
@@ -186,7 +187,9 @@ async def test_a_version_tried_before_is_asked_again_warmer(
     result = await implement_plan(
         model, tiny_repo, ticket, plan_for(OPS, TESTS), None, tester=tester
     )
-    assert len(worker_prompts(model, OPS)) == 3  # revision 1, its repeat, the warmer try
+    prompts = worker_prompts(model, OPS)
+    assert len(prompts) == 3  # revision 1, its repeat, the warmer try
+    assert REPEATED not in prompts[1] and REPEATED in prompts[2]  # told, not just warmer
     assert {c.path: c.content for c in result.changes}[OPS] == GOOD_OPS
     assert result.tests_passed and result.revisions == 2
 
