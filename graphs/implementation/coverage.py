@@ -38,6 +38,11 @@ def criterion_terms(criterion: str) -> set[str]:
     return found
 
 
+def spells(source: str, name: str) -> bool:
+    """Whether source code uses the name itself, not a longer one that starts with it."""
+    return re.search(rf"(?<!\w){re.escape(name)}(?!\w)", source) is not None
+
+
 def covering_test(
     criterion: str, report: TestReport, sources: dict[str, str]
 ) -> tuple[str | None, bool | None]:
@@ -54,7 +59,7 @@ def covering_test(
             continue
         score = sum(term in source for term in terms)
         if (
-            any(name in source for name in names)
+            any(spells(source, name) for name in names)
             and score >= needed
             and (best is None or score > best[0])
         ):
