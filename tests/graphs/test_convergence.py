@@ -6,7 +6,6 @@ from typing import Any
 from langchain_core.messages import BaseMessage
 
 from graphs.implementation import implement_plan
-from graphs.implementation.nodes import REPEATED
 from graphs.schemas import TicketContext
 from tests.graphs.test_implementation_loop import (
     ADD,
@@ -167,31 +166,6 @@ async def test_the_candidate_the_tests_prefer_wins(
     assert {c.path: c.content for c in result.changes}[OPS] == GOOD_OPS
     assert result.tests_passed and result.revisions == 2
     assert "the best of 3 distinct candidates: 2 tests pass" in result.notes
-
-
-async def test_a_version_tried_before_is_asked_again_warmer(
-    tiny_repo: Path, ticket: TicketContext, tmp_path: Path
-) -> None:
-    tester = LocalTester(tiny_repo, tmp_path / "runs", "python -m pytest -q")
-    # Temperature zero and the same prompt: the failing version comes back as it was.
-    versions = iter([BAD_OPS, BAD_OPS, GOOD_OPS])
-
-    def handle(task: str, inputs: dict[str, Any], messages: list[BaseMessage]) -> Reply:
-        if task == "review":
-            return verdict(True)
-        if inputs["path"] == TESTS:
-            return file_answer(TESTS, NEW_TESTS)
-        return file_answer(OPS, next(versions))
-
-    model = team(handle)
-    result = await implement_plan(
-        model, tiny_repo, ticket, plan_for(OPS, TESTS), None, tester=tester
-    )
-    prompts = worker_prompts(model, OPS)
-    assert len(prompts) == 3  # revision 1, its repeat, the warmer try
-    assert REPEATED not in prompts[1] and REPEATED in prompts[2]  # told, not just warmer
-    assert {c.path: c.content for c in result.changes}[OPS] == GOOD_OPS
-    assert result.tests_passed and result.revisions == 2
 
 
 async def test_a_run_that_never_passes_says_exactly_what_fails(

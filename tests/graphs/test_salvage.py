@@ -1,4 +1,5 @@
-"""Salvaging a regressing revision's code, and a worker asked again when it echoes the task."""
+"""Salvaging a regressing revision's code, and a worker asked again when it echoes the task
+or repeats a version already tried."""
 
 import json
 from pathlib import Path
@@ -7,9 +8,11 @@ from typing import Any
 from langchain_core.messages import BaseMessage
 
 from graphs.implementation import implement_plan
+from graphs.implementation.nodes import REPEATED
 from graphs.schemas import TicketContext
-from tests.graphs.test_convergence import WRONG_ADD
+from tests.graphs.test_convergence import WRONG_ADD, worker_prompts
 from tests.graphs.test_implementation_loop import (
+    BAD_OPS,
     GOOD_OPS,
     NEW_TESTS,
     OPS,
@@ -85,3 +88,28 @@ async def test_a_worker_that_repeats_the_task_is_asked_again_for_the_file(
     assert asked[1] == asked[0] + 2  # asked again in the same step: its answer and the reason
     again = model.received[1][-1].text
     assert "That is the task's JSON, not the file" in again and OPS in again
+
+
+async def test_a_version_tried_before_is_asked_again_warmer(
+    tiny_repo: Path, ticket: TicketContext, tmp_path: Path
+) -> None:
+    tester = LocalTester(tiny_repo, tmp_path / "runs", "python -m pytest -q")
+    # Temperature zero and the same prompt: the failing version comes back as it was.
+    versions = iter([BAD_OPS, BAD_OPS, GOOD_OPS])
+
+    def handle(task: str, inputs: dict[str, Any], messages: list[BaseMessage]) -> Reply:
+        if task == "review":
+            return verdict(True)
+        if inputs["path"] == TESTS:
+            return file_answer(TESTS, NEW_TESTS)
+        return file_answer(OPS, next(versions))
+
+    model = team(handle)
+    result = await implement_plan(
+        model, tiny_repo, ticket, plan_for(OPS, TESTS), None, tester=tester
+    )
+    prompts = worker_prompts(model, OPS)
+    assert len(prompts) == 3  # revision 1, its repeat, the warmer try
+    assert REPEATED not in prompts[1] and REPEATED in prompts[2]  # told, not just warmer
+    assert {c.path: c.content for c in result.changes}[OPS] == GOOD_OPS
+    assert result.tests_passed and result.revisions == 2
