@@ -8,18 +8,43 @@ from typing import Any
 from graphs.implementation.best import Standing
 from graphs.implementation.failures import file_text, test_source
 from graphs.implementation.files import code_names
-from graphs.schemas import CriterionCoverage, FileChange, Requirements, TestReport
+from graphs.schemas import CriterionCoverage, FileChange, Requirements, TestReport, TicketContext
 
 MAX_FAILING = 10
 MAX_CRITERIA = 15
 _LITERALS = re.compile(r"`([^`]+)`|\"([^\"]+)\"|'([^']+)'|\b(\d+(?:\.\d+)?)\b")
 _CALLS = re.compile(r"\b([A-Za-z_]\w*)\(")
+_BULLET = re.compile(r"^\s*(?:[-*+\u2022]|\d+[.)])\s+(.*)$")
 
 
 def first_line(text: str, limit: int = 200) -> str:
     """The first line of a message, bounded."""
     lines = text.strip().splitlines()
     return lines[0][:limit] if lines else ""
+
+
+def ticket_criteria(text: str | None) -> list[str]:
+    """The acceptance criteria a ticket spells: its bullet items, else its non-empty lines."""
+    lines = [line for line in (text or "").splitlines() if line.strip()]
+    if not any(_BULLET.match(line) for line in lines):
+        return [line.strip() for line in lines]
+    items: list[str] = []
+    for line in lines:
+        bullet = _BULLET.match(line)
+        if bullet:
+            items.append(bullet.group(1).strip())
+        elif items:  # a bullet's wrapped continuation
+            items[-1] = f"{items[-1]} {line.strip()}"
+        elif not line.rstrip().endswith(":"):  # not an introduction such as "Criteria:"
+            items.append(line.strip())
+    return [item for item in items if item]
+
+
+def acceptance_criteria(ticket: TicketContext, requirements: Requirements | None) -> list[str]:
+    """The criteria to account for: the ticket's own as written, else the refined ones."""
+    own = ticket_criteria(ticket.acceptance_criteria)
+    refined = [] if requirements is None else requirements.acceptance_criteria
+    return (own or refined)[:MAX_CRITERIA]
 
 
 def criterion_names(criterion: str) -> set[str]:
@@ -90,10 +115,9 @@ def test_accounts(
     changes: list[FileChange],
     report: TestReport | None,
     best: Standing | None,
-    requirements: Requirements | None,
+    criteria: list[str],
 ) -> dict[str, Any]:
     """The Implementation fields that account for the tests: counts, failures, criteria."""
-    criteria = [] if requirements is None else requirements.acceptance_criteria[:MAX_CRITERIA]
     if report is None or not report.counted:
         return {"criteria": [CriterionCoverage(criterion=c) for c in criteria]}
     own = set(best.own) if best is not None else set()

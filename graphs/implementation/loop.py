@@ -13,7 +13,7 @@ from graphs.implementation.best import (
     regression,
     revert_files,
 )
-from graphs.implementation.coverage import test_accounts
+from graphs.implementation.coverage import acceptance_criteria, test_accounts
 from graphs.implementation.gate import syntax_errors
 from graphs.implementation.journal import Journal
 from graphs.implementation.review import current_changes
@@ -219,7 +219,13 @@ def make_finish(
             produced_offline=offline,
             tokens=state.get("tokens", 0),
             best_revision=None if best is None else best.revision,
-            **test_accounts(state["repo_dir"], changes, tests, best, state["requirements"]),
+            **test_accounts(
+                state["repo_dir"],
+                changes,
+                tests,
+                best,
+                acceptance_criteria(state["ticket"], state["requirements"]),
+            ),
         )
         return {"implementation": implementation}
 

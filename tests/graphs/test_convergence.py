@@ -175,6 +175,7 @@ async def test_a_run_that_never_passes_says_exactly_what_fails(
     from workflows.texts import criteria_lines, pull_request_body
 
     tester = LocalTester(tiny_repo, tmp_path / "runs", "python -m pytest -q")
+    ticket = ticket.model_copy(update={"acceptance_criteria": None})  # the refined ones count
     requirements = Requirements(
         requirements=["subtract"],
         acceptance_criteria=["`subtract(5, 3)` returns `2`.", "The CLI prints the result."],

@@ -1,7 +1,8 @@
-"""Which test covers an acceptance criterion: the name it spells, used as that name."""
+"""Which criteria are accounted for (the ticket's own, as written), and which test covers
+one: the name it spells, used as that name."""
 
-from graphs.implementation.coverage import covering_test
-from graphs.schemas import TestReport
+from graphs.implementation.coverage import acceptance_criteria, covering_test, ticket_criteria
+from graphs.schemas import Requirements, TestReport, TicketContext
 
 CRITERION = '`top_words("b a b a c", 2)` returns `[("a", 2), ("b", 2)]`.'
 TEST_ID = "tests/test_counter.py::test_ties"
@@ -21,3 +22,31 @@ def test_a_test_of_a_renamed_function_does_not_cover_the_criterion() -> None:
 def test_a_test_calling_the_named_function_covers_it() -> None:
     source = 'def test_ties():\n    assert counter.top_words("b a b a c", 2) == [("a", 2)]\n'
     assert covering_test(CRITERION, report(), {TEST_ID: source}) == (TEST_ID, True)
+
+
+def test_the_tickets_bullets_are_its_criteria_with_wrapped_lines_joined() -> None:
+    text = (
+        "Acceptance criteria:\n- `paginate([1, 2, 3], 1, 2)` returns `[1, 2]`;\n"
+        "  page 2 returns `[3]`.\n\n* A page below 1 raises ValueError.\n"
+        "2) `page_count(0, 2)` is 0."
+    )
+    assert ticket_criteria(text) == [
+        "`paginate([1, 2, 3], 1, 2)` returns `[1, 2]`; page 2 returns `[3]`.",
+        "A page below 1 raises ValueError.",
+        "`page_count(0, 2)` is 0.",
+    ]
+
+
+def test_criteria_without_bullets_are_one_a_line() -> None:
+    assert ticket_criteria("returns 3\n\nraises ValueError\n") == ["returns 3", "raises ValueError"]
+    assert ticket_criteria(None) == [] and ticket_criteria("  \n") == []
+
+
+def test_the_tickets_own_criteria_win_over_the_refined_ones() -> None:
+    # A small model's refined list can split a code block into "criteria" such as "```python".
+    refined = Requirements(requirements=["r"], acceptance_criteria=["```python", "assert x"])
+    ticket = TicketContext(key="P-1", summary="s", description="d", acceptance_criteria="- a\n- b")
+    assert acceptance_criteria(ticket, refined) == ["a", "b"]
+    bare = ticket.model_copy(update={"acceptance_criteria": None})
+    assert acceptance_criteria(bare, refined) == ["```python", "assert x"]
+    assert acceptance_criteria(bare, None) == []
