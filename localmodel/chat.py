@@ -74,6 +74,8 @@ class LocalChatModel(ChatOpenAI):
     def _fit(self, messages: list[BaseMessage], kwargs: dict[str, Any]) -> Fitted:
         fitted = fit_messages(shown_messages(messages), self.context_tokens, self.min_answer_tokens)
         cap = ANSWER_CAPS.get(task_of(messages), fitted.answer_tokens)
+        if self.max_tokens:  # a bound the caller set on this copy of the model
+            cap = min(cap, self.max_tokens)
         kwargs.setdefault("max_tokens", min(fitted.answer_tokens, cap))
         return fitted
 

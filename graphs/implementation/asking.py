@@ -13,9 +13,25 @@ from langchain_core.messages import BaseMessage, HumanMessage
 from langchain_core.tools import BaseTool
 
 from graphs.fences import find_file_block
+from graphs.structured import estimate_tokens
 from graphs.toolloop import invoke_with_tools
 
 ECHOED = "the answer repeated the task's inputs instead of the file"
+MIN_ANSWER_TOKENS = 768
+ANSWER_SLACK_TOKENS = 512
+
+
+def bounded(model: BaseChatModel, shown: str) -> BaseChatModel:
+    """The model with its answer bounded by twice the text it rewrites (plus some slack).
+
+    An answer far longer than that is a loop: the local model was seen writing 2,500 tokens
+    of repeated tests for a 10-line file, five minutes of a slow machine.
+    """
+    if not shown or "max_tokens" not in type(model).model_fields:
+        return model
+    limit = max(MIN_ANSWER_TOKENS, 2 * estimate_tokens(shown) + ANSWER_SLACK_TOKENS)
+    current = getattr(model, "max_tokens", None)
+    return model.model_copy(update={"max_tokens": min(limit, current or limit)})
 
 
 def echoes_task(text: str, path: str) -> bool:

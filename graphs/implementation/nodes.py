@@ -12,7 +12,7 @@ from graphs.analysis.graph import index_repository
 from graphs.analysis.index import Snippet
 from graphs.analysis.tools import CONTEXT_QUERY, find_tool, make_context_query_tool
 from graphs.fences import safe_relative_path
-from graphs.implementation.asking import ask_for_file
+from graphs.implementation.asking import ask_for_file, bounded
 from graphs.implementation.candidates import best_candidate, warmer
 from graphs.implementation.failures import is_test_file, map_failures
 from graphs.implementation.files import (
@@ -29,6 +29,7 @@ from graphs.implementation.prompt import worker_feedback, worker_messages
 from graphs.implementation.review import current_changes
 from graphs.implementation.state import Assignment, ImplementationState, Tester, WorkerState
 from graphs.node_types import AsyncNode
+from graphs.offline import is_offline
 from graphs.schemas import FailedTest, FileChange
 
 CONTEXT_SNIPPETS = 2
@@ -36,6 +37,10 @@ REPEATED = (
     "Your answer for this file was a version already tried, and it failed as described"
     " above. Write a different version: change the code the failing tests or the ticket"
     " name."
+)
+UNCHANGED = (
+    "Your answer gave this file back unchanged, but the plan asks you to change it: {purpose}"
+    " Write the changed file: make the change the ticket and its acceptance criteria ask for."
 )
 TEST_SNIPPET_CHARS = 800
 
@@ -171,10 +176,12 @@ def make_worker(
         if outcome is None:
             journal.start("worker", revision, path)
             outcome = await write_file(model, tools, state)
-            if revision > 1 and repeats(outcome, journal.tried(path, revision)):
+            tried = journal.tried(path, revision)
+            why = "" if is_offline(model) else ask_again_because(outcome, state, tried)
+            if why:
                 # The same prompt gives the same answer, and a small model sure of its code
-                # gives it again even warmer: the prompt says the version was tried.
-                again = await write_file(warmer(model), tools, told_it_repeated(state))
+                # gives it again even warmer: the prompt says why it cannot stand.
+                again = await write_file(warmer(model), tools, with_note(state, why))
                 outcome = again.model_copy(update={"tokens": outcome.tokens + again.tokens})
             if candidates > 1 and tester is not None and state.get("failing"):
                 outcome = await best_candidate(
@@ -186,9 +193,20 @@ def make_worker(
     return worker
 
 
-def told_it_repeated(state: WorkerState) -> WorkerState:
-    """The worker's state with feedback saying its answer was a version already tried."""
-    feedback = f"{state['feedback']}\n\n{REPEATED}".strip()
+def ask_again_because(outcome: WorkerOutcome, state: WorkerState, tried: set[str]) -> str:
+    """Why a worker's answer is asked for again: the first one left the file as it was, a
+    later one repeated a version already tried; "" when it stands."""
+    if state["revision"] == 1:
+        asked = outcome.tokens > 0  # a binary or deleted file is never asked for
+        if outcome.change is None and asked and state["assignment"]["file"].action != "delete":
+            return UNCHANGED.format(purpose=state["assignment"]["file"].purpose.strip())
+        return ""
+    return REPEATED if repeats(outcome, tried) else ""
+
+
+def with_note(state: WorkerState, note: str) -> WorkerState:
+    """The worker's state with a note added to its feedback."""
+    feedback = f"{state['feedback']}\n\n{note}".strip()
     return cast(WorkerState, {**state, "feedback": feedback})
 
 
@@ -223,7 +241,8 @@ async def write_file(
     if find_tool(worker_tools, CONTEXT_QUERY) is None:
         worker_tools.append(make_context_query_tool(state["index"]))
     messages = worker_messages(state, window, current)
-    new_text, tokens, problem = await ask_for_file(model, messages, worker_tools, path)
+    answer_model = bounded(model, window.text)
+    new_text, tokens, problem = await ask_for_file(answer_model, messages, worker_tools, path)
     if new_text is None:
         why = problem or "the answer had no code block"
         return outcome(f"{path}: unchanged, {why}", tokens=tokens)

@@ -103,9 +103,10 @@ async def test_unchanged_empty_and_unfenced_answers_change_nothing(
         "calc/strings.py": "calc/strings.py\n```python\n```",
         "calc/__init__.py": "I would change the docstring.",
     }
-    model = ScriptedChatModel([lambda m: answers[read_task(m)[1]["path"]]] * 3)
+    model = ScriptedChatModel([lambda m: answers[read_task(m)[1]["path"]]] * 6)
     result = await implement_plan(model, tiny_repo, ticket, make_plan(files), None)
     assert result.changes == []
+    assert len(model.received) == 6  # each asked once more, told the file must change
     assert "calc/ops.py: unchanged" in result.notes
     assert "calc/strings.py: unchanged, the answer was empty" in result.notes
     assert "calc/__init__.py: unchanged, the answer had no code block" in result.notes

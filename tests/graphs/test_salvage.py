@@ -1,5 +1,5 @@
-"""Salvaging a regressing revision's code, and a worker asked again when it echoes the task
-or repeats a version already tried."""
+"""Salvaging a regressing revision's code, and a worker asked again when it echoes the task,
+leaves its file unchanged or repeats a version already tried."""
 
 import json
 from pathlib import Path
@@ -8,7 +8,7 @@ from typing import Any
 from langchain_core.messages import BaseMessage
 
 from graphs.implementation import implement_plan
-from graphs.implementation.nodes import REPEATED
+from graphs.implementation.nodes import REPEATED, UNCHANGED
 from graphs.schemas import TicketContext
 from tests.graphs.test_convergence import WRONG_ADD, worker_prompts
 from tests.graphs.test_implementation_loop import (
@@ -113,3 +113,25 @@ async def test_a_version_tried_before_is_asked_again_warmer(
     assert REPEATED not in prompts[1] and REPEATED in prompts[2]  # told, not just warmer
     assert {c.path: c.content for c in result.changes}[OPS] == GOOD_OPS
     assert result.tests_passed and result.revisions == 2
+
+
+async def test_a_first_answer_that_leaves_the_file_unchanged_is_asked_again_warmer(
+    tiny_repo: Path, ticket: TicketContext, tmp_path: Path
+) -> None:
+    tester = LocalTester(tiny_repo, tmp_path / "runs", "python -m pytest -q")
+    original = (tiny_repo / OPS).read_text()
+    versions = iter([original, GOOD_OPS])  # the file as it is, then the change
+
+    def handle(task: str, inputs: dict[str, Any], messages: list[BaseMessage]) -> Reply:
+        if task == "review":
+            return verdict(True)
+        return file_answer(OPS, next(versions))
+
+    model = team(handle)
+    result = await implement_plan(model, tiny_repo, ticket, plan_for(OPS), None, tester=tester)
+    prompts = worker_prompts(model, OPS)
+    assert len(prompts) == 2, "the unchanged answer was not asked for again"
+    told = UNCHANGED.format(purpose=f"Change {OPS}.")
+    assert told not in prompts[0] and told in prompts[1]
+    assert {c.path: c.content for c in result.changes} == {OPS: GOOD_OPS}
+    assert result.tests_passed and result.revisions == 1

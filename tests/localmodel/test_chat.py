@@ -83,6 +83,23 @@ async def test_a_short_answer_is_capped_so_a_looping_model_stops_early() -> None
     assert bodies[0]["max_completion_tokens"] == 512
 
 
+async def test_a_worker_answer_is_bounded_by_the_size_of_the_file_it_rewrites() -> None:
+    from graphs.implementation.asking import MIN_ANSWER_TOKENS, bounded
+
+    bodies: list[dict[str, Any]] = []
+    model = stub(bodies)
+    prompt = [SystemMessage(content="task: implement_file\nWrite it."), HumanMessage(content="x")]
+    small = "def f():\n    return 1\n" * 5  # a 10-line file
+    await bounded(model, small).ainvoke(prompt)
+    large = "value = 1  # a longer line of a large module\n" * 120
+    await bounded(model, large).ainvoke(prompt)
+    await bounded(model, "").ainvoke(prompt)  # a new file: only the context bounds it
+    assert bodies[0]["max_completion_tokens"] == MIN_ANSWER_TOKENS
+    assert bodies[1]["max_completion_tokens"] == 2 * len(large) // 4 + 512
+    assert bodies[2]["max_completion_tokens"] > bodies[1]["max_completion_tokens"]
+    assert model.max_tokens is None  # a bounded copy, the worker's model untouched
+
+
 async def test_a_prompt_too_long_for_the_context_is_windowed_before_it_is_sent(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
