@@ -241,7 +241,10 @@ async def write_file(
     if find_tool(worker_tools, CONTEXT_QUERY) is None:
         worker_tools.append(make_context_query_tool(state["index"]))
     messages = worker_messages(state, window, current)
-    answer_model = bounded(model, window.text)
+    # Bounded by the repository's file, not a previous version: a looping answer cut at its
+    # bound and shown back as the file to fix would raise the bound revision after revision.
+    basis = window.text if state["current"] is None else (read_current(target) or "")
+    answer_model = bounded(model, basis)
     new_text, tokens, problem = await ask_for_file(answer_model, messages, worker_tools, path)
     if new_text is None:
         why = problem or "the answer had no code block"

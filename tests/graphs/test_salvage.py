@@ -6,9 +6,14 @@ from pathlib import Path
 from typing import Any
 
 from langchain_core.messages import BaseMessage
+from langchain_core.outputs import ChatResult
+from pydantic import Field
 
 from graphs.implementation import implement_plan
+from graphs.implementation.asking import MIN_ANSWER_TOKENS
 from graphs.implementation.nodes import REPEATED, UNCHANGED
+from graphs.models import ScriptedChatModel
+from graphs.prompting import read_task
 from graphs.schemas import TicketContext
 from tests.graphs.test_convergence import WRONG_ADD, worker_prompts
 from tests.graphs.test_implementation_loop import (
@@ -135,3 +140,31 @@ async def test_a_first_answer_that_leaves_the_file_unchanged_is_asked_again_warm
     assert told not in prompts[0] and told in prompts[1]
     assert {c.path: c.content for c in result.changes} == {OPS: GOOD_OPS}
     assert result.tests_passed and result.revisions == 1
+
+
+class BoundedTeam(ScriptedChatModel):
+    """A scripted model with an answer bound, recording the bound of every call."""
+
+    max_tokens: int | None = None
+    bounds: list[int | None] = Field(default_factory=list)
+
+    def _answer(self, messages: list[BaseMessage]) -> ChatResult:
+        self.bounds.append(self.max_tokens)
+        return super()._answer(messages)
+
+
+async def test_an_answer_is_bounded_by_the_repositorys_file_not_a_looping_version(
+    tiny_repo: Path, ticket: TicketContext
+) -> None:
+    looping = "def test_sub():\n    assert subtract(5, 3) == 2\n" * 60 + "def broken(:\n"
+    versions = iter([looping, GOOD_OPS])
+
+    def answer(messages: list[BaseMessage]) -> str:
+        task, inputs = read_task(messages)
+        return verdict(True) if task == "review" else file_answer(OPS, next(versions))
+
+    model = BoundedTeam([answer] * 5)
+    result = await implement_plan(model, tiny_repo, ticket, plan_for(OPS), None, max_revisions=2)
+    assert "revision 2: calc/ops.py: rewritten" in result.notes  # the syntax error went back
+    first, second = model.bounds[:2]
+    assert first == second == MIN_ANSWER_TOKENS, model.bounds  # the small original, both times
