@@ -2,7 +2,7 @@
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Literal, cast
+from typing import Any, Literal
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.tools import BaseTool
@@ -12,6 +12,7 @@ from graphs.analysis.graph import index_repository
 from graphs.analysis.index import Snippet
 from graphs.analysis.tools import CONTEXT_QUERY, find_tool, make_context_query_tool
 from graphs.fences import safe_relative_path
+from graphs.implementation.again import ask_again_because, with_note
 from graphs.implementation.asking import ask_for_file, bounded
 from graphs.implementation.candidates import best_candidate, warmer
 from graphs.implementation.failures import is_test_file, map_failures
@@ -33,15 +34,6 @@ from graphs.offline import is_offline
 from graphs.schemas import FailedTest, FileChange
 
 CONTEXT_SNIPPETS = 2
-REPEATED = (
-    "Your answer for this file was a version already tried, and it failed as described"
-    " above. Write a different version: change the code the failing tests or the ticket"
-    " name."
-)
-UNCHANGED = (
-    "Your answer gave this file back unchanged, but the plan asks you to change it: {purpose}"
-    " Write the changed file: make the change the ticket and its acceptance criteria ask for."
-)
 TEST_SNIPPET_CHARS = 800
 
 
@@ -191,28 +183,6 @@ def make_worker(
         return outcome_update(outcome)
 
     return worker
-
-
-def ask_again_because(outcome: WorkerOutcome, state: WorkerState, tried: set[str]) -> str:
-    """Why a worker's answer is asked for again: the first one left the file as it was, a
-    later one repeated a version already tried; "" when it stands."""
-    if state["revision"] == 1:
-        asked = outcome.tokens > 0  # a binary or deleted file is never asked for
-        if outcome.change is None and asked and state["assignment"]["file"].action != "delete":
-            return UNCHANGED.format(purpose=state["assignment"]["file"].purpose.strip())
-        return ""
-    return REPEATED if repeats(outcome, tried) else ""
-
-
-def with_note(state: WorkerState, note: str) -> WorkerState:
-    """The worker's state with a note added to its feedback."""
-    feedback = f"{state['feedback']}\n\n{note}".strip()
-    return cast(WorkerState, {**state, "feedback": feedback})
-
-
-def repeats(outcome: WorkerOutcome, tried: set[str]) -> bool:
-    """Whether a worker changed nothing, or wrote a version an earlier revision tried."""
-    return outcome.change is None or outcome.change.content in tried
 
 
 async def write_file(

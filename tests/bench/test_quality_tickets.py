@@ -7,6 +7,7 @@ import pytest
 
 from bench.quality.scoring import score_checkout
 from bench.quality.tickets import TicketError, copy_tree, load_ticket, load_tickets
+from graphs.implementation.beside import added_beside
 
 TICKETS = load_tickets()
 
@@ -43,3 +44,12 @@ def test_an_incomplete_ticket_is_named(tmp_path: Path) -> None:
 def test_unknown_ticket_names_are_refused() -> None:
     with pytest.raises(TicketError, match="unknown tickets"):
         load_tickets(["no-such-ticket"])
+
+
+@pytest.mark.parametrize("ticket", TICKETS, ids=[t.name for t in TICKETS])
+def test_the_reference_is_not_asked_again_as_a_change_beside_the_named_function(ticket) -> None:
+    text = "\n".join([ticket.summary, ticket.description, *ticket.acceptance_criteria])
+    for solved in sorted(ticket.reference_dir.rglob("*.py")):
+        original = ticket.repo_dir / solved.relative_to(ticket.reference_dir)
+        before = original.read_text() if original.is_file() else ""
+        assert added_beside(text, before, solved.read_text()) == ([], []), solved

@@ -1,0 +1,55 @@
+"""Why a worker's answer is asked for again, and the note that tells it why."""
+
+from typing import cast
+
+from graphs.implementation.beside import added_beside, beside_note
+from graphs.implementation.files import read_current
+from graphs.implementation.journal import WorkerOutcome
+from graphs.implementation.state import WorkerState
+
+REPEATED = (
+    "Your answer for this file was a version already tried, and it failed as described"
+    " above. Write a different version: change the code the failing tests or the ticket"
+    " name."
+)
+UNCHANGED = (
+    "Your answer gave this file back unchanged, but the plan asks you to change it: {purpose}"
+    " Write the changed file: make the change the ticket and its acceptance criteria ask for."
+)
+
+
+def ask_again_because(outcome: WorkerOutcome, state: WorkerState, tried: set[str]) -> str:
+    """Why a worker's answer is asked for again: the first one left the file as it was, a
+    later one repeated a version already tried, or one left the function the ticket names as
+    it was and added another beside it; "" when it stands."""
+    if state["revision"] == 1:
+        asked = outcome.tokens > 0  # a binary or deleted file is never asked for
+        if outcome.change is None and asked and state["assignment"]["file"].action != "delete":
+            return UNCHANGED.format(purpose=state["assignment"]["file"].purpose.strip())
+    elif repeats(outcome, tried):
+        return REPEATED
+    return beside_because(outcome, state)
+
+
+def beside_because(outcome: WorkerOutcome, state: WorkerState) -> str:
+    """The note for an answer that added functions beside the ones the ticket names; else ""."""
+    if outcome.change is None or outcome.change.delete or not outcome.path.endswith(".py"):
+        return ""
+    before = state["current"]
+    if before is None:
+        before = read_current(state["repo_dir"] / outcome.path) or ""
+    ticket = state["ticket"]
+    text = f"{ticket.summary}\n{ticket.description}\n{ticket.acceptance_criteria or ''}"
+    named, added = added_beside(text, before, outcome.change.content)
+    return beside_note(named, added) if named else ""
+
+
+def with_note(state: WorkerState, note: str) -> WorkerState:
+    """The worker's state with a note added to its feedback."""
+    feedback = f"{state['feedback']}\n\n{note}".strip()
+    return cast(WorkerState, {**state, "feedback": feedback})
+
+
+def repeats(outcome: WorkerOutcome, tried: set[str]) -> bool:
+    """Whether a worker changed nothing, or wrote a version an earlier revision tried."""
+    return outcome.change is None or outcome.change.content in tried
