@@ -49,16 +49,24 @@ def normalise_path(path: str) -> str:
     return cleaned
 
 
-def find_file_block(text: str, path: str, *, fallback: bool = True) -> str | None:
-    """The body of the block headed by `path` (else the first block when `fallback`), or None."""
+def find_file_block(
+    text: str, path: str, *, fallback: bool = True, unlike: str | None = None
+) -> str | None:
+    """The body of the block headed by `path` (else the first block when `fallback`), or None.
+
+    With `unlike` (the file as it is), a block that repeats it gives way to a later one that
+    does not: a model may quote the file before writing its new version.
+    """
     blocks = fenced_blocks(text)
     wanted = normalise_path(path)
-    chosen = next((b for b in blocks if _names(b.header, wanted)), None)
-    if chosen is None and fallback and blocks:
-        chosen = blocks[0]
-    if chosen is None:
+    named = [b for b in blocks if _names(b.header, wanted)]
+    candidates = named or (blocks if fallback else [])
+    if unlike is not None:
+        changed = [b for b in candidates if b.body.rstrip() != unlike.rstrip()]
+        candidates = changed[:1] or candidates
+    if not candidates:
         return None
-    body = chosen.body
+    body = candidates[0].body
     return body + "\n" if body and not body.endswith("\n") else body
 
 

@@ -52,16 +52,21 @@ def correction(path: str) -> str:
 
 
 async def ask_for_file(
-    model: BaseChatModel, messages: list[BaseMessage], tools: Sequence[BaseTool], path: str
+    model: BaseChatModel,
+    messages: list[BaseMessage],
+    tools: Sequence[BaseTool],
+    path: str,
+    shown: str | None = None,
 ) -> tuple[str | None, int, str]:
-    """The file's new text from the answer (None if there is none), the tokens, and a problem."""
+    """The file's new text from the answer (None if there is none), the tokens, and a problem;
+    a block repeating `shown`, the text the worker was shown, gives way to a later one."""
     answer, tokens, history = await invoke_with_tools(model, messages, tools)
-    text = find_file_block(answer.text, path)
+    text = find_file_block(answer.text, path, unlike=shown)
     if text is None or not echoes_task(text, path):
         return text, tokens, ""
     again = [*history, HumanMessage(content=correction(path))]
     answer, more, _ = await invoke_with_tools(model, again, tools)
-    text = find_file_block(answer.text, path)
+    text = find_file_block(answer.text, path, unlike=shown)
     if text is not None and echoes_task(text, path):
         return None, tokens + more, ECHOED
     return text, tokens + more, ""

@@ -215,7 +215,9 @@ async def write_file(
     # bound and shown back as the file to fix would raise the bound revision after revision.
     basis = window.text if state["current"] is None else (read_current(target) or "")
     answer_model = bounded(model, basis)
-    new_text, tokens, problem = await ask_for_file(answer_model, messages, worker_tools, path)
+    new_text, tokens, problem = await ask_for_file(
+        answer_model, messages, worker_tools, path, window.text
+    )
     if new_text is None:
         why = problem or "the answer had no code block"
         return outcome(f"{path}: unchanged, {why}", tokens=tokens)

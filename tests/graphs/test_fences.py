@@ -41,3 +41,12 @@ def test_safe_relative_paths() -> None:
     assert safe_relative_path("`src\\a.py`") == "src/a.py"
     for bad in ("/etc/passwd", "../x.py", "src/../../x", "C:/x.py", ".git/config", ""):
         assert safe_relative_path(bad) is None, bad
+
+
+def test_a_block_quoting_the_file_as_it_is_gives_way_to_the_new_version() -> None:
+    quoted = "The file now:\n```python a.py\nX = 1\n```\nChanged:\n```python a.py\nX = 2\n```"
+    assert find_file_block(quoted, "a.py") == "X = 1\n"
+    assert find_file_block(quoted, "a.py", unlike="X = 1\n") == "X = 2\n"
+    assert find_file_block("```python a.py\nX = 1\n```", "a.py", unlike="X = 1") == "X = 1\n"
+    unnamed = "```python\nX = 1\n```\n```python\nX = 3\n```"
+    assert find_file_block(unnamed, "a.py", unlike="X = 1\n") == "X = 3\n"
