@@ -25,6 +25,7 @@ ANSWER_CAPS = {"analysis": 512, "questions": 1024, "judge_comments": 1024}
 # Tasks whose prompt text says all its inputs block does. Shown that JSON block last, the
 # small model answered with it in place of the file's code, so the server is not sent it.
 TEXT_ONLY_TASKS = {"implement_file"}
+CUT_TAIL_CHARS = 200
 
 
 def shown_messages(messages: list[BaseMessage]) -> list[BaseMessage]:
@@ -44,6 +45,17 @@ def task_of(messages: list[BaseMessage]) -> str:
     return match.group(1) if match else "other"
 
 
+def finish_reason(result: ChatResult) -> str:
+    """Why the server stopped the answer ("stop", "length"), as far as the result says."""
+    if not result.generations:
+        return ""
+    generation = result.generations[0]
+    info = getattr(generation, "generation_info", None) or {}
+    return str(
+        info.get("finish_reason") or generation.message.response_metadata.get("finish_reason", "")
+    )
+
+
 def log_call(task: str, fitted: Fitted, result: ChatResult, seconds: float, context: int) -> None:
     """One line per call: tokens in and out (as the server counted them) and time."""
     message = result.generations[0].message if result.generations else None
@@ -56,8 +68,12 @@ def log_call(task: str, fitted: Fitted, result: ChatResult, seconds: float, cont
         task, prompt, answer, seconds, answer / seconds if seconds else 0.0,
         fitted.prompt_tokens, fitted.cut_tokens,
     )  # fmt: skip
-    if message is not None and message.response_metadata.get("finish_reason") == "length":
-        log.warning("answer of task %s cut at its limit of %d tokens", task, fitted.answer_tokens)
+    if message is not None and finish_reason(result) == "length":
+        # The end of a cut answer shows whether the model looped or the bound was too tight.
+        log.warning(
+            "answer of task %s cut at its limit after %d tokens; it ended %r",
+            task, answer, message.text[-CUT_TAIL_CHARS:],
+        )  # fmt: skip
     if fitted.cut_tokens:
         log.warning(
             "prompt of task %s windowed by about %d tokens to fit a %d-token context",

@@ -12,10 +12,10 @@ from langchain_openai import ChatOpenAI
 from config import get_settings
 from graphs.models import make_chat_model
 from graphs.prompting import inputs_block
-from localmodel.chat import LocalChatModel, local_chat_model, task_of
+from localmodel.chat import CUT_TAIL_CHARS, LocalChatModel, local_chat_model, task_of
 
 
-def completion(content: str) -> dict[str, Any]:
+def completion(content: str, finish_reason: str = "stop") -> dict[str, Any]:
     """A Chat Completions response the way llama-server sends it."""
     return {
         "id": "chatcmpl-1",
@@ -26,19 +26,19 @@ def completion(content: str) -> dict[str, Any]:
             {
                 "index": 0,
                 "message": {"role": "assistant", "content": content},
-                "finish_reason": "stop",
+                "finish_reason": finish_reason,
             }
         ],
         "usage": {"prompt_tokens": 900, "completion_tokens": 40, "total_tokens": 940},
     }
 
 
-def stub(bodies: list[dict[str, Any]]) -> LocalChatModel:
+def stub(bodies: list[dict[str, Any]], answer: dict[str, Any] | None = None) -> LocalChatModel:
     """The local chat model wired to an in-process server that records request bodies."""
 
     def handler(request: httpx.Request) -> httpx.Response:
         bodies.append(json.loads(request.content))
-        return httpx.Response(200, json=completion("done"))
+        return httpx.Response(200, json=answer or completion("done"))
 
     transport = httpx.MockTransport(handler)
     return local_chat_model(
@@ -73,6 +73,16 @@ async def test_every_call_gets_the_room_left_for_its_answer_and_is_logged(
     assert answer.text == "done"
     assert 3000 < bodies[0]["max_completion_tokens"] < 4096
     assert "model call task=plan prompt_tokens=900 completion_tokens=40" in caplog.text
+
+
+async def test_a_cut_answer_is_logged_with_its_end(caplog: pytest.LogCaptureFixture) -> None:
+    looping = "x.py\n```python\n" + "def test_it():\n    assert f(1) == 1\n" * 40
+    model = stub([], completion(looping, finish_reason="length"))
+    prompt = [SystemMessage(content="task: implement_file\nWrite it."), HumanMessage(content="x")]
+    with caplog.at_level(logging.INFO, logger="ticketsmith.model"):
+        await model.ainvoke(prompt)
+    assert "answer of task implement_file cut at its limit after 40 tokens" in caplog.text
+    assert repr(looping[-CUT_TAIL_CHARS:]) in caplog.text
 
 
 async def test_a_short_answer_is_capped_so_a_looping_model_stops_early() -> None:
