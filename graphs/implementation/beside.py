@@ -62,14 +62,13 @@ def bindings(tree: ast.Module) -> dict[str, str]:
     return found
 
 
-def used(names: set[str], defined: Functions) -> set[str]:
-    """Every name the given functions read or call, attributes included."""
-    found: set[str] = set()
-    for name in names:
-        for node in ast.walk(defined[name]):
-            if isinstance(node, ast.Name | ast.Attribute):
-                found.add(node.id if isinstance(node, ast.Name) else node.attr)
-    return found
+def names_read(node: ast.AST) -> set[str]:
+    """Every name a piece of code reads or calls, attributes included."""
+    return {
+        n.id if isinstance(n, ast.Name) else n.attr
+        for n in ast.walk(node)
+        if isinstance(n, ast.Name | ast.Attribute)
+    }
 
 
 def reached(named: list[str], defined: Functions) -> set[str]:
@@ -81,9 +80,7 @@ def reached(named: list[str], defined: Functions) -> set[str]:
         if name in seen or name not in defined:
             continue
         seen.add(name)
-        for node in ast.walk(defined[name]):
-            if isinstance(node, ast.Name | ast.Attribute):
-                todo.append(node.id if isinstance(node, ast.Name) else node.attr)
+        todo.extend(names_read(defined[name]))
     return seen
 
 
@@ -112,7 +109,8 @@ def added_beside(ticket_text: str, before: str, after: str) -> tuple[list[str], 
         if name not in new or ast.dump(new[name]) != ast.dump(old[name]):
             return [], []
     old_bound, new_bound = bindings(old_tree), bindings(new_tree)
-    if any(old_bound.get(name) != new_bound.get(name) for name in used(reach, old)):
+    read = set().union(*(names_read(old[name]) for name in reach))
+    if any(old_bound.get(name) != new_bound.get(name) for name in read):
         return [], []  # a constant or import it reads changed
     return named, added
 
