@@ -6,12 +6,12 @@ from collections.abc import Callable
 from typing import Any
 
 from graphs.fences import fence, find_file_block
+from graphs.schemas import LIST_MARKER
 
 OFFLINE_NOTICE = "Produced offline without a language model"
 MAX_QUESTIONS = 3
 MAX_STATEMENTS = 30
 _OPEN_WORDS = re.compile(r"\b(open|unclear|tbd|tbc|undecided|unknown)\b|\?", re.IGNORECASE)
-_BULLET = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")
 
 
 def answer_task(task: str | None, inputs: dict[str, Any], human: str) -> str:
@@ -28,7 +28,7 @@ def answer_task(task: str | None, inputs: dict[str, Any], human: str) -> str:
 
 def statements(text: str | None) -> list[str]:
     """The non-empty lines of a text, bullet markers removed, otherwise verbatim."""
-    lines = (_BULLET.sub("", line).strip() for line in (text or "").splitlines())
+    lines = (LIST_MARKER.sub("", line).strip() for line in (text or "").splitlines())
     return [line for line in lines if line and not line.startswith("#")]
 
 
@@ -185,7 +185,7 @@ def _manager(inputs: dict[str, Any], human: str) -> str:
 def _sentences(text: str) -> list[str]:
     """Sentences and lines of a text, trimmed."""
     parts = re.split(r"(?<=[.!?])\s+|\n+", text)
-    return [_BULLET.sub("", p).strip() for p in parts if p.strip()]
+    return [LIST_MARKER.sub("", p).strip() for p in parts if p.strip()]
 
 
 _HANDLERS: dict[str, Callable[[dict[str, Any], str], str]] = {

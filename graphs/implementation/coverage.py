@@ -8,13 +8,19 @@ from typing import Any
 from graphs.implementation.best import Standing
 from graphs.implementation.failures import file_text, test_source
 from graphs.implementation.files import code_names
-from graphs.schemas import CriterionCoverage, FileChange, Requirements, TestReport, TicketContext
+from graphs.schemas import (
+    LIST_MARKER,
+    CriterionCoverage,
+    FileChange,
+    Requirements,
+    TestReport,
+    TicketContext,
+)
 
 MAX_FAILING = 10
 MAX_CRITERIA = 15
 _LITERALS = re.compile(r"`([^`]+)`|\"([^\"]+)\"|'([^']+)'|\b(\d+(?:\.\d+)?)\b")
 _CALLS = re.compile(r"\b([A-Za-z_]\w*)\(")
-_BULLET = re.compile(r"^\s*(?:[-*+\u2022]|\d+[.)])\s+(.*)$")
 
 
 def first_line(text: str, limit: int = 200) -> str:
@@ -26,13 +32,12 @@ def first_line(text: str, limit: int = 200) -> str:
 def ticket_criteria(text: str | None) -> list[str]:
     """The acceptance criteria a ticket spells: its bullet items, else its non-empty lines."""
     lines = [line for line in (text or "").splitlines() if line.strip()]
-    if not any(_BULLET.match(line) for line in lines):
+    if not any(LIST_MARKER.match(line) for line in lines):
         return [line.strip() for line in lines]
     items: list[str] = []
     for line in lines:
-        bullet = _BULLET.match(line)
-        if bullet:
-            items.append(bullet.group(1).strip())
+        if LIST_MARKER.match(line):
+            items.append(LIST_MARKER.sub("", line).strip())
         elif items:  # a bullet's wrapped continuation
             items[-1] = f"{items[-1]} {line.strip()}"
         elif not line.rstrip().endswith(":"):  # not an introduction such as "Criteria:"
