@@ -3,17 +3,20 @@
 import logging
 import re
 import time
-from typing import Any
+from collections.abc import AsyncGenerator
+from typing import Any, cast
 
 from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackManagerForLLMRun
-from langchain_core.messages import BaseMessage, HumanMessage
-from langchain_core.outputs import ChatResult
+from langchain_core.messages import BaseMessage, HumanMessage, message_chunk_to_message
+from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 from langchain_openai import ChatOpenAI
 from pydantic import SecretStr
 
 from config import get_settings
 from graphs.prompting import without_inputs
+from graphs.structured import estimate_tokens
 from localmodel.context import Fitted, fit_messages
+from localmodel.loops import CUT_REASONS, LOOPED, repeating_block
 from localmodel.server import LOCAL_MODEL_ALIAS, base_url
 
 log = logging.getLogger("ticketsmith.model")
@@ -26,6 +29,8 @@ ANSWER_CAPS = {"analysis": 512, "questions": 1024, "judge_comments": 1024}
 # small model answered with it in place of the file's code, so the server is not sent it.
 TEXT_ONLY_TASKS = {"implement_file"}
 CUT_TAIL_CHARS = 200
+# Answers streamed and watched for a loop: a file's code, where a looping model runs longest.
+WATCHED_TASKS = {"implement_file"}
 
 
 def shown_messages(messages: list[BaseMessage]) -> list[BaseMessage]:
@@ -68,11 +73,13 @@ def log_call(task: str, fitted: Fitted, result: ChatResult, seconds: float, cont
         task, prompt, answer, seconds, answer / seconds if seconds else 0.0,
         fitted.prompt_tokens, fitted.cut_tokens,
     )  # fmt: skip
-    if message is not None and finish_reason(result) == "length":
+    reason = finish_reason(result)
+    if message is not None and reason in CUT_REASONS:
         # The end of a cut answer shows whether the model looped or the bound was too tight.
+        why = "stopped, its lines loop," if reason == LOOPED else "cut at its limit"
         log.warning(
-            "answer of task %s cut at its limit after %d tokens; it ended %r",
-            task, answer, message.text[-CUT_TAIL_CHARS:],
+            "answer of task %s %s after %d tokens; it ended %r",
+            task, why, answer, message.text[-CUT_TAIL_CHARS:],
         )  # fmt: skip
     if fitted.cut_tokens:
         log.warning(
@@ -117,9 +124,48 @@ class LocalChatModel(ChatOpenAI):
     ) -> ChatResult:
         fitted = self._fit(messages, kwargs)
         started = time.monotonic()
-        result = await super()._agenerate(fitted.messages, stop, run_manager, **kwargs)
+        if task_of(messages) in WATCHED_TASKS:
+            result = await self._watched(fitted, stop, run_manager, **kwargs)
+        else:
+            result = await super()._agenerate(fitted.messages, stop, run_manager, **kwargs)
         log_call(task_of(messages), fitted, result, time.monotonic() - started, self.context_tokens)
         return result
+
+    async def _watched(
+        self,
+        fitted: Fitted,
+        stop: list[str] | None,
+        run_manager: AsyncCallbackManagerForLLMRun | None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        """The answer streamed and stopped as soon as its lines loop (closing the stream
+        stops the server's generation too)."""
+        merged: ChatGenerationChunk | None = None
+        text, looped = "", ""
+        stream = cast(
+            AsyncGenerator[ChatGenerationChunk],
+            self._astream(fitted.messages, stop, run_manager, stream_usage=True, **kwargs),
+        )
+        try:
+            async for chunk in stream:
+                merged = chunk if merged is None else merged + chunk
+                text += chunk.text
+                if "\n" in chunk.text and (looped := repeating_block(text)):
+                    break
+        finally:
+            await stream.aclose()
+        if merged is None:
+            raise ValueError("the local model's stream ended without an answer")
+        info = dict(merged.generation_info or {})
+        message = message_chunk_to_message(merged.message)
+        if looped:
+            info["finish_reason"] = LOOPED
+            message.usage_metadata = {  # type: ignore[attr-defined]
+                "input_tokens": fitted.prompt_tokens,
+                "output_tokens": estimate_tokens(text),
+                "total_tokens": fitted.prompt_tokens + estimate_tokens(text),
+            }
+        return ChatResult(generations=[ChatGeneration(message=message, generation_info=info)])
 
 
 def local_chat_model(

@@ -3,6 +3,7 @@
 from typing import cast
 
 from graphs.implementation.beside import added_beside, beside_note
+from graphs.implementation.cut import LOOPED_PROBLEM
 from graphs.implementation.files import read_current
 from graphs.implementation.journal import WorkerOutcome
 from graphs.implementation.state import WorkerState
@@ -11,6 +12,10 @@ REPEATED = (
     "Your answer for this file was a version already tried, and it failed as described"
     " above. Write a different version: change the code the failing tests or the ticket"
     " name."
+)
+LOOPED_AGAIN = (
+    "Your answer was not used: {note}. Write the complete file once more, and short: each"
+    " test and each statement once, no long runs of similar lines."
 )
 UNCHANGED = (
     "Your answer gave this file back unchanged, but the plan asks you to change it: {purpose}"
@@ -21,7 +26,9 @@ UNCHANGED = (
 def ask_again_because(outcome: WorkerOutcome, state: WorkerState, tried: set[str]) -> str:
     """Why a worker's answer is asked for again: the first one left the file as it was, a
     later one repeated a version already tried, or one left the function the ticket names as
-    it was and added another beside it; "" when it stands."""
+    it was and added another beside it, or one looped; "" when it stands."""
+    if LOOPED_PROBLEM in outcome.note:
+        return LOOPED_AGAIN.format(note=outcome.note)
     if state["revision"] == 1:
         asked = outcome.tokens > 0  # a binary or deleted file is never asked for
         if outcome.change is None and asked and state["assignment"]["file"].action != "delete":

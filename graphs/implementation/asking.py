@@ -13,6 +13,7 @@ from langchain_core.messages import BaseMessage, HumanMessage
 from langchain_core.tools import BaseTool
 
 from graphs.fences import find_file_block
+from graphs.implementation.cut import cut_short, kept_of_cut, loop_problem
 from graphs.structured import estimate_tokens
 from graphs.toolloop import invoke_with_tools
 
@@ -59,9 +60,13 @@ async def ask_for_file(
     shown: str | None = None,
 ) -> tuple[str | None, int, str]:
     """The file's new text from the answer (None if there is none), the tokens, and a problem;
-    a block repeating `shown`, the text the worker was shown, gives way to a later one."""
+    a block repeating `shown`, the text the worker was shown, gives way to a later one, and
+    an answer cut short keeps only a test module's finished part."""
     answer, tokens, history = await invoke_with_tools(model, messages, tools)
     text = find_file_block(answer.text, path, unlike=shown)
+    if cut_short(answer):
+        kept = kept_of_cut(path, text)
+        return kept, tokens, "" if kept is not None else loop_problem(answer)
     if text is None or not echoes_task(text, path):
         return text, tokens, ""
     again = [*history, HumanMessage(content=correction(path))]

@@ -2,6 +2,7 @@
 
 import json
 import logging
+from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
@@ -33,11 +34,39 @@ def completion(content: str, finish_reason: str = "stop") -> dict[str, Any]:
     }
 
 
-def stub(bodies: list[dict[str, Any]], answer: dict[str, Any] | None = None) -> LocalChatModel:
-    """The local chat model wired to an in-process server that records request bodies."""
+def event(choices: list[dict[str, Any]], **more: Any) -> bytes:
+    """One server-sent event of a streamed Chat Completions answer."""
+    chunk = {"id": "c1", "object": "chat.completion.chunk", "created": 0, "model": "local"}
+    return f"data: {json.dumps({**chunk, 'choices': choices, **more})}\n\n".encode()
+
+
+async def streamed(answer: dict[str, Any], served: list[str]) -> AsyncIterator[bytes]:
+    """A completion sent as llama-server streams it: a line per event, then the finish and
+    the usage; `served` records every line sent."""
+    choice = answer["choices"][0]
+    for line in choice["message"]["content"].splitlines(keepends=True):
+        served.append(line)
+        yield event([{"index": 0, "delta": {"content": line}, "finish_reason": None}])
+    yield event([{"index": 0, "delta": {}, "finish_reason": choice["finish_reason"]}])
+    yield event([], usage=answer["usage"])
+    yield b"data: [DONE]\n\n"
+
+
+def stub(
+    bodies: list[dict[str, Any]],
+    answer: dict[str, Any] | None = None,
+    served: list[str] | None = None,
+) -> LocalChatModel:
+    """The local chat model wired to an in-process server that records request bodies (and
+    the lines it streamed)."""
 
     def handler(request: httpx.Request) -> httpx.Response:
-        bodies.append(json.loads(request.content))
+        body = json.loads(request.content)
+        bodies.append(body)
+        if body.get("stream"):
+            events = streamed(answer or completion("done"), [] if served is None else served)
+            headers = {"content-type": "text/event-stream"}
+            return httpx.Response(200, content=events, headers=headers)
         return httpx.Response(200, json=answer or completion("done"))
 
     transport = httpx.MockTransport(handler)
@@ -76,12 +105,12 @@ async def test_every_call_gets_the_room_left_for_its_answer_and_is_logged(
 
 
 async def test_a_cut_answer_is_logged_with_its_end(caplog: pytest.LogCaptureFixture) -> None:
-    looping = "x.py\n```python\n" + "def test_it():\n    assert f(1) == 1\n" * 40
+    looping = "## Plan\n" + "- step\n  - and its part\n" * 40
     model = stub([], completion(looping, finish_reason="length"))
-    prompt = [SystemMessage(content="task: implement_file\nWrite it."), HumanMessage(content="x")]
+    prompt = [SystemMessage(content="task: plan\nPlan it."), HumanMessage(content="x")]
     with caplog.at_level(logging.INFO, logger="ticketsmith.model"):
         await model.ainvoke(prompt)
-    assert "answer of task implement_file cut at its limit after 40 tokens" in caplog.text
+    assert "answer of task plan cut at its limit after 40 tokens" in caplog.text
     assert repr(looping[-CUT_TAIL_CHARS:]) in caplog.text
 
 
