@@ -6,6 +6,7 @@ import time
 from collections.abc import AsyncGenerator
 from typing import Any, cast
 
+import httpx
 from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackManagerForLLMRun
 from langchain_core.messages import BaseMessage, HumanMessage, message_chunk_to_message
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
@@ -168,10 +169,22 @@ class LocalChatModel(ChatOpenAI):
         return ChatResult(generations=[ChatGeneration(message=message, generation_info=info)])
 
 
+def fresh_connections() -> httpx.AsyncClient:
+    """An HTTP client that opens a connection per call and keeps none idle.
+
+    A call sent on an idle connection the server had just closed failed with "Server
+    disconnected without sending a response" (and, never retried here, failed its activity);
+    a new connection to a local server costs well under a millisecond.
+    """
+    limits = httpx.Limits(max_keepalive_connections=0)
+    return httpx.AsyncClient(timeout=CALL_TIMEOUT_S, limits=limits)
+
+
 def local_chat_model(
     base_url: str, *, context: int = 4096, temperature: float = 0.0, **kwargs: Any
 ) -> LocalChatModel:
     """The chat model for a local OpenAI-compatible server; it never retries (Temporal does)."""
+    kwargs.setdefault("http_async_client", fresh_connections())
     return LocalChatModel(
         model=LOCAL_MODEL_ALIAS,
         base_url=base_url,
