@@ -12,6 +12,7 @@ from graphs.analysis.tools import CONTEXT_QUERY, find_tool
 from graphs.fences import safe_relative_path
 from graphs.node_types import AsyncNode, SyncNode
 from graphs.offline import is_offline
+from graphs.planning.named import on_named_functions
 from graphs.planning.render import render_plan_markdown
 from graphs.planning.state import PlanAnswer, PlanningState
 from graphs.prompting import task_prompt
@@ -142,9 +143,11 @@ def make_finalise(model: BaseChatModel) -> SyncNode[PlanningState]:
     offline = is_offline(model)
 
     def finalise(state: PlanningState) -> dict[str, Any]:
-        answer, ticket = state["answer"], state["ticket"]
+        ticket = state["ticket"]
+        asked = f"{ticket.summary}\n{ticket.description}\n{ticket.acceptance_criteria or ''}"
+        answer, renamed = on_named_functions(state["answer"], asked)
         files, dropped = clean_files(answer.files)
-        risks = [r.strip() for r in answer.risks if r.strip()] + dropped
+        risks = [r.strip() for r in answer.risks if r.strip()] + dropped + renamed
         test_plan = [t.strip() for t in answer.test_plan if t.strip()]
         addressed = [a.strip() for a in answer.addresses_feedback if a.strip()]
         contracts = clean_contracts(answer.contracts)

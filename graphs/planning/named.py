@@ -1,0 +1,74 @@
+"""Keeping the plan's change in the functions the ticket names, not in new ones beside them.
+
+On the benchmark the small model planned `total_with_discount` for a ticket whose criteria
+call `total(discount=10)`, and `parse_duration_with_days` for one that calls
+`parse_duration("7d")`; the workers followed the plan and the hidden tests of the named
+function failed. A contract whose new name contains a named function's name is that
+function.
+"""
+
+import re
+
+from graphs.implementation.beside import named_in
+from graphs.planning.state import PlanAnswer
+from graphs.schemas import Contract
+
+SIGNATURE_NAME = re.compile(r"^\s*(?:async\s+)?(?:def\s+)?(?:\w+\.)*([A-Za-z_]\w*)\s*\(")
+MIN_NAME_CHARS = 3
+RENAMED = (
+    "The plan's `{new}` is `{named}` itself: the ticket asks for a change to `{named}`"
+    " (renamed in this plan)."
+)
+
+
+def contract_name(contract: Contract) -> str:
+    """The function a contract's signature defines, or "" for another kind of contract."""
+    match = SIGNATURE_NAME.match(contract.signature)
+    return match.group(1) if match else ""
+
+
+def renames(ticket_text: str, contracts: list[Contract]) -> dict[str, str]:
+    """New contract names to the named function each stands for; none when some contract
+    already changes a function the ticket names."""
+    named = [n for n in named_in(ticket_text) if len(n) >= MIN_NAME_CHARS]
+    names = [n for n in map(contract_name, contracts) if n]
+    if any(n in named for n in names):
+        return {}
+    found: dict[str, str] = {}
+    for name in names:
+        within = [n for n in named if re.search(rf"(^|_){re.escape(n)}(_|$)", name)]
+        if within:
+            found[name] = max(within, key=len)
+    return found
+
+
+def renamed_text(text: str, found: dict[str, str]) -> str:
+    """The text with each whole new name replaced by the named function's."""
+    for new, named in found.items():
+        text = re.sub(rf"(?<!\w){re.escape(new)}\b", named, text)
+    return text
+
+
+def on_named_functions(answer: PlanAnswer, ticket_text: str) -> tuple[PlanAnswer, list[str]]:
+    """The plan with contracts beside the ticket's functions renamed to them, and a line for
+    each rename (for the plan's risks, so the approver sees it)."""
+    found = renames(ticket_text, answer.contracts)
+    if not found:
+        return answer, []
+
+    def fix(text: str) -> str:
+        return renamed_text(text, found)
+
+    plan = answer.model_copy(
+        update={
+            "summary": fix(answer.summary),
+            "files": [f.model_copy(update={"purpose": fix(f.purpose)}) for f in answer.files],
+            "contracts": [
+                c.model_copy(update={"signature": fix(c.signature), "behaviour": fix(c.behaviour)})
+                for c in answer.contracts
+            ],
+            "test_plan": [fix(t) for t in answer.test_plan],
+            "risks": [fix(r) for r in answer.risks],
+        }
+    )
+    return plan, [RENAMED.format(new=new, named=named) for new, named in found.items()]
