@@ -99,6 +99,7 @@ def build_activities(settings: Settings, stack: AsyncExitStack) -> ActivitySets:
         workspaces,
         candidates=settings.implementation_candidates,
         criteria_tests=settings.implementation_criteria_tests,
+        example_tests=settings.implementation_example_tests,
         max_revisions=settings.implementation_max_revisions,
     )
     github_activities = GitHubActivities(github)

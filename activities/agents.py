@@ -79,11 +79,13 @@ class AgentActivities:
         candidates: int = 1,
         criteria_tests: bool = False,
         max_revisions: int = MAX_REVISIONS,
+        example_tests: bool = False,
     ) -> None:
         self._model = model
         self._workspaces = workspaces
         self._candidates = candidates
         self._criteria_tests = criteria_tests
+        self._example_tests = example_tests
         self._max_revisions = max_revisions
 
     async def _code_tools(self, repo: RepoRef | None) -> list[BaseTool]:
@@ -188,6 +190,7 @@ class AgentActivities:
                 max_revisions=max_revisions,
                 candidates=self._candidates,
                 criteria_tests=self._criteria_tests,
+                example_tests=self._example_tests,
                 progress=progress,
                 on_progress=save,
                 on_start=reporter.started,

@@ -39,6 +39,8 @@ async def run(args: argparse.Namespace) -> int:
         overrides["TICKETSMITH_IMPLEMENTATION_CANDIDATES"] = str(args.candidates)
     if args.criteria_tests:
         overrides["TICKETSMITH_IMPLEMENTATION_CRITERIA_TESTS"] = "true"
+    if args.example_tests is not None:
+        overrides["TICKETSMITH_IMPLEMENTATION_EXAMPLE_TESTS"] = str(args.example_tests).lower()
     if args.max_revisions is not None:
         overrides["TICKETSMITH_IMPLEMENTATION_MAX_REVISIONS"] = str(args.max_revisions)
     os.environ.update(overrides)
@@ -48,6 +50,7 @@ async def run(args: argparse.Namespace) -> int:
         "commit": commit(),
         "candidates": settings.implementation_candidates,
         "criteria_tests": settings.implementation_criteria_tests,
+        "example_tests": settings.implementation_example_tests,
         "max_revisions": settings.implementation_max_revisions,
         "ticket_minutes": args.ticket_minutes,
         "sandbox": settings.sandbox,
@@ -81,6 +84,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--candidates", type=int, help="versions per failing file (default: 1)")
     parser.add_argument(
         "--criteria-tests", action="store_true", help="write acceptance tests before the code"
+    )
+    parser.add_argument(
+        "--example-tests",
+        action=argparse.BooleanOptionalAction,
+        help="write the criteria's stated examples as tests (default: the worker setting)",
     )
     parser.add_argument("--max-revisions", type=int, help="implementation revisions (default: 15)")
     parser.add_argument(

@@ -6,6 +6,7 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 
 from graphs.fences import fence, find_file_block
+from graphs.implementation.examples import example_tests
 from graphs.implementation.failures import is_test_file
 from graphs.implementation.files import fence_language, read_current
 from graphs.implementation.gate import syntax_errors
@@ -57,14 +58,34 @@ def fails_for_the_stated_reason(report: TestReport, path: str) -> tuple[bool, st
     return True, f"{len(mine)} fail on the original code as they should"
 
 
-def make_criteria(
-    model: BaseChatModel, tester: Tester | None, journal: Journal, enabled: bool
-) -> AsyncNode[ImplementationState]:
-    """The node that writes the acceptance tests and keeps them when they fail as they should."""
+async def checked(tester: Tester, change: FileChange, tokens: int, what: str) -> WorkerOutcome:
+    """The tests kept when they fail on the original code, and not because they are broken."""
+    report = await tester([change])
+    kept, why = fails_for_the_stated_reason(report, change.path)
+    note = f"{change.path}: {what} {'kept' if kept else 'dropped'}, {why}"
+    return WorkerOutcome(
+        revision=0, path=change.path, change=change if kept else None, note=note, tokens=tokens
+    )
 
-    async def write(state: ImplementationState, path: str) -> WorkerOutcome:
+
+def make_criteria(
+    model: BaseChatModel,
+    tester: Tester | None,
+    journal: Journal,
+    enabled: bool,
+    examples: bool = False,
+) -> AsyncNode[ImplementationState]:
+    """The node that writes the acceptance tests (the ticket's stated examples, else the
+    model's) and keeps them when they fail as they should."""
+
+    async def write(state: ImplementationState, path: str) -> WorkerOutcome | None:
         ticket, requirements = state["ticket"], state["requirements"]
-        assert requirements is not None
+        assert tester is not None
+        stated = example_tests(ticket.key, ticket.acceptance_criteria, state["repo_dir"])
+        if examples and stated is not None:
+            return await checked(tester, FileChange(path=path, content=stated), 0, "examples")
+        if not enabled or not requirements or not requirements.acceptance_criteria:
+            return None
         sources, example = sources_block(state)
         messages = task_messages(
             "criteria_tests",
@@ -89,22 +110,10 @@ def make_criteria(
         if errors:
             note = f"{path}: dropped, {errors[path]}"
             return WorkerOutcome(revision=0, path=path, note=note, tokens=tokens)
-        assert tester is not None
-        report = await tester([change])
-        kept, why = fails_for_the_stated_reason(report, path)
-        note = f"{path}: acceptance tests {'kept' if kept else 'dropped'}, {why}"
-        return WorkerOutcome(
-            revision=0, path=path, change=change if kept else None, note=note, tokens=tokens
-        )
+        return await checked(tester, change, tokens, "acceptance tests")
 
     async def criteria(state: ImplementationState) -> dict[str, Any]:
-        requirements = state["requirements"]
-        if (
-            not enabled
-            or tester is None
-            or not requirements
-            or not requirements.acceptance_criteria
-        ):
+        if not (enabled or examples) or tester is None:
             return {}
         path = criteria_path(state["ticket"].key)
         if (state["repo_dir"] / path).exists():
@@ -112,6 +121,8 @@ def make_criteria(
         outcome = journal.worker(0, path)
         if outcome is None:
             outcome = await write(state, path)
+            if outcome is None:
+                return {}
             journal.record_worker(outcome)
         update: dict[str, Any] = {"notes": [outcome.note], "tokens": outcome.tokens}
         if outcome.change is not None:

@@ -45,12 +45,15 @@ def build_implementation_graph(
     max_revisions: int = MAX_REVISIONS,
     candidates: int = 1,
     criteria_tests: bool = False,
+    example_tests: bool = False,
 ) -> CompiledStateGraph:
     """Compile the implementation graph around a model, extra tools and the project's tests."""
     journal = journal or Journal()
     builder = StateGraph(ImplementationState, input_schema=ImplementationInput)
     builder.add_node("prepare", prepare)
-    builder.add_node("criteria", make_criteria(model, tester, journal, criteria_tests))
+    builder.add_node(
+        "criteria", make_criteria(model, tester, journal, criteria_tests, example_tests)
+    )
     builder.add_node("supervisor", supervisor)
     worker = make_worker(model, tools, journal, tester, candidates)
     builder.add_node("worker", worker, input_schema=WorkerState)
@@ -85,6 +88,7 @@ async def implement_plan(
     max_revisions: int = MAX_REVISIONS,
     candidates: int = 1,
     criteria_tests: bool = False,
+    example_tests: bool = False,
     progress: Progress | None = None,
     on_progress: Callable[[Progress], None] | None = None,
     on_start: StepStarted | None = None,
@@ -96,7 +100,8 @@ async def implement_plan(
     of each step as it begins. Where a file's tests still fail, its worker writes
     `candidates` versions and keeps the one the tests prefer. With `criteria_tests`, a test
     per acceptance criterion is written first and kept when it fails on the original code
-    for the stated reason.
+    for the stated reason; with `example_tests`, the examples the ticket's criteria state are
+    those tests (no model call), checked the same way.
     """
     if max_revisions < 1:
         raise ValueError("max_revisions must be at least 1")
@@ -111,6 +116,7 @@ async def implement_plan(
         max_revisions=max_revisions,
         candidates=candidates,
         criteria_tests=criteria_tests,
+        example_tests=example_tests,
     )
     state = await graph.ainvoke(
         {

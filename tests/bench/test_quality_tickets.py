@@ -1,6 +1,8 @@
 """Every benchmark ticket is sound: its tests pass, the hidden ones fail before and pass after."""
 
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -8,6 +10,7 @@ import pytest
 from bench.quality.scoring import score_checkout
 from bench.quality.tickets import TicketError, copy_tree, load_ticket, load_tickets
 from graphs.implementation.beside import added_beside
+from graphs.implementation.examples import example_tests
 
 TICKETS = load_tickets()
 
@@ -53,3 +56,30 @@ def test_the_reference_is_not_asked_again_as_a_change_beside_the_named_function(
         original = ticket.repo_dir / solved.relative_to(ticket.reference_dir)
         before = original.read_text() if original.is_file() else ""
         assert added_beside(text, before, solved.read_text()) == ([], []), solved
+
+
+def run_examples(checkout: Path, module: str) -> subprocess.CompletedProcess[str]:
+    """The example tests run with pytest in a checkout."""
+    (checkout / "tests" / "test_stated_examples.py").write_text(module)
+    argv = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
+    return subprocess.run(
+        [*argv, "tests/test_stated_examples.py"],
+        cwd=checkout, capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("ticket", TICKETS, ids=[t.name for t in TICKETS])
+def test_the_stated_examples_fail_before_and_pass_with_the_reference(
+    ticket, tmp_path: Path
+) -> None:
+    criteria = "\n".join(f"- {c}" for c in ticket.acceptance_criteria)
+    module = example_tests(ticket.key, criteria, ticket.repo_dir)
+    if module is None:
+        pytest.skip("no criterion states an example of a module function")
+    original, solved = tmp_path / "original", tmp_path / "solved"
+    copy_tree(ticket.repo_dir, original)
+    copy_tree(ticket.repo_dir, solved)
+    copy_tree(ticket.reference_dir, solved)
+    before, after = run_examples(original, module), run_examples(solved, module)
+    assert before.returncode == 1 and " failed" in before.stdout, before.stdout
+    assert after.returncode == 0, module + after.stdout

@@ -1,0 +1,100 @@
+"""The examples a ticket's criteria state become tests before the code, without a model call."""
+
+from pathlib import Path
+from typing import Any
+
+from langchain_core.messages import BaseMessage
+
+from graphs.implementation import implement_plan
+from graphs.implementation.criteria import criteria_path
+from graphs.implementation.examples import example_tests, examples
+from graphs.schemas import Plan, PlannedFile, TicketContext
+from tests.graphs.conftest import write_tree
+from tests.graphs.test_convergence import worker_prompts
+from tests.graphs.test_implementation_loop import Reply, file_answer, tasks_of, team, verdict
+from tests.support.local_tester import LocalTester
+
+CORE = "chunks/core.py"
+BUGGY = (
+    "def chunked(items, size):\n"
+    "    return [items[i : i + size] for i in range(0, len(items) - size + 1, size)]\n"
+)
+FIXED = (
+    "def chunked(items, size):\n"
+    "    return [items[i : i + size] for i in range(0, len(items), size)]\n"
+)
+REPO = {
+    "chunks/__init__.py": "",
+    CORE: BUGGY,
+    "tests/test_core.py": "from chunks.core import chunked\n\n\n"
+    "def test_even_split():\n    assert chunked([1, 2, 3, 4], 2) == [[1, 2], [3, 4]]\n",
+}
+CRITERIA = (
+    "- `chunked([1, 2, 3], 2)` returns `[[1, 2], [3]]`.\n"
+    "- `chunked([], 3)` returns `[]`.\n"
+    "- A size of zero raises ValueError."
+)
+TICKET = TicketContext(
+    key="CHUNK-1",
+    summary="chunked drops the last, shorter chunk",
+    description="`chunks.core.chunked(items, size)` loses the leftover items.",
+    acceptance_criteria=CRITERIA,
+)
+PLAN = Plan(
+    version=1,
+    summary="Keep the last chunk.",
+    files=[PlannedFile(path=CORE, action="modify", purpose="Keep the shorter last chunk.")],
+    test_plan=["python -m pytest -q"],
+    risks=[],
+    markdown="# Plan",
+)
+
+
+def test_examples_are_read_as_python_and_plain_words_as_text() -> None:
+    text = "- `to_roman(4)` is `IV`, `to_roman(9)` is `IX`.\n- `f(1)` returns `{broken`."
+    assert examples(text) == [("to_roman(4)", "'IV'"), ("to_roman(9)", "'IX'")]
+    assert examples("- `Cart().total()` returns `0`.\n- It is fast.") == []
+
+
+def test_a_module_imports_each_function_from_the_module_defining_it(tmp_path: Path) -> None:
+    repo = write_tree(tmp_path, {**REPO, "src/units/temp.py": "def convert(v, a, b):\n    ...\n"})
+    criteria = f'{CRITERIA}\n- `convert(0, "C", "K")` returns `273.15`.\n- `nope(1)` is `2`.'
+    module = example_tests("X-1", criteria, repo) or ""
+    assert "import pytest\n" in module and "from chunks.core import chunked\n" in module
+    assert "from units.temp import convert\n" in module
+    assert 'assert convert(0, "C", "K") == pytest.approx(273.15)\n' in module
+    assert "nope" not in module  # no module defines it
+    assert example_tests("X-1", "- It is fast.", repo) is None
+
+
+async def test_the_stated_examples_are_tested_first_and_go_in_the_change(tmp_path: Path) -> None:
+    repo = write_tree(tmp_path / "repo", REPO)
+    tester = LocalTester(repo, tmp_path / "runs", "python -m pytest -q")
+    answers = iter([BUGGY.replace("size):", "size: int):"), FIXED])
+
+    def handle(task: str, inputs: dict[str, Any], messages: list[BaseMessage]) -> Reply:
+        return verdict(True) if task == "review" else file_answer(CORE, next(answers))
+
+    model = team(handle)
+    result = await implement_plan(
+        model, repo, TICKET, PLAN, None, tester=tester, max_revisions=3, example_tests=True
+    )
+    path = criteria_path(TICKET.key)
+    changes = {c.path: c.content for c in result.changes}
+    assert changes[CORE] == FIXED and result.tests_passed
+    assert "assert chunked([1, 2, 3], 2) == [[1, 2], [3]]" in changes[path]
+    assert f"{path}: examples kept, 1 fail on the original code as they should" in result.notes
+    assert "criteria_tests" not in tasks_of(model)  # written without a model call
+    second = worker_prompts(model, CORE)[1]
+    assert "test_example_1" in second  # the failing example went back to the worker
+
+
+async def test_without_the_setting_no_example_is_written(tmp_path: Path) -> None:
+    repo = write_tree(tmp_path / "repo", REPO)
+    tester = LocalTester(repo, tmp_path / "runs", "python -m pytest -q")
+
+    def handle(task: str, inputs: dict[str, Any], messages: list[BaseMessage]) -> Reply:
+        return verdict(True) if task == "review" else file_answer(CORE, FIXED)
+
+    result = await implement_plan(team(handle), repo, TICKET, PLAN, None, tester=tester)
+    assert [c.path for c in result.changes] == [CORE]
