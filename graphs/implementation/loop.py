@@ -14,6 +14,7 @@ from graphs.implementation.best import (
     revert_files,
 )
 from graphs.implementation.coverage import acceptance_criteria, test_accounts
+from graphs.implementation.criteria import criteria_path
 from graphs.implementation.gate import syntax_errors
 from graphs.implementation.journal import Journal
 from graphs.implementation.review import current_changes
@@ -80,7 +81,12 @@ def make_tester(tester: Tester | None, journal: Journal) -> AsyncNode[Implementa
         if report.import_errors:
             return {**kept, "redo": report.import_errors, "best": best}
         worse = regression(best, report)
-        saved = await salvage(tester, journal, revision, best, changes) if worse else None
+        specification = frozenset({criteria_path(state["ticket"].key)})
+        saved = (
+            await salvage(tester, journal, revision, best, changes, specification)
+            if worse
+            else None
+        )
         if saved is not None:
             files = {c.path: c for c in saved.kept}
             standing = Standing(revision=revision, files=files, tests=saved.tests, own=best.own)

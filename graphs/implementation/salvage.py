@@ -20,14 +20,24 @@ class Salvaged(BaseModel):
 
 
 async def salvage(
-    tester: Tester, journal: Journal, revision: int, best: Standing, changes: list[FileChange]
+    tester: Tester,
+    journal: Journal,
+    revision: int,
+    best: Standing,
+    changes: list[FileChange],
+    kept_tests: frozenset[str] = frozenset(),
 ) -> Salvaged | None:
-    """A regressing revision's code with the test files of the best revision, if no worse.
+    """A regressing revision's code with the test files of the best revision, if no worse;
+    `kept_tests` (the acceptance tests, the change's specification) are never left out.
 
     A small model often rewrites a test file badly (a wrong import, a dropped test) along
     with good code; discarding both loses the code. One test run, no model call.
     """
-    new_tests = [c for c in changes if is_test_file(c.path) and best.files.get(c.path) != c]
+    new_tests = [
+        c
+        for c in changes
+        if is_test_file(c.path) and c.path not in kept_tests and best.files.get(c.path) != c
+    ]
     rest = [c for c in changes if c not in new_tests]
     if not new_tests or all(best.files.get(c.path) == c for c in rest):
         return None  # no new test file to leave out, or what remains is the best revision

@@ -15,6 +15,7 @@ from tests.graphs.test_implementation_loop import Reply, file_answer, tasks_of, 
 from tests.support.local_tester import LocalTester
 
 CORE = "chunks/core.py"
+TESTS = "tests/test_core.py"
 BUGGY = (
     "def chunked(items, size):\n"
     "    return [items[i : i + size] for i in range(0, len(items) - size + 1, size)]\n"
@@ -26,7 +27,7 @@ FIXED = (
 REPO = {
     "chunks/__init__.py": "",
     CORE: BUGGY,
-    "tests/test_core.py": "from chunks.core import chunked\n\n\n"
+    TESTS: "from chunks.core import chunked\n\n\n"
     "def test_even_split():\n    assert chunked([1, 2, 3, 4], 2) == [[1, 2], [3, 4]]\n",
 }
 CRITERIA = (
@@ -98,3 +99,27 @@ async def test_without_the_setting_no_example_is_written(tmp_path: Path) -> None
 
     result = await implement_plan(team(handle), repo, TICKET, PLAN, None, tester=tester)
     assert [c.path for c in result.changes] == [CORE]
+
+
+async def test_salvage_leaves_out_a_broken_test_file_but_never_the_examples(
+    tmp_path: Path,
+) -> None:
+    repo = write_tree(tmp_path / "repo", REPO)
+    tester = LocalTester(repo, tmp_path / "runs", "python -m pytest -q")
+    broken = "from chunks.core import chunked\n\n\ndef test_even_split():\n    assert False\n"
+    plan = PLAN.model_copy(
+        update={"files": [*PLAN.files, PlannedFile(path=TESTS, action="modify", purpose="Test.")]}
+    )
+
+    def handle(task: str, inputs: dict[str, Any], messages: list[BaseMessage]) -> Reply:
+        if task == "review":
+            return verdict(True)
+        return file_answer(inputs["path"], broken if inputs["path"] == TESTS else FIXED)
+
+    result = await implement_plan(
+        team(handle), repo, TICKET, plan, None, tester=tester, max_revisions=1, example_tests=True
+    )
+    path = criteria_path(TICKET.key)
+    assert f"revision 1: kept without {TESTS}, with which" in result.notes
+    assert {c.path for c in result.changes} == {CORE, path}
+    assert result.tests_passed
