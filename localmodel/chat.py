@@ -161,10 +161,11 @@ class LocalChatModel(ChatOpenAI):
         message = message_chunk_to_message(merged.message)
         if looped:
             info["finish_reason"] = LOOPED
+            written = estimate_tokens(text)
             message.usage_metadata = {  # type: ignore[attr-defined]
                 "input_tokens": fitted.prompt_tokens,
-                "output_tokens": estimate_tokens(text),
-                "total_tokens": fitted.prompt_tokens + estimate_tokens(text),
+                "output_tokens": written,
+                "total_tokens": fitted.prompt_tokens + written,
             }
         return ChatResult(generations=[ChatGeneration(message=message, generation_info=info)])
 

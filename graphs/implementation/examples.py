@@ -71,9 +71,12 @@ def example_tests(key: str, criteria_text: str | None, repo_dir: Path) -> str | 
     function from the module that defines it; None when no example can be tested that way."""
     imports: dict[str, set[str]] = {}
     tests: list[str] = []
-    for call, value in examples(criteria_text):
+    stated = examples(criteria_text)
+    names = {call.split("(", 1)[0] for call, _ in stated}
+    modules = {name: module_defining(repo_dir, name) for name in names}  # one walk a name
+    for call, value in stated:
         name = call.split("(", 1)[0]
-        module = module_defining(repo_dir, name)
+        module = modules[name]
         if module is None:
             continue
         imports.setdefault(module, set()).add(name)
