@@ -24,18 +24,25 @@ UNCHANGED = (
 
 
 def ask_again_because(outcome: WorkerOutcome, state: WorkerState, tried: set[str]) -> str:
-    """Why a worker's answer is asked for again: the first one left the file as it was, a
-    later one repeated a version already tried, or one left the function the ticket names as
-    it was and added another beside it, or one looped; "" when it stands."""
+    """Why a worker's answer is asked for again: it left the file as the checkout has it, it
+    repeated a version already tried, it left the function the ticket names as it was and
+    added another beside it, or it looped; "" when it stands."""
     if LOOPED_PROBLEM in outcome.note:
         return LOOPED_AGAIN.format(note=outcome.note)
-    if state["revision"] == 1:
-        asked = outcome.tokens > 0  # a binary or deleted file is never asked for
-        if outcome.change is None and asked and state["assignment"]["file"].action != "delete":
+    asked = outcome.tokens > 0  # a binary or deleted file is never asked for
+    if outcome.change is None and asked and as_checked_out(state):
+        if state["assignment"]["file"].action != "delete":
             return UNCHANGED.format(purpose=state["assignment"]["file"].purpose.strip())
-    elif repeats(outcome, tried):
+    elif state["revision"] > 1 and repeats(outcome, tried):
         return REPEATED
     return beside_because(outcome, state)
+
+
+def as_checked_out(state: WorkerState) -> bool:
+    """Whether the worker was shown its file as the checkout has it (no change kept yet)."""
+    current = state["current"]
+    path = state["assignment"]["file"].path
+    return current is None or current == read_current(state["repo_dir"] / path)
 
 
 def beside_because(outcome: WorkerOutcome, state: WorkerState) -> str:

@@ -28,6 +28,10 @@ from graphs.structured import trim
 TEST_OUTPUT_CHARS = 4000
 NOTHING_CHANGED = "nothing changed"
 STALLED = "stalled"
+# A revision that changed nothing is tried once more, warmer, before the loop stops: at
+# temperature zero the same prompt gives the same answer, and a small model often gives the
+# best version back unchanged right after a discard.
+STALLS_ALLOWED = 2
 
 
 def fingerprint(changes: list[FileChange]) -> str:
@@ -57,13 +61,16 @@ def make_tester(tester: Tester | None, journal: Journal) -> AsyncNode[Implementa
         revision, repo_dir = state["revision"], state["repo_dir"]
         changes = current_changes(state)
         digest = fingerprint(changes)
-        if not changes:
-            return {"fingerprint": digest, "stalled": True, "tests": None}
-        if revision > 1 and digest == state.get("fingerprint"):
-            return {"stalled": True}
+        if not changes or (revision > 1 and digest == state.get("fingerprint")):
+            stalled: dict[str, Any] = {"stalled": True, "stalls": state.get("stalls", 0) + 1}
+            best = state.get("best")
+            if best is not None:  # the next try starts from the best version again
+                stalled["files"] = revert_files(repo_dir, state.get("files", {}), best.files)
+            return stalled
         kept: dict[str, Any] = {
             "fingerprint": digest,
             "stalled": False,
+            "stalls": 0,
             "discarded": "",
             "broken": [],
         }
@@ -120,12 +127,14 @@ def make_tester(tester: Tester | None, journal: Journal) -> AsyncNode[Implementa
 def make_after_tests(
     max_revisions: int,
 ) -> Callable[[ImplementationState], Awaitable[Literal["review", "supervisor", "finish"]]]:
-    """After the tests: finish when nothing changed; straight back to the workers when a file
-    did not compile or import or the revision was discarded; else QA reviews."""
+    """After the tests: finish when revisions in a row changed nothing; straight back to the
+    workers when nothing changed once, a file did not compile or import or the revision was
+    discarded; else QA reviews."""
 
     async def after_tests(state: ImplementationState) -> Literal["review", "supervisor", "finish"]:
         if state.get("stalled"):
-            return "finish"
+            again = state.get("stalls", 0) < STALLS_ALLOWED
+            return "supervisor" if again and state["revision"] < max_revisions else "finish"
         if state.get("redo") or state.get("discarded"):
             return "supervisor" if state["revision"] < max_revisions else "finish"
         return "review"

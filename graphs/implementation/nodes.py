@@ -135,6 +135,7 @@ async def fan_out(state: ImplementationState) -> list[Send] | Literal["finish"]:
             "failing": bool(failing.get(path)),
             "others": [c for c in changes if c.path != path],
             "own_tests": [] if best is None else best.own,
+            "warm": bool(state.get("stalled")),
         }
         sends.append(Send("worker", payload))
     return sends
@@ -167,7 +168,8 @@ def make_worker(
         outcome = journal.worker(revision, path)
         if outcome is None:
             journal.start("worker", revision, path)
-            outcome = await write_file(model, tools, state)
+            first = warmer(model) if state.get("warm") else model
+            outcome = await write_file(first, tools, state)
             tried = journal.tried(path, revision)
             why = "" if is_offline(model) else ask_again_because(outcome, state, tried)
             if why:

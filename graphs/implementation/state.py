@@ -79,6 +79,8 @@ class ImplementationState(ImplementationInput, total=False):
     tokens: Annotated[int, operator.add]
     fingerprint: str
     stalled: bool
+    # Revisions in a row that changed nothing.
+    stalls: int
     tests: TestReport | None
     review: Review | None
     implementation: Implementation
@@ -106,3 +108,5 @@ class WorkerState(ImplementationInput):
     others: NotRequired[list[FileChange]]
     # The repository's own tests (those of the checkout before any change).
     own_tests: NotRequired[list[str]]
+    # Whether the last revision changed nothing (the answer is then asked for warmer).
+    warm: NotRequired[bool]

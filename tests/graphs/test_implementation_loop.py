@@ -145,10 +145,11 @@ async def test_a_revision_that_changes_nothing_stops_the_loop(
 
     model = team(handle)
     result = await implement_plan(model, tiny_repo, ticket, plan_for(OPS), None, max_revisions=5)
-    assert result.revisions == 2 and result.qa_passed is False
-    assert "revision 2 changed nothing" in result.qa_verdict
-    # the repeat is asked once more (warmer, where the model has a temperature), then it stops
-    assert tasks_of(model) == ["implement_file", "review", "implement_file", "implement_file"]
+    assert result.revisions == 3 and result.qa_passed is False
+    assert "revision 3 changed nothing" in result.qa_verdict
+    # each repeat is asked once more (warmer, where the model has a temperature); a revision
+    # that changed nothing is tried once more, and a second one in a row stops the loop
+    assert tasks_of(model) == ["implement_file", "review"] + ["implement_file"] * 4
 
 
 async def test_bad_review_answers_fail_clearly(tiny_repo: Path, ticket: TicketContext) -> None:

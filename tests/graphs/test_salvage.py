@@ -1,5 +1,5 @@
 """Salvaging a regressing revision's code, and a worker asked again when it echoes the task,
-leaves its file unchanged or repeats a version already tried."""
+leaves its file unchanged (also after a discard) or repeats a version already tried."""
 
 import json
 from pathlib import Path
@@ -140,6 +140,33 @@ async def test_a_first_answer_that_leaves_the_file_unchanged_is_asked_again_warm
     assert told not in prompts[0] and told in prompts[1]
     assert {c.path: c.content for c in result.changes} == {OPS: GOOD_OPS}
     assert result.tests_passed and result.revisions == 1
+
+
+async def test_a_revision_giving_back_the_checkout_after_a_discard_is_tried_again(
+    tiny_repo: Path, ticket: TicketContext, tmp_path: Path
+) -> None:
+    tester = LocalTester(tiny_repo, tmp_path / "runs", "python -m pytest -q")
+    original = (tiny_repo / OPS).read_text()
+    broken = "def add(a: int, b: int) -> int:\n    return a * b\n"  # breaks test_add
+    versions = iter([broken, original, original, GOOD_OPS])
+
+    def handle(task: str, inputs: dict[str, Any], messages: list[BaseMessage]) -> Reply:
+        if task == "review":
+            return verdict(True)
+        if inputs["path"] == TESTS:
+            return file_answer(TESTS, NEW_TESTS)
+        return file_answer(OPS, next(versions))
+
+    model = team(handle)
+    result = await implement_plan(
+        model, tiny_repo, ticket, plan_for(OPS, TESTS), None, tester=tester, max_revisions=5
+    )
+    assert "discarded" in result.notes and result.revisions == 3, result.notes
+    told = UNCHANGED.format(purpose=f"Change {OPS}.")
+    prompts = worker_prompts(model, OPS)
+    assert len(prompts) == 4 and told in prompts[2], "the unchanged answer was not told why"
+    assert {c.path: c.content for c in result.changes}[OPS] == GOOD_OPS
+    assert result.tests_passed is True
 
 
 class BoundedTeam(ScriptedChatModel):
