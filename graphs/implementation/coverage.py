@@ -21,6 +21,9 @@ MAX_FAILING = 10
 MAX_CRITERIA = 15
 _LITERALS = re.compile(r"`([^`]+)`|\"([^\"]+)\"|'([^']+)'|\b(\d+(?:\.\d+)?)\b")
 _CALLS = re.compile(r"\b([A-Za-z_]\w*)\(")
+# A stated result: "`f(x)` returns `y`"; a test covers it only if it shows y.
+_STATED_RESULT = re.compile(r"\)`\s+(?:returns|gives|is)\s+`([^`]+)`")
+_VALUE_PARTS = re.compile(r"[\s()\[\]{},:=]+")
 
 
 def first_line(text: str, limit: int = 200) -> str:
@@ -73,10 +76,19 @@ def spells(source: str, name: str) -> bool:
     return re.search(rf"(?<!\w){re.escape(name)}(?!\w)", source) is not None
 
 
+def shows_stated_results(criterion: str, source: str) -> bool:
+    """Whether the test's source spells every part of each result the criterion states."""
+    for value in _STATED_RESULT.findall(criterion):
+        if not all(spells(source, part) for part in _VALUE_PARTS.split(value) if part):
+            return False
+    return True
+
+
 def covering_test(
     criterion: str, report: TestReport, sources: dict[str, str]
 ) -> tuple[str | None, bool | None]:
-    """The test whose source calls a name the criterion spells and uses most of its terms."""
+    """The test whose source calls a name the criterion spells, uses most of its terms and
+    shows the results it states."""
     terms, names = criterion_terms(criterion), criterion_names(criterion)
     if not names:  # without a name to call, any test with the same numbers would "cover" it
         return None, None
@@ -91,6 +103,7 @@ def covering_test(
         if (
             any(spells(source, name) for name in names)
             and score >= needed
+            and shows_stated_results(criterion, source)
             and (best is None or score > best[0])
         ):
             best = (score, test_id)

@@ -20,8 +20,19 @@ def test_a_test_of_a_renamed_function_does_not_cover_the_criterion() -> None:
 
 
 def test_a_test_calling_the_named_function_covers_it() -> None:
-    source = 'def test_ties():\n    assert counter.top_words("b a b a c", 2) == [("a", 2)]\n'
+    source = 'def test_ties():\n    assert counter.top_words("b a b a c", 2) == [("a", 2), ("b", 2)]\n'
     assert covering_test(CRITERION, report(), {TEST_ID: source}) == (TEST_ID, True)
+
+
+def test_a_test_of_the_function_that_does_not_show_the_stated_result_does_not_cover_it() -> None:
+    # The repository's own test of convert(0, "C", "F") is not a test of convert(0, "C", "K").
+    criterion = '`convert(0, "C", "K")` returns `273.15`.'
+    source = 'def test_ties():\n    assert convert(0, "C", "F") == 32\n'
+    assert covering_test(criterion, report(), {TEST_ID: source}) == (None, None)
+    shown = 'def test_ties():\n    assert convert(0, "C", "K") == pytest.approx(273.15)\n'
+    assert covering_test(criterion, report(), {TEST_ID: shown}) == (TEST_ID, True)
+    partial = 'def test_ties():\n    assert top_words("b a b a c", 2)[0] == ("a", 2)\n'
+    assert covering_test(CRITERION, report(), {TEST_ID: partial}) == (None, None)
 
 
 def test_the_tickets_bullets_are_its_criteria_with_wrapped_lines_joined() -> None:
