@@ -28,6 +28,8 @@ class Settings(BaseSettings):
 
     model_config = SettingsConfigDict(env_prefix="TICKETSMITH_", env_file=".env", extra="ignore")
 
+    # The level of the worker's own loggers; DEBUG adds every prompt and answer of the local model.
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     temporal_address: str = "127.0.0.1:7233"
     temporal_namespace: str = "default"
     temporal_ui_port: int = 8233

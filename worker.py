@@ -242,6 +242,8 @@ async def main() -> None:
     """Entry point: run until SIGINT or SIGTERM."""
     settings = get_settings()
     configure_logging(secrets=secret_values(settings))
+    # Only ticketsmith's own loggers: other libraries' debug lines can carry request headers.
+    logging.getLogger("ticketsmith").setLevel(settings.log_level)
     check_sandbox(settings)
     runtime = metrics_runtime(settings.metrics_host, settings.metrics_port)
     client = await connect_temporal(settings, runtime)

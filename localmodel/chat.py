@@ -87,6 +87,10 @@ def log_call(task: str, fitted: Fitted, result: ChatResult, seconds: float, cont
             "prompt of task %s windowed by about %d tokens to fit a %d-token context",
             task, fitted.cut_tokens, context,
         )  # fmt: skip
+    if log.isEnabledFor(logging.DEBUG):  # TICKETSMITH_LOG_LEVEL=DEBUG: what the model saw and said
+        prompt = "\n\n".join(f"[{m.type}]\n{m.text}" for m in fitted.messages)
+        log.debug("prompt of task %s:\n%s", task, prompt)
+        log.debug("answer of task %s:\n%s", task, message.text if message is not None else "")
 
 
 class LocalChatModel(ChatOpenAI):

@@ -104,6 +104,20 @@ async def test_every_call_gets_the_room_left_for_its_answer_and_is_logged(
     assert "model call task=plan prompt_tokens=900 completion_tokens=40" in caplog.text
 
 
+async def test_prompts_and_answers_are_logged_at_debug_only(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    model = stub([])
+    prompt = [SystemMessage(content="task: plan\nPlan."), HumanMessage(content="The ticket.")]
+    with caplog.at_level(logging.INFO, logger="ticketsmith.model"):
+        await model.ainvoke(prompt)
+    assert "The ticket." not in caplog.text
+    with caplog.at_level(logging.DEBUG, logger="ticketsmith.model"):
+        await model.ainvoke(prompt)
+    assert "prompt of task plan:\n[system]\ntask: plan\nPlan.\n\n[human]\nThe ticket." in caplog.text
+    assert "answer of task plan:\ndone" in caplog.text
+
+
 async def test_a_cut_answer_is_logged_with_its_end(caplog: pytest.LogCaptureFixture) -> None:
     looping = "## Plan\n" + "- step\n  - and its part\n" * 40
     model = stub([], completion(looping, finish_reason="length"))
