@@ -148,6 +148,8 @@ class Settings(BaseSettings):
     implementation_example_tests: bool = False
     # Revisions (workers, tests, QA) before a ticket's change goes out as it stands.
     implementation_max_revisions: int = Field(default=15, ge=1, le=50)
+    # Minutes a ticket's implementation may spend revising; then its best revision goes out.
+    implementation_minutes: float | None = Field(default=None, gt=0)
     # Workspace commands run in bubblewrap; `none` runs them unsandboxed (explicitly, warned).
     sandbox: SandboxMode = "bwrap"
     sandbox_memory_mb: int = Field(default=2048, ge=64, description="address space per process")

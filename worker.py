@@ -101,6 +101,7 @@ def build_activities(settings: Settings, stack: AsyncExitStack) -> ActivitySets:
         criteria_tests=settings.implementation_criteria_tests,
         example_tests=settings.implementation_example_tests,
         max_revisions=settings.implementation_max_revisions,
+        minutes=settings.implementation_minutes,
     )
     github_activities = GitHubActivities(github)
     discord_activities = DiscordActivities(discord, webhooks.get)

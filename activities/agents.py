@@ -80,6 +80,7 @@ class AgentActivities:
         criteria_tests: bool = False,
         max_revisions: int = MAX_REVISIONS,
         example_tests: bool = False,
+        minutes: float | None = None,
     ) -> None:
         self._model = model
         self._workspaces = workspaces
@@ -87,6 +88,7 @@ class AgentActivities:
         self._criteria_tests = criteria_tests
         self._example_tests = example_tests
         self._max_revisions = max_revisions
+        self._minutes = minutes
 
     async def _code_tools(self, repo: RepoRef | None) -> list[BaseTool]:
         """`context_query` over the ticket branch, when the input names the repository."""
@@ -191,6 +193,7 @@ class AgentActivities:
                 candidates=self._candidates,
                 criteria_tests=self._criteria_tests,
                 example_tests=self._example_tests,
+                minutes=self._minutes,
                 progress=progress,
                 on_progress=save,
                 on_start=reporter.started,

@@ -88,8 +88,8 @@ def log_call(task: str, fitted: Fitted, result: ChatResult, seconds: float, cont
             task, fitted.cut_tokens, context,
         )  # fmt: skip
     if log.isEnabledFor(logging.DEBUG):  # TICKETSMITH_LOG_LEVEL=DEBUG: what the model saw and said
-        prompt = "\n\n".join(f"[{m.type}]\n{m.text}" for m in fitted.messages)
-        log.debug("prompt of task %s:\n%s", task, prompt)
+        shown = "\n\n".join(f"[{m.type}]\n{m.text}" for m in fitted.messages)
+        log.debug("prompt of task %s:\n%s", task, shown)
         log.debug("answer of task %s:\n%s", task, message.text if message is not None else "")
 
 

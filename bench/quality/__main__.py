@@ -43,6 +43,8 @@ async def run(args: argparse.Namespace) -> int:
         overrides["TICKETSMITH_IMPLEMENTATION_EXAMPLE_TESTS"] = str(args.example_tests).lower()
     if args.max_revisions is not None:
         overrides["TICKETSMITH_IMPLEMENTATION_MAX_REVISIONS"] = str(args.max_revisions)
+    if args.revision_minutes is not None:
+        overrides["TICKETSMITH_IMPLEMENTATION_MINUTES"] = str(args.revision_minutes)
     os.environ.update(overrides)
     settings = Settings()
     recorded: dict[str, object] = {
@@ -52,6 +54,7 @@ async def run(args: argparse.Namespace) -> int:
         "criteria_tests": settings.implementation_criteria_tests,
         "example_tests": settings.implementation_example_tests,
         "max_revisions": settings.implementation_max_revisions,
+        "revision_minutes": settings.implementation_minutes,
         "ticket_minutes": args.ticket_minutes,
         "sandbox": settings.sandbox,
         "tickets": [t.name for t in tickets],
@@ -91,6 +94,11 @@ def main(argv: list[str] | None = None) -> int:
         help="write the criteria's stated examples as tests (default: the worker setting)",
     )
     parser.add_argument("--max-revisions", type=int, help="implementation revisions (default: 15)")
+    parser.add_argument(
+        "--revision-minutes",
+        type=float,
+        help="stop revising after this long and open the pull request (default: no limit)",
+    )
     parser.add_argument(
         "--ticket-minutes", type=float, help="stop a ticket after this long and score it unresolved"
     )

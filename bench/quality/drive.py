@@ -101,7 +101,7 @@ async def run_ticket(
         try:
             result, rounds = await asyncio.wait_for(run_workflow(settings, ticket), deadline_s)
         except TimeoutError:
-            why = f"cut at the benchmark's deadline of {deadline_s / 60:.0f} min a ticket"
+            why = f"cut at the benchmark's deadline of {(deadline_s or 0) / 60:.0f} min a ticket"
             await stop_workflow(settings, ticket, why)
             run.status, run.error = "deadline", why
             run.seconds = round(time.monotonic() - started, 1)

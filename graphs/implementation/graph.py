@@ -1,9 +1,9 @@
 """The implementation graph: supervisor -> one worker per file, in parallel -> tests -> QA.
 
 prepare -> supervisor -> worker* -> tester -> review -> supervisor (next revision) | finish.
-QA's fixes go back to the workers until QA passes, a revision changes nothing, or
-`max_revisions` rounds of workers have run. A journal records every completed step, so a run
-resumed from its journal skips them.
+QA's fixes go back to the workers until QA passes, revisions stop changing anything,
+`max_revisions` rounds of workers have run or the minutes for revisions are spent. A journal
+records every completed step, so a run resumed from its journal skips them.
 """
 
 from collections.abc import Callable, Sequence
@@ -14,6 +14,7 @@ from langchain_core.tools import BaseTool
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
+from graphs.implementation.budget import Budget
 from graphs.implementation.criteria import make_criteria
 from graphs.implementation.journal import Journal, Progress, StepStarted
 from graphs.implementation.loop import (
@@ -46,9 +47,11 @@ def build_implementation_graph(
     candidates: int = 1,
     criteria_tests: bool = False,
     example_tests: bool = False,
+    minutes: float | None = None,
 ) -> CompiledStateGraph:
     """Compile the implementation graph around a model, extra tools and the project's tests."""
     journal = journal or Journal()
+    budget = Budget(minutes)
     builder = StateGraph(ImplementationState, input_schema=ImplementationInput)
     builder.add_node("prepare", prepare)
     builder.add_node(
@@ -59,17 +62,17 @@ def build_implementation_graph(
     builder.add_node("worker", worker, input_schema=WorkerState)
     builder.add_node("tester", make_tester(tester, journal))
     builder.add_node("review", make_review(model, journal))
-    builder.add_node("finish", make_finish(model, max_revisions, journal))
+    builder.add_node("finish", make_finish(model, max_revisions, journal, budget))
     builder.add_edge(START, "prepare")
     builder.add_edge("prepare", "criteria")
     builder.add_edge("criteria", "supervisor")
     builder.add_conditional_edges("supervisor", fan_out, ["worker", "finish"])
     builder.add_edge("worker", "tester")
     builder.add_conditional_edges(
-        "tester", make_after_tests(max_revisions), ["review", "supervisor", "finish"]
+        "tester", make_after_tests(max_revisions, budget), ["review", "supervisor", "finish"]
     )
     builder.add_conditional_edges(
-        "review", make_after_review(max_revisions), ["supervisor", "finish"]
+        "review", make_after_review(max_revisions, budget), ["supervisor", "finish"]
     )
     builder.add_edge("finish", END)
     return builder.compile()
@@ -89,6 +92,7 @@ async def implement_plan(
     candidates: int = 1,
     criteria_tests: bool = False,
     example_tests: bool = False,
+    minutes: float | None = None,
     progress: Progress | None = None,
     on_progress: Callable[[Progress], None] | None = None,
     on_start: StepStarted | None = None,
@@ -101,7 +105,8 @@ async def implement_plan(
     `candidates` versions and keeps the one the tests prefer. With `criteria_tests`, a test
     per acceptance criterion is written first and kept when it fails on the original code
     for the stated reason; with `example_tests`, the examples the ticket's criteria state are
-    those tests (no model call), checked the same way.
+    those tests (no model call), checked the same way. With `minutes`, no revision starts
+    once that long has passed: the run finishes with its best revision.
     """
     if max_revisions < 1:
         raise ValueError("max_revisions must be at least 1")
@@ -117,6 +122,7 @@ async def implement_plan(
         candidates=candidates,
         criteria_tests=criteria_tests,
         example_tests=example_tests,
+        minutes=minutes,
     )
     state = await graph.ainvoke(
         {

@@ -13,6 +13,7 @@ from graphs.implementation.best import (
     regression,
     revert_files,
 )
+from graphs.implementation.budget import Budget
 from graphs.implementation.coverage import acceptance_criteria, test_accounts
 from graphs.implementation.criteria import criteria_path
 from graphs.implementation.gate import syntax_errors
@@ -125,33 +126,34 @@ def make_tester(tester: Tester | None, journal: Journal) -> AsyncNode[Implementa
 
 
 def make_after_tests(
-    max_revisions: int,
+    max_revisions: int, budget: Budget | None = None
 ) -> Callable[[ImplementationState], Awaitable[Literal["review", "supervisor", "finish"]]]:
     """After the tests: finish when revisions in a row changed nothing; straight back to the
     workers when nothing changed once, a file did not compile or import or the revision was
     discarded; else QA reviews."""
 
     async def after_tests(state: ImplementationState) -> Literal["review", "supervisor", "finish"]:
+        more = state["revision"] < max_revisions and not (budget and budget.spent())
         if state.get("stalled"):
-            again = state.get("stalls", 0) < STALLS_ALLOWED
-            return "supervisor" if again and state["revision"] < max_revisions else "finish"
+            return "supervisor" if more and state.get("stalls", 0) < STALLS_ALLOWED else "finish"
         if state.get("redo") or state.get("discarded"):
-            return "supervisor" if state["revision"] < max_revisions else "finish"
+            return "supervisor" if more else "finish"
         return "review"
 
     return after_tests
 
 
 def make_after_review(
-    max_revisions: int,
+    max_revisions: int, budget: Budget | None = None
 ) -> Callable[[ImplementationState], Awaitable[Literal["supervisor", "finish"]]]:
-    """The router after QA: another revision until QA passes or the limit is reached."""
+    """The router after QA: another revision until QA passes, or the limit is reached or the
+    time for revisions is spent."""
 
     async def after_review(state: ImplementationState) -> Literal["supervisor", "finish"]:
         review = state.get("review")
         if review is None:
             raise ValueError("after_review ran without a review")
-        if review.passed or state["revision"] >= max_revisions:
+        if review.passed or state["revision"] >= max_revisions or (budget and budget.spent()):
             return "finish"
         return "supervisor"
 
@@ -197,7 +199,7 @@ def best_revision(state: ImplementationState) -> tuple[list[FileChange], TestRep
 
 
 def make_finish(
-    model: BaseChatModel, max_revisions: int, journal: Journal
+    model: BaseChatModel, max_revisions: int, journal: Journal, budget: Budget | None = None
 ) -> SyncNode[ImplementationState]:
     """The node that collects the latest changes, the last test run and the verdict."""
     offline = is_offline(model)
@@ -214,6 +216,9 @@ def make_finish(
                 " the code.",
             )
         lines += [f"- {note}" for note in state.get("notes", [])]
+        passed = review is not None and review.passed
+        if budget and budget.spent() and not passed and state.get("revision", 0) < max_revisions:
+            lines.append(budget.note(state.get("revision", 0)))
         if best is not None and best.revision != state.get("revision", 0):
             lines.append(
                 f"The changes are those of revision {best.revision}, the best by tests passed."

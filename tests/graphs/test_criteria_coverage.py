@@ -20,7 +20,9 @@ def test_a_test_of_a_renamed_function_does_not_cover_the_criterion() -> None:
 
 
 def test_a_test_calling_the_named_function_covers_it() -> None:
-    source = 'def test_ties():\n    assert counter.top_words("b a b a c", 2) == [("a", 2), ("b", 2)]\n'
+    source = (
+        'def test_ties():\n    assert counter.top_words("b a b a c", 2) == [("a", 2), ("b", 2)]\n'
+    )
     assert covering_test(CRITERION, report(), {TEST_ID: source}) == (TEST_ID, True)
 
 

@@ -103,10 +103,12 @@ async def test_unchanged_empty_and_unfenced_answers_change_nothing(
         "calc/strings.py": "calc/strings.py\n```python\n```",
         "calc/__init__.py": "I would change the docstring.",
     }
-    model = ScriptedChatModel([lambda m: answers[read_task(m)[1]["path"]]] * 6)
+    model = ScriptedChatModel([lambda m: answers[read_task(m)[1]["path"]]] * 12)
     result = await implement_plan(model, tiny_repo, ticket, make_plan(files), None)
     assert result.changes == []
-    assert len(model.received) == 6  # each asked once more, told the file must change
+    # each asked once more, told the file must change; the revision that changed nothing is
+    # tried once more, and the second in a row ends the run
+    assert len(model.received) == 12 and result.revisions == 2
     assert "calc/ops.py: unchanged" in result.notes
     assert "calc/strings.py: unchanged, the answer was empty" in result.notes
     assert "calc/__init__.py: unchanged, the answer had no code block" in result.notes

@@ -114,7 +114,9 @@ async def test_prompts_and_answers_are_logged_at_debug_only(
     assert "The ticket." not in caplog.text
     with caplog.at_level(logging.DEBUG, logger="ticketsmith.model"):
         await model.ainvoke(prompt)
-    assert "prompt of task plan:\n[system]\ntask: plan\nPlan.\n\n[human]\nThe ticket." in caplog.text
+    assert (
+        "prompt of task plan:\n[system]\ntask: plan\nPlan.\n\n[human]\nThe ticket." in caplog.text
+    )
     assert "answer of task plan:\ndone" in caplog.text
 
 
