@@ -13,6 +13,8 @@ log = logging.getLogger("ticketsmith.analysis")
 
 ALWAYS_SKIPPED = {".git", ".hg", ".svn", ".venv", "venv", "__pycache__", "node_modules"}
 ALWAYS_SKIPPED |= {".mypy_cache", ".pytest_cache", ".ruff_cache", ".tox", ".idea"}
+# ticketsmith's own plan records: the workers are given the plan, it is not code to read.
+ALWAYS_SKIPPED |= {".ticketsmith"}
 MAX_FILES = 5000
 MAX_LISTED = 100_000
 

@@ -28,6 +28,13 @@ def test_scan_skips_tooling_dirs_and_gitignored_entries(tiny_repo: Path) -> None
         assert not any(skipped in f for f in files), skipped
 
 
+def test_scan_skips_the_plan_records_ticketsmith_commits(tiny_repo: Path) -> None:
+    # The plan is committed to the ticket's branch; the workers are given it, not as code.
+    write_tree(tiny_repo, {".ticketsmith/CALC-7-plan.md": "# Plan v1\n\nAdd subtract.\n"})
+    files = scan_files(tiny_repo)
+    assert "calc/ops.py" in files and not any(f.startswith(".ticketsmith/") for f in files)
+
+
 def test_gitignore_patterns() -> None:
     patterns = ["build/", "*.log", "/private", "**/cache", "docs/*.md"]
     assert ignored("build", True, patterns)
