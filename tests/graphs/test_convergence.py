@@ -249,7 +249,7 @@ async def test_acceptance_tests_are_written_first_and_checked_to_fail(
     assert result.tests_passed and result.revisions == 2  # implemented against them
     assert result.criteria[0].test == f"{ACCEPTANCE}::test_subtract_five_three"
     assert result.criteria[0].added  # a test the change brought, not one the checkout had
-    assert "Acceptance criteria (names and values exactly" in worker_prompts(model, OPS)[0]
+    assert "Acceptance criteria (they decide where the plan" in worker_prompts(model, OPS)[0]
     assert "subtract(5, 3) == 2" in worker_prompts(model, OPS)[0]  # the ticket's, as written
 
 
