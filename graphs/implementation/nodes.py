@@ -15,7 +15,8 @@ from graphs.fences import safe_relative_path
 from graphs.implementation.again import ask_again_because, with_note
 from graphs.implementation.asking import ask_for_file, bounded
 from graphs.implementation.candidates import best_candidate, warmer
-from graphs.implementation.failures import is_test_file, map_failures
+from graphs.implementation.criteria import criteria_path
+from graphs.implementation.failures import assign_failures, is_test_file, map_failures
 from graphs.implementation.files import (
     MAX_WINDOW_CHARS,
     choose_window,
@@ -78,6 +79,14 @@ def tests_of(repo_dir: Path, path: str) -> list[Snippet]:
     return []
 
 
+TESTS_IN_DOUBT = (
+    "The code's worker gave its file back unchanged, sure of it, while tests written for"
+    " this change fail: check each failing test below against the acceptance criteria and"
+    " the answers, and correct those that expect something the ticket does not ask (a wrong"
+    " expected value, an error the ticket never mentions). Keep the tests that are right."
+)
+
+
 def supervisor(state: ImplementationState) -> dict[str, Any]:
     """Start the next revision: every planned file first, then the files QA wants fixed."""
     revision = state.get("revision", 0) + 1
@@ -86,6 +95,9 @@ def supervisor(state: ImplementationState) -> dict[str, Any]:
     redo = state.get("redo") or {}
     if revision > 1 and redo:  # a file that did not compile or import goes back alone
         return {"revision": revision, "round_paths": [p for p in editable if p in redo] or editable}
+    doubted = tests_in_doubt(state, editable) if state.get("stalled") else []
+    if revision > 1 and doubted:  # the code stood still: the tests may be what is wrong
+        return {"revision": revision, "round_paths": doubted}
     if revision > 1 and state.get("discarded"):  # the same files try again from the best version
         again = [p for p in state.get("round_paths", []) if p in editable]
         return {"revision": revision, "round_paths": again or editable}
@@ -102,6 +114,19 @@ def supervisor(state: ImplementationState) -> dict[str, Any]:
     return {"revision": revision, "round_paths": paths}
 
 
+def tests_in_doubt(state: ImplementationState, editable: list[str]) -> list[str]:
+    """Planned test files with failing tests written for this change (not the repository's
+    own, not the acceptance tests)."""
+    tests, best = state.get("tests"), state.get("best")
+    if tests is None or not tests.counted or tests.passed:
+        return []
+    own = set(best.own) if best is not None else set()
+    new_failures = [f for f in tests.failed_tests if f.test_id not in own]
+    specification = criteria_path(state["ticket"].key)
+    mapped = assign_failures(new_failures, editable).items()
+    return [p for p, found in mapped if found and is_test_file(p) and p != specification]
+
+
 async def fan_out(state: ImplementationState) -> list[Send] | Literal["finish"]:
     """One worker per file of the revision, all in parallel; straight to finish when none."""
     if "round_paths" not in state:
@@ -114,6 +139,7 @@ async def fan_out(state: ImplementationState) -> list[Send] | Literal["finish"]:
     if state["revision"] > 1 and tests is not None and tests.counted and not tests.passed:
         failing = map_failures(tests, list(by_path))
     files = state.get("files", {})
+    doubted = tests_in_doubt(state, list(by_path)) if state.get("stalled") else []
     shared = {
         "repo_dir": state["repo_dir"],
         "ticket": state["ticket"],
@@ -131,7 +157,8 @@ async def fan_out(state: ImplementationState) -> list[Send] | Literal["finish"]:
             **shared,
             "assignment": by_path[path],
             "current": current,
-            "feedback": worker_feedback(state, path),
+            "feedback": (f"{TESTS_IN_DOUBT}\n\n" if path in doubted else "")
+            + worker_feedback(state, path),
             "failing": bool(failing.get(path)),
             "others": [c for c in changes if c.path != path],
             "own_tests": [] if best is None else best.own,
