@@ -77,11 +77,12 @@ def spells(source: str, name: str) -> bool:
 
 
 def shows_stated_results(criterion: str, source: str) -> bool:
-    """Whether the test's source spells every part of each result the criterion states."""
-    for value in _STATED_RESULT.findall(criterion):
-        if not all(spells(source, part) for part in _VALUE_PARTS.split(value) if part):
-            return False
-    return True
+    """Whether the test's source spells every part of a result the criterion states (of one
+    of them, when it states several: `f(1)` is `a`, `f(2)` is `b`), or it states none."""
+    stated = _STATED_RESULT.findall(criterion)
+    return not stated or any(
+        all(spells(source, part) for part in _VALUE_PARTS.split(value) if part) for value in stated
+    )
 
 
 def covering_test(

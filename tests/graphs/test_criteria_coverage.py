@@ -37,6 +37,14 @@ def test_a_test_of_the_function_that_does_not_show_the_stated_result_does_not_co
     assert covering_test(CRITERION, report(), {TEST_ID: partial}) == (None, None)
 
 
+def test_a_criterion_stating_two_results_is_covered_by_a_test_of_either() -> None:
+    criterion = (
+        "`total([100.0], rate=0.1)` returns `110.0`; `tax([100.0], rate=0.1)` returns `10.0`."
+    )
+    source = "def test_ties():\n    assert tax([100.0], rate=0.1) == pytest.approx(10.0)\n"
+    assert covering_test(criterion, report(), {TEST_ID: source}) == (TEST_ID, True)
+
+
 def test_the_tickets_bullets_are_its_criteria_with_wrapped_lines_joined() -> None:
     text = (
         "Acceptance criteria:\n- `paginate([1, 2, 3], 1, 2)` returns `[1, 2]`;\n"
