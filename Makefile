@@ -56,7 +56,8 @@ local-model: $(STAMP)
 	$(PY) -m localmodel.install
 
 # The quality benchmark on the embedded stack (MODEL=local by default; TICKETS="a b" for a subset;
-# BENCH_ARGS="--candidates 2 --criteria-tests --example-tests" for the optional loop steps).
+# BENCH_ARGS="--candidates 2 --criteria-tests --example-tests" for the optional loop steps,
+# "--revision-minutes 6 --ticket-minutes 10" to bound the time a ticket takes).
 bench-quality: $(STAMP)
 	$(PY) -m bench.quality --model $(or $(MODEL),local) $(BENCH_ARGS) $(TICKETS)
 
