@@ -18,6 +18,7 @@ from graphs.implementation.budget import Budget
 from graphs.implementation.criteria import make_criteria
 from graphs.implementation.journal import Journal, Progress, StepStarted
 from graphs.implementation.loop import (
+    STALLS_ALLOWED,
     make_after_review,
     make_after_tests,
     make_finish,
@@ -31,6 +32,7 @@ from graphs.implementation.state import (
     Tester,
     WorkerState,
 )
+from graphs.offline import is_offline
 from graphs.schemas import Analysis, Implementation, Plan, Requirements, TicketContext
 
 MAX_REVISIONS = 15
@@ -68,8 +70,12 @@ def build_implementation_graph(
     builder.add_edge("criteria", "supervisor")
     builder.add_conditional_edges("supervisor", fan_out, ["worker", "finish"])
     builder.add_edge("worker", "tester")
+    # The offline model answers the same at any temperature: a revision that changed
+    # nothing is not tried again.
     builder.add_conditional_edges(
-        "tester", make_after_tests(max_revisions, budget), ["review", "supervisor", "finish"]
+        "tester",
+        make_after_tests(max_revisions, budget, 1 if is_offline(model) else STALLS_ALLOWED),
+        ["review", "supervisor", "finish"],
     )
     builder.add_conditional_edges(
         "review", make_after_review(max_revisions, budget), ["supervisor", "finish"]

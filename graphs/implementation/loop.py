@@ -126,7 +126,7 @@ def make_tester(tester: Tester | None, journal: Journal) -> AsyncNode[Implementa
 
 
 def make_after_tests(
-    max_revisions: int, budget: Budget | None = None
+    max_revisions: int, budget: Budget | None = None, stalls_allowed: int = STALLS_ALLOWED
 ) -> Callable[[ImplementationState], Awaitable[Literal["review", "supervisor", "finish"]]]:
     """After the tests: finish when revisions in a row changed nothing; straight back to the
     workers when nothing changed once, a file did not compile or import or the revision was
@@ -135,7 +135,7 @@ def make_after_tests(
     async def after_tests(state: ImplementationState) -> Literal["review", "supervisor", "finish"]:
         more = state["revision"] < max_revisions and not (budget and budget.spent())
         if state.get("stalled"):
-            return "supervisor" if more and state.get("stalls", 0) < STALLS_ALLOWED else "finish"
+            return "supervisor" if more and state.get("stalls", 0) < stalls_allowed else "finish"
         if state.get("redo") or state.get("discarded"):
             return "supervisor" if more else "finish"
         return "review"
