@@ -216,8 +216,10 @@ def make_finish(
                 " the code.",
             )
         lines += [f"- {note}" for note in state.get("notes", [])]
+        # Only when the time is why it stopped: not after QA passed, a stall or the last revision.
         passed = review is not None and review.passed
-        if budget and budget.spent() and not passed and state.get("revision", 0) < max_revisions:
+        cut = not passed and not state.get("stalled") and state.get("revision", 0) < max_revisions
+        if budget and budget.spent() and cut:
             lines.append(budget.note(state.get("revision", 0)))
         if best is not None and best.revision != state.get("revision", 0):
             lines.append(

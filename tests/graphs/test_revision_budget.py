@@ -67,3 +67,24 @@ async def test_no_revision_starts_once_the_minutes_are_spent(
     assert result.revisions == 3, tasks_of(model)
     assert "Stopped after revision 3: the 5 minutes for revisions ran out." in result.notes
     assert result.changes[0].content.endswith("VERSION = 3\n")
+
+
+async def test_a_run_that_stopped_changing_does_not_blame_the_time(
+    tiny_repo: Path, ticket: TicketContext, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clock = Clock()
+    monkeypatch.setattr("graphs.implementation.budget.monotonic", clock)
+    original = (tiny_repo / OPS).read_text()
+
+    def handle(task: str, inputs: dict[str, Any], messages: list[BaseMessage]) -> Reply:
+        clock.now += 60
+        return file_answer(OPS, original)  # the file as it was, every time
+
+    graph = build_implementation_graph(team(handle), max_revisions=15, minutes=1)
+    state = await graph.ainvoke(
+        {"repo_dir": tiny_repo, "ticket": ticket, "plan": plan_for(OPS), "requirements": None},
+        {"recursion_limit": 100},
+    )
+    result = state["implementation"]
+    assert result.revisions == 1 and result.changes == []  # stopped: no file changed
+    assert "minutes for revisions ran out" not in result.notes
