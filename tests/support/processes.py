@@ -2,6 +2,7 @@
 
 import asyncio
 import os
+import random
 import signal
 import socket
 import subprocess
@@ -37,11 +38,31 @@ def release_children() -> None:
         _reaper.pop().close()
 
 
+# Below the kernel's ephemeral range (32768-60999 by default): an outgoing connection cannot
+# take a port chosen here before the service that is to listen on it binds it.
+_PORTS = range(20000, 32000)
+_given: set[int] = set()
+
+
 def free_port() -> int:
-    """A port nothing listens on right now."""
+    """A port nothing listens on right now, not handed out before in this run."""
+    chooser = random.Random(os.getpid() ^ time.monotonic_ns())
+    for _ in range(200):
+        port = chooser.choice(_PORTS)
+        if port not in _given and _bindable(port):
+            _given.add(port)
+            return port
+    raise RuntimeError(f"no free port between {_PORTS.start} and {_PORTS.stop}")
+
+
+def _bindable(port: int) -> bool:
+    """Whether a listening socket could bind the port on the loopback address now."""
     with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+        try:
+            sock.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
 
 
 def clean_env(**overrides: str) -> dict[str, str]:
