@@ -4,6 +4,7 @@ import ast
 from pathlib import Path
 
 from graphs.implementation.files import read_current
+from graphs.implementation.pointer import where_it_fails
 from graphs.schemas import FailedTest, FileChange, TestReport
 
 MAX_TESTS_PER_FILE = 2
@@ -63,10 +64,12 @@ def file_text(repo_dir: Path, files: dict[str, FileChange], path: str) -> str:
 
 
 def describe_failures(
-    failures: list[FailedTest], repo_dir: Path, files: dict[str, FileChange]
+    failures: list[FailedTest], repo_dir: Path, files: dict[str, FileChange], own: str = ""
 ) -> str:
-    """The failing tests of one file for its worker: id, source and the end of the error."""
+    """The failing tests of one file for its worker: id, source, the end of the error and,
+    for the worker of source file `own`, the line of it where each test fails."""
     blocks: list[str] = []
+    own_text = file_text(repo_dir, files, own) if own and not is_test_file(own) else ""
     for failure in failures[:MAX_TESTS_PER_FILE]:
         source = test_source(
             failure.test_id, failure.file, file_text(repo_dir, files, failure.file)
@@ -77,6 +80,9 @@ def describe_failures(
         if source:
             lines += ["```python", source[:TEST_SOURCE_CHARS], "```"]
         lines += ["Error:", "```", error, "```"]
+        pointer = where_it_fails(failure, own, own_text) if own_text else ""
+        if pointer:
+            lines.append(pointer)
         blocks.append("\n".join(lines))
     more = len(failures) - MAX_TESTS_PER_FILE
     if more > 0:

@@ -38,7 +38,7 @@ def test_feedback(state: ImplementationState, path: str) -> list[str]:
         mine = map_failures(tests, paths).get(path, [])
         if not mine:
             return [f"The tests {status}, but none of the failures concerns this file."]
-        described = describe_failures(mine, state["repo_dir"], state.get("files", {}))
+        described = describe_failures(mine, state["repo_dir"], state.get("files", {}), path)
         return [f"The tests {status}. The failing tests that concern this file:", described]
     output = tail(tests.output.strip(), TEST_TAIL_CHARS)
     return [f"The tests {status}; the end of their output:", fence("test output", output)]
@@ -50,7 +50,7 @@ def broken_feedback(state: ImplementationState, path: str) -> list[str]:
     mine = assign_failures(state.get("broken") or [], paths).get(path, [])
     if not mine:
         return []
-    described = describe_failures(mine, state["repo_dir"], state.get("files", {}))
+    described = describe_failures(mine, state["repo_dir"], state.get("files", {}), path)
     return ["How the discarded version broke them (keep these tests passing):", described]
 
 

@@ -1,0 +1,59 @@
+"""Where in the worker's own file a failing test goes wrong, from the test's traceback."""
+
+import re
+
+from graphs.schemas import FailedTest
+
+LINE_CHARS = 160
+# pytest prints each frame's arguments as "name = value" lines before the frame's source.
+ARGUMENT = re.compile(r"^[A-Za-z_]\w* = .+$")
+
+
+def failing_line(failure: FailedTest, path: str) -> int | None:
+    """The line of `path` where the traceback last passes, if it names one ("path:7: Error")."""
+    found = re.findall(rf"^{re.escape(path)}:(\d+): ", failure.details, re.MULTILINE)
+    return int(found[-1]) if found else None
+
+
+def frame_arguments(failure: FailedTest, path: str) -> str:
+    """The arguments pytest shows for the last frame in `path` ("value = 0, source = 'C'")."""
+    details = failure.details
+    end = details.rfind(f"\n{path}:")
+    start = details.rfind("\n_ _ _", 0, end) if end > 0 else -1
+    frame = details[start + 1 : end] if start >= 0 else ""
+    names = [line.strip() for line in frame.splitlines() if ARGUMENT.match(line.strip())]
+    return ", ".join(names)[:LINE_CHARS]
+
+
+def guard(lines: list[str], index: int) -> str:
+    """The `if`/`elif`/`else` line the line at `index` sits under, if any."""
+    indent = len(lines[index]) - len(lines[index].lstrip())
+    for line in reversed(lines[:index]):
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        if len(line) - len(line.lstrip()) < indent:
+            return stripped if stripped.startswith(("if ", "elif ", "else")) else ""
+    return ""
+
+
+def where_it_fails(failure: FailedTest, path: str, text: str) -> str:
+    """A sentence pointing at the line of the worker's file (as shown) where the test fails.
+
+    Empty when the traceback does not end in the file or the line no longer holds the code
+    the traceback shows (the file shown is another version than the one tested).
+    """
+    number = failing_line(failure, path)
+    lines = text.splitlines()
+    if number is None or not 0 < number <= len(lines):
+        return ""
+    code = " ".join(lines[number - 1].split())
+    if not code or f"> {code}" not in " ".join(failure.details.split()):
+        return ""
+    arguments = frame_arguments(failure, path)
+    reached = f" (called with {arguments})" if arguments else ""
+    sentence = f"This test fails in your file at line {number}{reached}: `{code[:LINE_CHARS]}`"
+    condition = guard(lines, number - 1)
+    if condition:
+        sentence += f", inside `{condition[:LINE_CHARS]}`"
+    return sentence + ". Change the code there so the test's inputs give what it expects."
