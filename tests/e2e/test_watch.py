@@ -5,6 +5,7 @@ import fcntl
 import os
 import pty
 import re
+import signal
 import subprocess
 import sys
 import termios
@@ -36,6 +37,7 @@ class Terminal:
     def __init__(self, stack: Stack, *args: str) -> None:
         main, side = pty.openpty()
         env = child_env(stack.settings) | {"TERM": "xterm-256color", "COLUMNS": "120"}
+        env["PYTHONFAULTHANDLER"] = "1"  # SIGABRT prints every thread's stack: see exit_code
         env.pop("NO_COLOR", None)
         self.process = subprocess.Popen(
             [sys.executable, "starter.py", *args],
@@ -44,7 +46,8 @@ class Terminal:
         os.close(side)
         self._main = main
         self.raw = ""
-        threading.Thread(target=self._read, daemon=True).start()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
 
     def _read(self) -> None:
         while True:
@@ -77,7 +80,16 @@ class Terminal:
         os.write(self._main, b"\x03")
 
     def exit_code(self) -> int:
-        return self.process.wait(timeout=60)
+        """The command's exit code; if it does not end, a failure showing where it hangs."""
+        try:
+            return self.process.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            self.process.send_signal(signal.SIGABRT)
+            self.process.wait(timeout=30)
+            self._reader.join(timeout=10)
+            raise AssertionError(
+                f"the command did not end within 60s; its output and stacks:\n{self.text[-6000:]}"
+            ) from None
 
 
 async def test_watch_follows_a_ticket_through_its_phases(stack: Stack) -> None:
