@@ -19,9 +19,11 @@ def frame_arguments(failure: FailedTest, path: str) -> str:
     """The arguments pytest shows for the last frame in `path` ("value = 0, source = 'C'")."""
     details = failure.details
     end = details.rfind(f"\n{path}:")
-    start = details.rfind("\n_ _ _", 0, end) if end > 0 else -1
-    frame = details[start + 1 : end] if start >= 0 else ""
-    names = [line.strip() for line in frame.splitlines() if ARGUMENT.match(line.strip())]
+    if end < 0:
+        return ""
+    frame = details[details.rfind("\n_ _ _", 0, end) + 1 : end]
+    # The arguments start their lines; the frame's source below them is indented.
+    names = [line for line in frame.splitlines() if ARGUMENT.match(line)]
     return ", ".join(names)[:LINE_CHARS]
 
 

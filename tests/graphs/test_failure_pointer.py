@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 
 from graphs.implementation.failures import describe_failures
+from graphs.implementation.pointer import where_it_fails
 from graphs.schemas import FailedTest, FileChange
 from tests.support.local_tester import LocalTester
 
@@ -74,3 +75,23 @@ def test_no_pointer_when_the_file_shown_is_not_the_version_tested(
     text = describe_failures([failures["test_kelvin"]], tmp_path / "repo", {SOURCE: moved}, SOURCE)
     assert "fails in your file" not in text
     assert "ValueError: unknown unit: C or K" in text
+
+
+def test_assignments_in_the_frames_source_are_not_taken_for_its_arguments() -> None:
+    failure = FailedTest(
+        test_id="tests/test_durations.py::test_days",
+        file="tests/test_durations.py",
+        message="ValueError: cannot parse duration '7d'",
+        details=(
+            "_ _ _ _ _ _ _ _ _ _\n\ntext = '7d'\n\n    def parse_duration(text: str) -> int:\n"
+            "        total = 0\n        if total == 0:\n"
+            '>           raise ValueError(f"cannot parse duration {text!r}")\n'
+            "E           ValueError: cannot parse duration '7d'\n\n"
+            "timefmt/durations.py:4: ValueError"
+        ),
+    )
+    text = "def parse_duration(text: str) -> int:\n    total = 0\n    if total == 0:\n"
+    text += '        raise ValueError(f"cannot parse duration {text!r}")\n'
+    assert where_it_fails(failure, "timefmt/durations.py", text).startswith(
+        "This test fails in your file at line 4 (called with text = '7d'): `raise"
+    )
