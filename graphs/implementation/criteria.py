@@ -81,7 +81,8 @@ def make_criteria(
     async def write(state: ImplementationState, path: str) -> WorkerOutcome | None:
         ticket, requirements = state["ticket"], state["requirements"]
         assert tester is not None
-        stated = example_tests(ticket.key, ticket.acceptance_criteria, state["repo_dir"])
+        contracts = state["plan"].contracts
+        stated = example_tests(ticket.key, ticket.acceptance_criteria, state["repo_dir"], contracts)
         if examples and stated is not None:
             return await checked(tester, FileChange(path=path, content=stated), 0, "examples")
         if not enabled or not requirements or not requirements.acceptance_criteria:

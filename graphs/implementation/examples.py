@@ -11,6 +11,7 @@ from pathlib import Path
 
 from graphs.implementation.coverage import ticket_criteria
 from graphs.implementation.failures import is_test_file
+from graphs.schemas import Contract
 
 EXAMPLE = re.compile(r"`([A-Za-z_][\w.]*\([^`]*\))`\s+(?:returns|gives|is)\s+`([^`]+)`")
 PLAIN_TEXT = re.compile(r"^[\w .,!?'…-]+$")
@@ -49,10 +50,9 @@ def module_defining(repo_dir: Path, name: str) -> str | None:
             tree = ast.parse(path.read_text(encoding="utf-8"))
         except (SyntaxError, UnicodeDecodeError, ValueError):
             continue
-        if any(isinstance(n, ast.FunctionDef) and n.name == name for n in tree.body):
-            parts = list(relative.with_suffix("").parts)
-            parts = parts[1:] if parts[0] == "src" else parts
-            modules.append(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
+        module = module_of(relative.as_posix())
+        if module and any(isinstance(n, ast.FunctionDef) and n.name == name for n in tree.body):
+            modules.append(module)
     return modules[0] if len(modules) == 1 else None
 
 
@@ -66,9 +66,32 @@ def expected(value: str) -> str | None:
     return f"pytest.approx({value})" if floats else value
 
 
-def example_tests(key: str, criteria_text: str | None, repo_dir: Path) -> str | None:
+def module_of(path: str) -> str | None:
+    """The importable module a Python file's path names (`src/` layouts included)."""
+    parts = list(Path(path).with_suffix("").parts)
+    parts = parts[1:] if parts and parts[0] == "src" else parts
+    if not path.endswith(".py") or not parts or not all(p.isidentifier() for p in parts):
+        return None
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def promised_module(contracts: list[Contract], name: str) -> str | None:
+    """The module of the one planned source file whose contract defines function `name`."""
+    paths = {
+        c.path
+        for c in contracts
+        if re.search(rf"\bdef\s+{re.escape(name)}\s*\(", c.signature) and not is_test_file(c.path)
+    }
+    return module_of(paths.pop()) if len(paths) == 1 else None
+
+
+def example_tests(
+    key: str, criteria_text: str | None, repo_dir: Path, contracts: list[Contract] | None = None
+) -> str | None:
     """A test module with one test per example the ticket's criteria state, importing each
-    function from the module that defines it; None when no example can be tested that way."""
+    function from the module that defines it; a function the change is to create is imported
+    inside its tests, from the module the plan's contracts put it in. None when no example can
+    be tested that way."""
     imports: dict[str, set[str]] = {}
     tests: list[str] = []
     stated = examples(criteria_text)
@@ -76,12 +99,17 @@ def example_tests(key: str, criteria_text: str | None, repo_dir: Path) -> str | 
     modules = {name: module_defining(repo_dir, name) for name in names}  # one walk a name
     for call, value in stated:
         name = call.split("(", 1)[0]
-        module = modules[name]
+        module, inside = modules[name], ""
         if module is None:
-            continue
-        imports.setdefault(module, set()).add(name)
+            # Imported in the test, so only the tests of the missing function fail to import.
+            promised = promised_module(contracts or [], name)
+            if promised is None:
+                continue
+            inside = f"    from {promised} import {name}\n\n"
+        else:
+            imports.setdefault(module, set()).add(name)
         number = len(tests) + 1
-        tests.append(f"def test_example_{number}():\n    assert {call} == {value}\n")
+        tests.append(f"def test_example_{number}():\n{inside}    assert {call} == {value}\n")
     if not tests:
         return None
     lines = [f'"""Examples of {key}\'s acceptance criteria, as the ticket states them."""', ""]

@@ -1,5 +1,7 @@
 """The examples a ticket's criteria state become tests before the code, without a model call."""
 
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -8,7 +10,7 @@ from langchain_core.messages import BaseMessage
 from graphs.implementation import implement_plan
 from graphs.implementation.criteria import criteria_path
 from graphs.implementation.examples import example_tests, examples
-from graphs.schemas import Plan, PlannedFile, TicketContext
+from graphs.schemas import Contract, Plan, PlannedFile, TicketContext
 from tests.graphs.conftest import write_tree
 from tests.graphs.test_convergence import worker_prompts
 from tests.graphs.test_implementation_loop import Reply, file_answer, tasks_of, team, verdict
@@ -123,3 +125,28 @@ async def test_salvage_leaves_out_a_broken_test_file_but_never_the_examples(
     assert f"revision 1: kept without {TESTS}, with which" in result.notes
     assert {c.path for c in result.changes} == {CORE, path}
     assert result.tests_passed
+
+
+def test_a_function_the_change_creates_is_imported_from_the_planned_module_in_its_tests(
+    tmp_path: Path,
+) -> None:
+    repo = write_tree(tmp_path, REPO)
+    criteria = f"{CRITERIA}\n- `page_count(5, 2)` returns `3`.\n- `nope(1)` is `2`."
+    contracts = [
+        Contract(
+            path="chunks/core.py", signature="def page_count(total, per_page) -> int", behaviour=""
+        ),
+        Contract(path="tests/test_core.py", signature="def nope(x)", behaviour=""),
+    ]
+    module = example_tests("X-1", criteria, repo, contracts) or ""
+    assert "def test_example_3():\n    from chunks.core import page_count\n\n" in module
+    assert "    assert page_count(5, 2) == 3\n" in module
+    assert "nope" not in module  # only a test file's contract names it
+    (repo / "tests" / "test_examples.py").write_text(module)
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_examples.py"],
+        cwd=repo, capture_output=True, text=True,
+    )  # fmt: skip
+    assert "ImportError: cannot import name 'page_count'" in run.stdout
+    # chunked([], 3) passes; the buggy split fails, and page_count only in its own test
+    assert "2 failed, 1 passed" in run.stdout
