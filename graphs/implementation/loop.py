@@ -198,6 +198,14 @@ def best_revision(state: ImplementationState) -> tuple[list[FileChange], TestRep
     return current_changes({**state, "files": restored}), best.tests
 
 
+def changed_files(changes: list[FileChange], planned: list[str]) -> str:
+    """How many planned files changed, and which changed files the plan did not list."""
+    beyond = [c.path for c in changes if c.path not in planned]
+    in_plan = len(changes) - len(beyond)
+    extra = f", and {', '.join(beyond)} beyond the plan" if beyond else ""
+    return f"Changed {in_plan} of {len(planned)} planned files{extra}."
+
+
 def make_finish(
     model: BaseChatModel, max_revisions: int, journal: Journal, budget: Budget | None = None
 ) -> SyncNode[ImplementationState]:
@@ -207,8 +215,7 @@ def make_finish(
     def finish(state: ImplementationState) -> dict[str, Any]:
         changes, tests = best_revision(state)
         review, best = state.get("review"), state.get("best")
-        planned = len(state.get("assignments", []))
-        lines = [f"Changed {len(changes)} of {planned} planned files."]
+        lines = [changed_files(changes, [a["file"].path for a in state.get("assignments", [])])]
         if offline:
             lines.insert(
                 0,

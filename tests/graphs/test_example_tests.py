@@ -87,6 +87,7 @@ async def test_the_stated_examples_are_tested_first_and_go_in_the_change(tmp_pat
     assert changes[CORE] == FIXED and result.tests_passed
     assert "assert chunked([1, 2, 3], 2) == [[1, 2], [3]]" in changes[path]
     assert f"{path}: examples kept, 1 fail on the original code as they should" in result.notes
+    assert f"Changed 1 of 1 planned files, and {path} beyond the plan." in result.notes
     assert "criteria_tests" not in tasks_of(model)  # written without a model call
     second = worker_prompts(model, CORE)[1]
     assert "test_example_1" in second  # the failing example went back to the worker
