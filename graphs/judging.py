@@ -29,8 +29,9 @@ class Verdict(BaseModel):
     """The model's verdict on one comment."""
 
     id: int
-    addressed: bool
+    # The reply before the verdict: a small model writes its reasoning first, then decides.
     reply: Annotated[str, BeforeValidator(_short)]
+    addressed: bool
 
 
 class Verdicts(BaseModel):

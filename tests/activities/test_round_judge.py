@@ -10,7 +10,7 @@ from activities.messages import RepoRef
 from activities.repo import Workspaces
 from activities.round_messages import CommentToJudge, JudgeCommentsInput
 from activities.rounds import RoundActivities
-from graphs.judging import nearest_hunk
+from graphs.judging import Verdicts, nearest_hunk
 from graphs.models import ScriptedChatModel
 from graphs.prompting import read_task
 from graphs.schemas import FileChange
@@ -82,3 +82,9 @@ def test_the_hunk_nearest_the_commented_line_is_chosen() -> None:
     assert "+line three" in nearest_hunk(old, new, 2)
     assert "+line three" in nearest_hunk(old, new, None)
     assert nearest_hunk(old, old, 3) == "(this round changed nothing in this file)"
+
+
+def test_the_reply_comes_before_the_verdict_in_the_answer_schema() -> None:
+    # A model writing fields in schema order reasons in the reply, then decides.
+    properties = list(Verdicts.model_json_schema()["$defs"]["Verdict"]["properties"])
+    assert properties == ["id", "reply", "addressed"]
