@@ -1,12 +1,13 @@
 """The implementation graph: supervisor -> one worker per file, in parallel -> tests -> QA.
 
-prepare -> supervisor -> worker* -> tester -> review -> supervisor (next revision) | finish.
+prepare -> supervisor -> worker* -> tester -> review -> supervisor (next revision) | settle ->
+finish.
 QA's fixes go back to the workers until QA passes, revisions stop changing anything,
 `max_revisions` rounds of workers have run or the minutes for revisions are spent. A journal
 records every completed step, so a run resumed from its journal skips them.
 """
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from pathlib import Path
 
 from langchain_core.language_models import BaseChatModel
@@ -26,6 +27,7 @@ from graphs.implementation.loop import (
 )
 from graphs.implementation.nodes import fan_out, make_worker, prepare, supervisor
 from graphs.implementation.review import make_review
+from graphs.implementation.settle import make_settle
 from graphs.implementation.state import (
     ImplementationInput,
     ImplementationState,
@@ -64,22 +66,28 @@ def build_implementation_graph(
     builder.add_node("worker", worker, input_schema=WorkerState)
     builder.add_node("tester", make_tester(tester, journal))
     builder.add_node("review", make_review(model, journal))
+    builder.add_node("settle", make_settle(tester, journal))
     builder.add_node("finish", make_finish(model, max_revisions, journal, budget))
     builder.add_edge(START, "prepare")
     builder.add_edge("prepare", "criteria")
     builder.add_edge("criteria", "supervisor")
-    builder.add_conditional_edges("supervisor", fan_out, ["worker", "finish"])
+    # Every way out of the loop goes through settle, which may leave refuted tests out.
+    to_settle: dict[Hashable, str] = {"finish": "settle"}
+    builder.add_conditional_edges("supervisor", fan_out, {"worker": "worker", **to_settle})
     builder.add_edge("worker", "tester")
     # The offline model answers the same at any temperature: a revision that changed
     # nothing is not tried again.
     builder.add_conditional_edges(
         "tester",
         make_after_tests(max_revisions, budget, 1 if is_offline(model) else STALLS_ALLOWED),
-        ["review", "supervisor", "finish"],
+        {"review": "review", "supervisor": "supervisor", **to_settle},
     )
     builder.add_conditional_edges(
-        "review", make_after_review(max_revisions, budget), ["supervisor", "finish"]
+        "review",
+        make_after_review(max_revisions, budget),
+        {"supervisor": "supervisor", **to_settle},
     )
+    builder.add_edge("settle", "finish")
     builder.add_edge("finish", END)
     return builder.compile()
 
