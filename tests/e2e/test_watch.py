@@ -26,9 +26,14 @@ ESCAPES = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 
 def take_terminal() -> None:
-    """In the child: lead a new session whose controlling terminal is the pty, so ^C is SIGINT."""
+    """In the child: lead a new session whose controlling terminal is the pty, so ^C is SIGINT.
+
+    SIGINT is reset too: a test run started in the background by a shell inherits it ignored,
+    and Python then never turns ^C into KeyboardInterrupt, as no terminal user's shell would.
+    """
     os.setsid()
     fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 class Terminal:
