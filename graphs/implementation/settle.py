@@ -45,11 +45,12 @@ def make_settle(tester: Tester | None, journal: Journal) -> AsyncNode[Implementa
         if not dropped:
             return {}
         kept: list[FileChange] = [c for p, c in best.files.items() if p not in dropped]
-        report = journal.tests(state.get("revision", 0), SETTLED_PART)
+        revision = state.get("revision", 0)
+        report = journal.tests(revision, SETTLED_PART)
         if report is None:
-            journal.start("tests", state.get("revision", 0))
+            journal.start("tests", revision)
             report = await tester(kept)
-            journal.record_tests(state.get("revision", 0), report, SETTLED_PART)
+            journal.record_tests(revision, report, SETTLED_PART)
         if not report.passed:
             return {}
         files = {c.path: c for c in kept}

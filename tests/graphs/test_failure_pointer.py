@@ -1,25 +1,19 @@
 """A failing test's traceback points the worker at the line of its own file where it fails."""
 
+import shutil
 from pathlib import Path
 
 import pytest
 
+from config import ROOT
 from graphs.implementation.failures import describe_failures
 from graphs.implementation.pointer import where_it_fails
 from graphs.schemas import FailedTest, FileChange
 from tests.support.local_tester import LocalTester
 
 SOURCE = "units/temperature.py"
-CODE = '''def convert(value: float, source: str, target: str) -> float:
-    """`value` in unit `source` expressed in unit `target`."""
-    if source not in ("C", "F") or target not in ("C", "F"):
-        raise ValueError(f"unknown unit: {source} or {target}")
-    if source == target:
-        return value
-    if source == "C":
-        return value * 9 / 5 + 32
-    return (value - 32) * 5 / 9
-'''
+# The benchmark's temperature repository: `convert` rejects "K" on its line 7.
+REPO = ROOT / "bench" / "quality" / "tickets" / "temperature-kelvin" / "repo"
 TESTS = """from units.temperature import convert
 
 
@@ -35,12 +29,8 @@ def test_freezing():
 @pytest.fixture
 async def failures(tmp_path: Path) -> dict[str, FailedTest]:
     """The two failing tests of a real pytest run: one raising in the code, one in the test."""
-    repo = tmp_path / "repo"
-    (repo / "units").mkdir(parents=True)
-    (repo / "units" / "__init__.py").write_text("")
-    (repo / SOURCE).write_text(CODE)
-    (repo / "tests").mkdir()
-    (repo / "tests" / "test_temperature.py").write_text(TESTS)
+    repo = shutil.copytree(REPO, tmp_path / "repo")
+    (repo / "tests" / "test_kelvin.py").write_text(TESTS)
     report = await LocalTester(repo, tmp_path / "runs", "python -m pytest -q")([])
     return {f.test_id.rsplit("::", 1)[-1]: f for f in report.failed_tests}
 
@@ -50,7 +40,7 @@ def test_the_worker_is_pointed_at_the_raising_line_its_arguments_and_condition(
 ) -> None:
     text = describe_failures([failures["test_kelvin"]], tmp_path / "repo", {}, SOURCE)
     assert (
-        "This test fails in your file at line 4 (called with value = 0, source = 'C',"
+        "This test fails in your file at line 7 (called with value = 0, source = 'C',"
         " target = 'K'): `raise ValueError(f\"unknown unit: {source} or {target}\")`,"
         ' inside `if source not in ("C", "F") or target not in ("C", "F"):`.'
     ) in text
@@ -64,14 +54,16 @@ def test_no_pointer_when_the_test_itself_fails_or_for_the_test_files_worker(
         [failures["test_freezing"]], repo, {}, SOURCE
     )
     assert "fails in your file" not in describe_failures(
-        [failures["test_kelvin"]], repo, {}, "tests/test_temperature.py"
+        [failures["test_kelvin"]], repo, {}, "tests/test_kelvin.py"
     )
 
 
 def test_no_pointer_when_the_file_shown_is_not_the_version_tested(
     failures: dict[str, FailedTest], tmp_path: Path
 ) -> None:
-    moved = FileChange(path=SOURCE, content="# a comment pushes every line down\n" + CODE)
+    moved = FileChange(
+        path=SOURCE, content="# a comment pushes every line down\n" + (REPO / SOURCE).read_text()
+    )
     text = describe_failures([failures["test_kelvin"]], tmp_path / "repo", {SOURCE: moved}, SOURCE)
     assert "fails in your file" not in text
     assert "ValueError: unknown unit: C or K" in text
