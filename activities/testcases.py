@@ -10,15 +10,22 @@ JUNIT_PATH = ".ticketsmith-junit.xml"
 MAX_PASSED_IDS = 500
 MAX_FAILED = 25
 DETAILS_CHARS = 1500
-# Imports each module named on its command line; prints "module<TAB>error" for each that fails.
+# Imports each module named on its command line; prints "module<TAB>where<TAB>error" for each
+# that fails, where = the checkout's file and line the error was raised in (its last frame).
 IMPORT_CHECK = (
-    "import importlib, sys, traceback\n"
+    "import importlib, os, sys, traceback\n"
+    "root = os.getcwd() + os.sep\n"
     "for name in sys.argv[1:]:\n"
     "    try:\n"
     "        importlib.import_module(name)\n"
     "    except BaseException as err:\n"
     "        last = traceback.format_exception_only(type(err), err)[-1].strip()\n"
-    "        print(name + '\\t' + last.replace('\\n', ' '))\n"
+    "        frames = [(f.filename, f.lineno) for f in traceback.extract_tb(err.__traceback__)]\n"
+    "        if isinstance(err, SyntaxError) and err.filename:\n"
+    "            frames.append((err.filename, err.lineno))\n"
+    "        mine = [f'{os.path.relpath(f, root)}:{n}' for f, n in frames if f.startswith(root)]\n"
+    "        where = mine[-1] if mine else ''\n"
+    "        print(name + '\\t' + where + '\\t' + last.replace('\\n', ' '))\n"
 )
 
 
@@ -36,12 +43,20 @@ def import_check_command(modules: dict[str, str], python: str = "python") -> str
 
 
 def import_errors(output: str, modules: dict[str, str]) -> dict[str, str]:
-    """Changed files whose module failed to import, with the error, from the check's output."""
+    """Changed files that fail to import, with the error: blamed on the changed file the
+    error was raised in (a package's broken `__init__.py` fails every module under it), else
+    on the module's own file."""
     by_module = {module: path for path, module in modules.items()}
     errors: dict[str, str] = {}
     for line in output.splitlines():
-        module, _, error = line.partition("\t")
-        if module in by_module and error:
+        module, _, rest = line.partition("\t")
+        where, _, error = rest.partition("\t") if rest.count("\t") else ("", "", rest)
+        if module not in by_module or not error:
+            continue
+        path, _, number = where.rpartition(":")
+        if path in modules:
+            errors.setdefault(path, f"{error} (line {number})")
+        elif by_module[module] not in errors:
             errors[by_module[module]] = error
     return errors
 

@@ -56,6 +56,7 @@ class Requirements(BaseModel):
     clear: bool = True
     produced_offline: bool = False
     tokens: int = 0
+    answers: list[str] = Field(default_factory=list)  # the reporter's, as written (untrusted)
 
     @field_validator("requirements", "acceptance_criteria")
     @classmethod

@@ -17,6 +17,7 @@ from graphs.implementation.budget import Budget
 from graphs.implementation.coverage import acceptance_criteria, test_accounts
 from graphs.implementation.criteria import criteria_path
 from graphs.implementation.gate import syntax_errors
+from graphs.implementation.hold import HELD_PART, held_back, held_note, hold_update, is_best
 from graphs.implementation.journal import Journal
 from graphs.implementation.review import current_changes
 from graphs.implementation.salvage import salvage
@@ -58,6 +59,15 @@ def make_tester(tester: Tester | None, journal: Journal) -> AsyncNode[Implementa
             journal.record_tests(0, report)
         return Standing(revision=0, files={}, tests=report, own=own_tests(report))
 
+    async def run(revision: int, changes: list[FileChange], part: str = "") -> TestReport:
+        report = journal.tests(revision, part)
+        if report is None:
+            assert tester is not None
+            journal.start("tests", revision)
+            report = await tester(changes)
+            journal.record_tests(revision, report, part)
+        return report
+
     async def test(state: ImplementationState) -> dict[str, Any]:
         revision, repo_dir = state["revision"], state["repo_dir"]
         changes = current_changes(state)
@@ -74,20 +84,25 @@ def make_tester(tester: Tester | None, journal: Journal) -> AsyncNode[Implementa
             "stalls": 0,
             "discarded": "",
             "broken": [],
+            "held": {},
         }
-        errors = syntax_errors(changes)
-        if errors:
-            return {**kept, "redo": errors}
+        errors, notes = syntax_errors(changes), []
         if tester is None:
-            return {**kept, "redo": {}, "tests": None}
+            return {**kept, "redo": errors, "tests": None}
         best = state.get("best") or await baseline()
-        report = journal.tests(revision)
-        if report is None:
-            journal.start("tests", revision)
-            report = await tester(changes)
-            journal.record_tests(revision, report)
-        if report.import_errors:
-            return {**kept, "redo": report.import_errors, "best": best}
+        report = None if errors else await run(revision, changes)
+        errors = errors or (report.import_errors if report else {})
+        if errors:  # tested without the broken files, which keep their best version
+            rest = held_back(changes, errors, best)
+            if is_best(rest, best):
+                return {**kept, "redo": errors, "best": best}
+            report = await run(revision, rest, HELD_PART)
+            if report.import_errors:
+                return {**kept, "redo": {**errors, **report.import_errors}, "best": best}
+            files = hold_update(repo_dir, state.get("files", {}), errors, best)
+            held = {"held": errors, "files": files, "fingerprint": fingerprint(rest)}
+            changes, kept, notes = rest, {**kept, **held}, [held_note(revision, errors)]
+        assert report is not None
         worse = regression(best, report)
         specification = frozenset({criteria_path(state["ticket"].key)})
         saved = (
@@ -99,13 +114,14 @@ def make_tester(tester: Tester | None, journal: Journal) -> AsyncNode[Implementa
             files = {c.path: c for c in saved.kept}
             standing = Standing(revision=revision, files=files, tests=saved.tests, own=best.own)
             left_out = ", ".join(saved.dropped)
+            salvaged = f"revision {revision}: kept without {left_out}, with which {worse}"
             return {
                 **kept,
                 "redo": {},
                 "best": standing,
                 "tests": saved.tests,
                 "files": revert_files(repo_dir, state.get("files", {}), files),
-                "notes": [f"revision {revision}: kept without {left_out}, with which {worse}"],
+                "notes": [*notes, salvaged],
             }
         if worse:
             return {
@@ -116,11 +132,11 @@ def make_tester(tester: Tester | None, journal: Journal) -> AsyncNode[Implementa
                 "files": revert_files(repo_dir, state.get("files", {}), best.files),
                 "discarded": f"Revision {revision} was discarded: {worse}.",
                 "broken": broken_failures(best.tests, report),
-                "notes": [f"revision {revision}: discarded, {worse}"],
+                "notes": [*notes, f"revision {revision}: discarded, {worse}"],
             }
         files = {c.path: c for c in changes}
         standing = Standing(revision=revision, files=files, tests=report, own=best.own)
-        return {**kept, "redo": {}, "best": standing, "tests": report}
+        return {**kept, "redo": {}, "best": standing, "tests": report, "notes": notes}
 
     return test
 

@@ -19,6 +19,7 @@ MAX_CONTRACTS = 10
 SNIPPET_CHARS = 800
 TEST_TAIL_CHARS = 1500
 CRITERIA_CHARS = 1200
+ANSWERS_CHARS = 1000
 FIRST_VERSION = "This is the first version of the change."
 
 
@@ -64,6 +65,12 @@ def worker_feedback(state: ImplementationState, path: str) -> str:
         )
     review = state.get("review")
     lines: list[str] = []
+    held = (state.get("held") or {}).get(path)
+    if held:
+        lines.append(
+            f"Your last version of {path} could not be used ({held}), so the tests ran with"
+            " the version shown below. Change it only where the ticket needs it."
+        )
     discarded = state.get("discarded")
     if discarded:
         lines.append(
@@ -99,6 +106,12 @@ def criteria_text(ticket: TicketContext, requirements: Requirements | None) -> s
         return trim(ticket.acceptance_criteria.strip(), CRITERIA_CHARS)
     refined = [] if requirements is None else requirements.acceptance_criteria
     return _bullets(refined[:MAX_REQUIREMENTS], "(none given)")
+
+
+def answers_text(requirements: Requirements | None) -> str:
+    """The reporter's answers as written, or a line saying there are none."""
+    given = [] if requirements is None else requirements.answers
+    return trim("\n\n".join(given), ANSWERS_CHARS) if given else "(none given)"
 
 
 def _bullets(items: list[str], empty: str) -> str:
@@ -158,6 +171,7 @@ def worker_messages(state: WorkerState, window: Window, current: str) -> list[Ba
             "(none beyond the plan)",
         ),
         criteria=criteria_text(ticket, requirements),
+        answers=answers_text(requirements),
         repository=trim(analysis.summary, 800) if analysis else "(no analysis given)",
         contracts=_bullets(contracts, "(none)"),
         feedback=state["feedback"],

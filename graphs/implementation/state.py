@@ -88,6 +88,8 @@ class ImplementationState(ImplementationInput, total=False):
     best: Standing | None
     # Files sent straight back to their worker (they do not compile or import), with the error.
     redo: dict[str, str]
+    # Files the last revision was tested without (they did not compile or import), and why.
+    held: dict[str, str]
     # Why the last revision was discarded ("" when it was kept).
     discarded: str
     # The discarded revision's failures of tests that pass in the best one (its workers see why).

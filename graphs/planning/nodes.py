@@ -61,6 +61,9 @@ def make_gather(tools: Sequence[BaseTool]) -> AsyncNode[PlanningState]:
     return gather
 
 
+REQUIREMENT_FIELDS = {"requirements", "acceptance_criteria", "answers"}
+
+
 def make_draft(model: BaseChatModel) -> AsyncNode[PlanningState]:
     """The node that asks the model for the plan."""
 
@@ -75,7 +78,7 @@ def make_draft(model: BaseChatModel) -> AsyncNode[PlanningState]:
             ),
             "requirements": None
             if requirements is None
-            else requirements.model_dump(include={"requirements", "acceptance_criteria"}),
+            else requirements.model_dump(include=REQUIREMENT_FIELDS),
             "mentioned_files": mentioned,
             "candidate_files": candidate_files(analysis.files, text, mentioned, CANDIDATE_FILES),
             "feedback": state["feedback"],

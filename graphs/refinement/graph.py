@@ -62,4 +62,7 @@ async def refine_requirements(
         }
     )
     requirements: Requirements = state["requirements"]
-    return requirements
+    # The answers as written go on with the requirements: a small model's refinement drops
+    # details (a constant's name, an error message's form) the change must still honour.
+    given = [a.strip() for a in answers if a.strip()]
+    return requirements.model_copy(update={"answers": given})

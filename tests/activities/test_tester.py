@@ -40,3 +40,40 @@ async def test_the_import_check_names_the_files_that_do_not_import(tmp_path: Pat
     errors = import_errors(result.output, modules)
     assert list(errors) == ["calc/bad.py"]
     assert "ImportError: cannot import name 'MISSING'" in errors["calc/bad.py"]
+
+
+async def test_a_broken_package_init_is_blamed_not_the_modules_under_it(tmp_path: Path) -> None:
+    (tmp_path / "stats").mkdir()
+    init = '"""Stats."""\nfrom stats.summary.mean import mean\n'
+    (tmp_path / "stats" / "__init__.py").write_text(init)
+    (tmp_path / "stats" / "summary.py").write_text("def mean(values):\n    return 0\n")
+    modules = {"stats/__init__.py": "stats", "stats/summary.py": "stats.summary"}
+    result = await run_command(
+        tmp_path, import_check_command(modules, sys.executable), 60, sandbox=Sandbox(mode="none")
+    )
+    errors = import_errors(result.output, modules)
+    assert list(errors) == ["stats/__init__.py"], result.output
+    assert "No module named 'stats.summary.mean'" in errors["stats/__init__.py"]
+    assert errors["stats/__init__.py"].endswith("(line 2)")
+
+
+async def test_a_syntax_error_in_an_unchanged_import_is_the_changed_modules_own(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "calc").mkdir()
+    (tmp_path / "calc" / "__init__.py").write_text("")
+    (tmp_path / "calc" / "helper.py").write_text("def broken(:\n")
+    (tmp_path / "calc" / "ops.py").write_text("from calc.helper import broken\n")
+    modules = {"calc/ops.py": "calc.ops"}
+    result = await run_command(
+        tmp_path, import_check_command(modules, sys.executable), 60, sandbox=Sandbox(mode="none")
+    )
+    errors = import_errors(result.output, modules)
+    assert list(errors) == ["calc/ops.py"]
+    assert "SyntaxError" in errors["calc/ops.py"]
+
+
+def test_the_import_checks_older_two_column_lines_still_read() -> None:
+    assert import_errors("calc.ops\tImportError: boom\n", {"calc/ops.py": "calc.ops"}) == {
+        "calc/ops.py": "ImportError: boom"
+    }

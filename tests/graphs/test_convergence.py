@@ -39,7 +39,7 @@ def worker_prompts(model: Any, path: str) -> list[str]:
     return prompts
 
 
-async def test_a_file_that_does_not_compile_goes_back_to_its_worker(
+async def test_a_file_that_does_not_compile_is_held_back_and_goes_back_to_its_worker(
     tiny_repo: Path, ticket: TicketContext, tmp_path: Path
 ) -> None:
     tester = LocalTester(tiny_repo, tmp_path / "runs", "python -m pytest -q")
@@ -56,12 +56,43 @@ async def test_a_file_that_does_not_compile_goes_back_to_its_worker(
         model, tiny_repo, ticket, plan_for(OPS, TESTS), None, tester=tester
     )
     assert result.tests_passed and result.revisions == 2
-    # no test ran on the broken revision: the baseline, then revision 2 only
-    assert [sorted(c.path for c in run) for run in tester.runs] == [[], [OPS, TESTS]]
-    assert tasks_of(model) == ["implement_file"] * 3 + ["review"]  # no review of revision 1
+    # revision 1 ran without the file that did not compile; revision 2 with both
+    assert [sorted(c.path for c in run) for run in tester.runs] == [[], [TESTS], [OPS, TESTS]]
+    assert "revision 1: tested with the best version of calc/ops.py (SyntaxError" in result.notes
     second = worker_prompts(model, OPS)[1]
-    assert "cannot be used: SyntaxError" in second and "(line 5: def subtract" in second
-    assert len(worker_prompts(model, TESTS)) == 1  # the test file was fine: not asked again
+    assert "could not be used (SyntaxError" in second and "(line 5: def subtract" in second
+    # without subtract the new tests broke test_add, in the same module: a step back
+    assert "Revision 1 was discarded: it broke tests that passed before" in second
+
+
+async def test_a_package_init_that_does_not_import_is_held_back_while_the_code_is_tested(
+    tiny_repo: Path, ticket: TicketContext, tmp_path: Path
+) -> None:
+    tester = LocalTester(tiny_repo, tmp_path / "runs", "python -m pytest -q", check_imports=True)
+    init = "calc/__init__.py"
+    reviews = iter([verdict(False, summary="subtract is wrong"), verdict(True)])
+
+    def handle(task: str, inputs: dict[str, Any], messages: list[BaseMessage]) -> Reply:
+        if task == "review":
+            return next(reviews)
+        if inputs["path"] == init:  # the same broken import, every time it is asked
+            return file_answer(init, "from calc.ops.subtract import subtract\n")
+        if inputs["path"] == TESTS:
+            return file_answer(TESTS, NEW_TESTS)
+        return file_answer(OPS, BAD_OPS if inputs["revision"] == 1 else GOOD_OPS)
+
+    model = team(handle)
+    result = await implement_plan(
+        model, tiny_repo, ticket, plan_for(init, OPS, TESTS), None, tester=tester
+    )
+    assert result.tests_passed, result.notes
+    assert init not in {c.path for c in result.changes}  # the checkout's own version stays
+    assert "revision 1: tested with the best version of calc/__init__.py (ModuleNotFoundError" in (
+        result.notes
+    )
+    assert "calc/ops.py (" not in result.notes  # the error was blamed on the file raising it
+    fix = worker_prompts(model, OPS)[1]
+    assert "FAILED tests/test_ops.py::test_subtract" in fix and "could not be used" not in fix
 
 
 async def test_each_worker_gets_the_failing_tests_of_its_file(
@@ -223,7 +254,11 @@ async def test_acceptance_tests_are_written_first_and_checked_to_fail(
     from graphs.schemas import Requirements
 
     tester = LocalTester(tiny_repo, tmp_path / "runs", "python -m pytest -q")
-    requirements = Requirements(requirements=[], acceptance_criteria=["subtract(5, 3) is 2"])
+    requirements = Requirements(
+        requirements=[],
+        acceptance_criteria=["subtract(5, 3) is 2"],
+        answers=["Name it SUBTRACT_SIGN = -1 in the module."],
+    )
 
     def handle(task: str, inputs: dict[str, Any], messages: list[BaseMessage]) -> Reply:
         if task == "criteria_tests":
@@ -251,6 +286,9 @@ async def test_acceptance_tests_are_written_first_and_checked_to_fail(
     assert result.criteria[0].added  # a test the change brought, not one the checkout had
     assert "Acceptance criteria (they decide where the plan" in worker_prompts(model, OPS)[0]
     assert "subtract(5, 3) == 2" in worker_prompts(model, OPS)[0]  # the ticket's, as written
+    # the reporter's answers as written: the refinement may have dropped such details
+    answers = "about the ticket (they decide too):\nName it SUBTRACT_SIGN = -1 in the module."
+    assert answers in worker_prompts(model, OPS)[0]
 
 
 async def test_acceptance_tests_that_pass_on_the_original_are_dropped(

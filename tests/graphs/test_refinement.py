@@ -52,6 +52,7 @@ async def test_requirements_from_answers(ticket: TicketContext, analysis: Analys
     )
     assert result.requirements == answer["requirements"]
     assert result.acceptance_criteria == answer["acceptance_criteria"]
+    assert result.answers == ["Yes, floats too.", "Also document it."]  # kept as written
     task, inputs = read_task(model.received[0])
     assert task == "requirements"
     assert inputs["answered_questions"] == [

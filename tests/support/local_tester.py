@@ -8,7 +8,14 @@ import sys
 import time
 from pathlib import Path
 
-from activities.testcases import JUNIT_PATH, with_cases, with_junit
+from activities.testcases import (
+    JUNIT_PATH,
+    import_check_command,
+    import_errors,
+    with_cases,
+    with_junit,
+)
+from graphs.implementation.gate import module_name
 from graphs.schemas import FileChange, TestReport
 from integrations.junit import read_junit
 
@@ -18,13 +25,17 @@ OUTPUT_LIMIT = 8000
 class LocalTester:
     """Runs `command` in a fresh copy of `repo_dir` with the changes written into it."""
 
-    def __init__(self, repo_dir: Path, scratch: Path, command: str, timeout_s: float = 60) -> None:
+    def __init__(
+        self, repo_dir: Path, scratch: Path, command: str, timeout_s: float = 60,
+        check_imports: bool = False,
+    ) -> None:  # fmt: skip
         self.repo_dir, self.scratch, self.command, self.timeout_s = (
             repo_dir,
             scratch,
             command,
             timeout_s,
         )
+        self.check_imports = check_imports  # as the workspace tester does, before the tests
         self.runs: list[list[FileChange]] = []
 
     async def __call__(self, changes: list[FileChange]) -> TestReport:
@@ -39,7 +50,19 @@ class LocalTester:
             else:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 target.write_text(change.content)
-        argv = shlex.split(with_junit(self.command))
+        modules = {c.path: m for c in changes if not c.delete and (m := module_name(c.path))}
+        if self.check_imports and modules:
+            check = await self._run(shlex.split(import_check_command(modules)), work)
+            errors = import_errors(check.output, modules)
+            if errors:
+                return check.model_copy(update={"passed": False, "import_errors": errors})
+        return with_cases(
+            await self._run(shlex.split(with_junit(self.command)), work),
+            read_junit(work / JUNIT_PATH),
+        )
+
+    async def _run(self, argv: list[str], work: Path) -> TestReport:
+        """One command in the copy, with its output and exit code."""
         if argv[0] == "python":
             argv[0] = sys.executable
         started = time.monotonic()
@@ -63,4 +86,4 @@ class LocalTester:
             timed_out=timed_out,
             duration_seconds=round(time.monotonic() - started, 3),
         )
-        return with_cases(report, read_junit(work / JUNIT_PATH))
+        return report
