@@ -6,16 +6,49 @@ that. An example the ticket spells is a test already; it costs no model call.
 """
 
 import ast
+import builtins
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 from graphs.implementation.coverage import ticket_criteria
 from graphs.implementation.failures import is_test_file
 from graphs.schemas import Contract
 
-EXAMPLE = re.compile(r"`([A-Za-z_][\w.]*\([^`]*\))`\s+(?:returns|gives|is)\s+`([^`]+)`")
+CALL = r"`([A-Za-z_][\w.]*\([^`]*\))`"
+ADVERB = r"(?:still\s+|now\s+|also\s+|should\s+)?"
+# A value in backticks, or a bare number or quoted string ("returns 3", "returns 'a'").
+VALUE = r"(?:`([^`]+)`|(-?\d+(?:\.\d+)?(?!\.?\d|\w)|\"[^\"]*\"|'[^']*'))"
+EXAMPLE = re.compile(rf"{CALL}\s+{ADVERB}(?:returns?|gives?|is)\s+{VALUE}")
+# `f(x)` and `g(y)` raise ValueError [with a message containing "empty"]
+RAISING = re.compile(
+    rf"((?:{CALL}(?:\s*,\s*|\s+(?:and|or)\s+)?)+)\s+{ADVERB}raises?\s+([A-Z]\w*(?:Error|Exception))"
+    r"(?:\s+with\s+a\s+message\s+(?:containing|that\s+contains|mentioning)\s+[\"`']([^\"`']+)[\"`'])?"
+)
 PLAIN_TEXT = re.compile(r"^[\w .,!?'…-]+$")
 SKIPPED_DIRS = {".git", ".venv", "venv", "node_modules", "build", "dist", "tests", "test"}
+
+
+@dataclass(frozen=True)
+class Example:
+    """One stated example: a call and the value it returns, or the exception it raises."""
+
+    call: str
+    value: str | None = None  # the right-hand side of the assertion, as Python
+    raises: str | None = None  # a built-in exception's name
+    match: str | None = None  # text the exception's message contains
+
+    @property
+    def name(self) -> str:
+        """The function called."""
+        return self.call.split("(", 1)[0]
+
+    def body(self) -> str:
+        """The test's statements, indented."""
+        if self.raises is None:
+            return f"    assert {self.call} == {self.value}\n"
+        match = "" if self.match is None else f", match={re.escape(self.match)!r}"
+        return f"    with pytest.raises({self.raises}{match}):\n        {self.call}\n"
 
 
 def parses(text: str) -> ast.expr | None:
@@ -26,16 +59,34 @@ def parses(text: str) -> ast.expr | None:
         return None
 
 
-def examples(criteria_text: str | None) -> list[tuple[str, str]]:
-    """Each (call, expected value as Python) a criterion states, the call of a plain
-    function name."""
-    found: list[tuple[str, str]] = []
+def plain_call(call: str) -> bool:
+    """Whether the text is a call of a plain function name (not a method, not a class)."""
+    node = parses(call)
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+
+
+def is_builtin_exception(name: str) -> bool:
+    """Whether the name is one of Python's own exceptions (a test needs no import for it)."""
+    found = getattr(builtins, name, None)
+    return isinstance(found, type) and issubclass(found, Exception)
+
+
+def examples(criteria_text: str | None) -> list[Example]:
+    """Each example a criterion states: a plain function's call and its value or exception."""
+    found: list[Example] = []
     for criterion in ticket_criteria(criteria_text):
-        for call, value in EXAMPLE.findall(criterion):
-            node = parses(call)
+        for match in EXAMPLE.finditer(criterion):
+            call, value = match.group(1).strip(), match.group(2) or match.group(3)
             right = expected(value.strip())
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and right:
-                found.append((call.strip(), right))
+            if plain_call(call) and right:
+                found.append(Example(call=call, value=right))
+        for match in RAISING.finditer(criterion):
+            calls, error, text = match.group(1), match.group(3), match.group(4)
+            if not is_builtin_exception(error):
+                continue
+            for call in re.findall(CALL, calls):
+                if plain_call(call.strip()):
+                    found.append(Example(call=call.strip(), raises=error, match=text))
     return found
 
 
@@ -95,24 +146,24 @@ def example_tests(
     imports: dict[str, set[str]] = {}
     tests: list[str] = []
     stated = examples(criteria_text)
-    names = {call.split("(", 1)[0] for call, _ in stated}
+    names = {example.name for example in stated}
     modules = {name: module_defining(repo_dir, name) for name in names}  # one walk a name
-    for call, value in stated:
-        name = call.split("(", 1)[0]
-        module, inside = modules[name], ""
+    for example in stated:
+        module, inside = modules[example.name], ""
         if module is None:
             # Imported in the test, so only the tests of the missing function fail to import.
-            promised = promised_module(contracts or [], name)
+            promised = promised_module(contracts or [], example.name)
             if promised is None:
                 continue
-            inside = f"    from {promised} import {name}\n\n"
+            inside = f"    from {promised} import {example.name}\n\n"
         else:
-            imports.setdefault(module, set()).add(name)
+            imports.setdefault(module, set()).add(example.name)
         number = len(tests) + 1
-        tests.append(f"def test_example_{number}():\n{inside}    assert {call} == {value}\n")
+        tests.append(f"def test_example_{number}():\n{inside}{example.body()}")
     if not tests:
         return None
     lines = [f'"""Examples of {key}\'s acceptance criteria, as the ticket states them."""', ""]
-    lines += ["import pytest", ""] if any("pytest.approx" in t for t in tests) else []
+    needs_pytest = any("pytest." in t for t in tests)
+    lines += ["import pytest", ""] if needs_pytest else []
     lines += [f"from {m} import {', '.join(sorted(n))}" for m, n in sorted(imports.items())]
     return "\n".join(lines) + "\n\n\n" + "\n\n".join(tests)

@@ -9,7 +9,7 @@ from langchain_core.messages import BaseMessage
 
 from graphs.implementation import implement_plan
 from graphs.implementation.criteria import criteria_path
-from graphs.implementation.examples import example_tests, examples
+from graphs.implementation.examples import Example, example_tests, examples
 from graphs.schemas import Contract, Plan, PlannedFile, TicketContext
 from tests.graphs.conftest import write_tree
 from tests.graphs.test_convergence import worker_prompts
@@ -55,8 +55,37 @@ PLAN = Plan(
 
 def test_examples_are_read_as_python_and_plain_words_as_text() -> None:
     text = "- `to_roman(4)` is `IV`, `to_roman(9)` is `IX`.\n- `f(1)` returns `{broken`."
-    assert examples(text) == [("to_roman(4)", "'IV'"), ("to_roman(9)", "'IX'")]
+    assert examples(text) == [Example("to_roman(4)", "'IV'"), Example("to_roman(9)", "'IX'")]
     assert examples("- `Cart().total()` returns `0`.\n- It is fast.") == []
+
+
+def test_examples_read_adverbs_bare_values_and_stated_errors() -> None:
+    text = (
+        "- `median([3, 1, 2])` still returns `2`; `page_count(5, 2)` returns 3, and"
+        " `page_count(0, 2)` should return 0.\n"
+        '- `mean([])` and `median([])` raise ValueError with a message containing "empty".\n'
+        "- `parse('x')` raises KeyError.\n"
+        "- `check(-1)` raises InvalidRate.\n"  # not a built-in: the test could not name it
+        "- `total(discount=10)` on a cart worth 200.0 returns 180.0."  # a cart it cannot build
+    )
+    assert examples(text) == [
+        Example("median([3, 1, 2])", "2"),
+        Example("page_count(5, 2)", "3"),
+        Example("page_count(0, 2)", "0"),
+        Example("mean([])", raises="ValueError", match="empty"),
+        Example("median([])", raises="ValueError", match="empty"),
+        Example("parse('x')", raises="KeyError"),
+    ]
+
+
+def test_a_stated_error_is_tested_with_pytest_raises(tmp_path: Path) -> None:
+    repo = write_tree(tmp_path, REPO)
+    criteria = '- `chunked([1], 0)` raises ValueError with a message containing "size (0)".'
+    module = example_tests("X-1", criteria, repo) or ""
+    assert "import pytest\n" in module
+    assert "    with pytest.raises(ValueError, match='size\\\\ \\\\(0\\\\)'):\n" in module
+    assert "        chunked([1], 0)\n" in module
+    compile(module, "test_example.py", "exec")
 
 
 def test_a_module_imports_each_function_from_the_module_defining_it(tmp_path: Path) -> None:
