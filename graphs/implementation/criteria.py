@@ -6,6 +6,7 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 
 from graphs.fences import fence, find_file_block
+from graphs.implementation.error_tests import error_criteria, error_tests, with_error_tests
 from graphs.implementation.examples import example_tests
 from graphs.implementation.failures import is_test_file
 from graphs.implementation.files import fence_language, read_current
@@ -78,31 +79,64 @@ def make_criteria(
     """The node that writes the acceptance tests (the ticket's stated examples, else the
     model's) and keeps them when they fail as they should."""
 
-    async def write(state: ImplementationState, path: str) -> WorkerOutcome | None:
+    async def ask(state: ImplementationState, path: str, criteria: list[str]) -> tuple[str, int]:
+        """The model's test module for these criteria ("" when it wrote none), and its tokens."""
         ticket, requirements = state["ticket"], state["requirements"]
-        assert tester is not None
-        contracts = state["plan"].contracts
-        stated = example_tests(ticket.key, ticket.acceptance_criteria, state["repo_dir"], contracts)
-        if examples and stated is not None:
-            return await checked(tester, FileChange(path=path, content=stated), 0, "examples")
-        if not enabled or not requirements or not requirements.acceptance_criteria:
-            return None
         sources, example = sources_block(state)
+        rules = [] if requirements is None else requirements.requirements[:15]
+        answers = [] if requirements is None else requirements.answers
         messages = task_messages(
             "criteria_tests",
             {"path": path},
             key=ticket.key,
             summary=ticket.summary,
             description=trim(ticket.description, 1500),
-            criteria="\n".join(f"- {c}" for c in requirements.acceptance_criteria),
-            requirements="\n".join(f"- {r}" for r in requirements.requirements[:15]),
+            criteria="\n".join(f"- {c}" for c in criteria),
+            requirements="\n".join([*(f"- {r}" for r in rules), *answers]) or "(none)",
             sources=sources,
             example=example,
             path=path,
         )
         answer, tokens, _ = await invoke_with_tools(model, messages, [])
-        text = find_file_block(answer.text, path)
-        if not text or not text.strip():
+        return find_file_block(answer.text, path) or "", tokens
+
+    async def stated(state: ImplementationState, path: str) -> WorkerOutcome | None:
+        """The stated examples and, for criteria naming an error but no call, tests of the
+        error around a call the model picks; the examples alone when those are broken."""
+        ticket, repo_dir = state["ticket"], state["repo_dir"]
+        assert tester is not None
+        criteria, contracts = ticket.acceptance_criteria, state["plan"].contracts
+        spelled = example_tests(ticket.key, criteria, repo_dir, contracts)
+        wanted = error_criteria(criteria)
+        text, tokens = await ask(state, path, list(wanted)) if wanted else ("", 0)
+        imports, tests = error_tests(text, set().union(*wanted.values()), repo_dir)
+        if not tests:
+            if spelled is None:
+                if not wanted:
+                    return None
+                note = f"{path}: no example stated, no error test written"
+                return WorkerOutcome(revision=0, path=path, note=note, tokens=tokens)
+            return await checked(tester, FileChange(path=path, content=spelled), tokens, "examples")
+        both = with_error_tests(spelled, ticket.key, imports, tests)
+        what = f"{'examples and ' if spelled else ''}{len(tests)} error tests"
+        outcome = await checked(tester, FileChange(path=path, content=both), tokens, what)
+        if outcome.change is None and spelled is not None:
+            alone = await checked(tester, FileChange(path=path, content=spelled), 0, "examples")
+            note = f"{outcome.note}; {alone.note.removeprefix(f'{path}: ')}"
+            return alone.model_copy(update={"note": note, "tokens": tokens})
+        return outcome
+
+    async def write(state: ImplementationState, path: str) -> WorkerOutcome | None:
+        requirements = state["requirements"]
+        assert tester is not None
+        if examples:
+            outcome = await stated(state, path)
+            if outcome is not None and (outcome.change is not None or not enabled):
+                return outcome
+        if not enabled or not requirements or not requirements.acceptance_criteria:
+            return None
+        text, tokens = await ask(state, path, requirements.acceptance_criteria)
+        if not text.strip():
             return WorkerOutcome(
                 revision=0, path=path, note=f"{path}: no tests written", tokens=tokens
             )

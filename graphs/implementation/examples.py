@@ -91,7 +91,8 @@ def examples(criteria_text: str | None) -> list[Example]:
 
 
 def module_defining(repo_dir: Path, name: str) -> str | None:
-    """The importable module that defines a top-level function `name`, if one module does."""
+    """The importable module that defines a top-level function or class `name`, if one
+    module does."""
     modules = []
     for path in sorted(repo_dir.rglob("*.py")):
         relative = path.relative_to(repo_dir)
@@ -102,7 +103,8 @@ def module_defining(repo_dir: Path, name: str) -> str | None:
         except (SyntaxError, UnicodeDecodeError, ValueError):
             continue
         module = module_of(relative.as_posix())
-        if module and any(isinstance(n, ast.FunctionDef) and n.name == name for n in tree.body):
+        defined = (n for n in tree.body if isinstance(n, ast.FunctionDef | ast.ClassDef))
+        if module and any(n.name == name for n in defined):
             modules.append(module)
     return modules[0] if len(modules) == 1 else None
 

@@ -37,6 +37,11 @@ CRITERIA = (
     "- `chunked([], 3)` returns `[]`.\n"
     "- A size of zero raises ValueError."
 )
+ERROR_TESTS = (
+    "import pytest\n\nfrom chunks.core import chunked\n\n\n"
+    "def test_zero_size():\n    with pytest.raises(ValueError):\n        chunked([1, 2], 0)\n\n\n"
+    "def test_one():\n    assert chunked([1], 1) == [[2]]\n"
+)
 TICKET = TicketContext(
     key="CHUNK-1",
     summary="chunked drops the last, shorter chunk",
@@ -105,6 +110,10 @@ async def test_the_stated_examples_are_tested_first_and_go_in_the_change(tmp_pat
     answers = iter([BUGGY.replace("size):", "size: int):"), FIXED])
 
     def handle(task: str, inputs: dict[str, Any], messages: list[BaseMessage]) -> Reply:
+        if task == "criteria_tests":  # for "A size of zero raises ValueError", which has no call
+            assert "- A size of zero raises ValueError." in messages[-1].text
+            assert "chunked([1, 2, 3], 2)" not in messages[-1].text  # stated: no model needed
+            return file_answer(inputs["path"], ERROR_TESTS)
         return verdict(True) if task == "review" else file_answer(CORE, next(answers))
 
     model = team(handle)
@@ -115,9 +124,15 @@ async def test_the_stated_examples_are_tested_first_and_go_in_the_change(tmp_pat
     changes = {c.path: c.content for c in result.changes}
     assert changes[CORE] == FIXED and result.tests_passed
     assert "assert chunked([1, 2, 3], 2) == [[1, 2], [3]]" in changes[path]
-    assert f"{path}: examples kept, 1 fail on the original code as they should" in result.notes
+    error_test = (
+        "def test_error_1():\n    with pytest.raises(ValueError):\n        chunked([1, 2], 0)\n"
+    )
+    assert error_test in changes[path]
+    assert "[[2]]" not in changes[path]  # a test asserting a value the model computed is left out
+    kept = "examples and 1 error tests kept, 1 fail on the original code as they should"
+    assert f"{path}: {kept}" in result.notes
     assert f"Changed 1 of 1 planned files, and {path} beyond the plan." in result.notes
-    assert "criteria_tests" not in tasks_of(model)  # written without a model call
+    assert tasks_of(model).count("criteria_tests") == 1  # for the criterion without a call
     second = worker_prompts(model, CORE)[1]
     assert "test_example_1" in second  # the failing example went back to the worker
 
