@@ -108,8 +108,11 @@ def make_criteria(
         criteria, contracts = ticket.acceptance_criteria, state["plan"].contracts
         spelled = example_tests(ticket.key, criteria, repo_dir, contracts)
         wanted = error_criteria(criteria)
-        text, tokens = await ask(state, path, list(wanted)) if wanted else ("", 0)
-        imports, tests = error_tests(text, set().union(*wanted.values()), repo_dir)
+        imports, tests, tokens = [], [], 0
+        for criterion, errors in wanted.items():  # one call each: each test names its own
+            text, used = await ask(state, path, [criterion])
+            found, written = error_tests(text, criterion, errors, repo_dir, len(tests) + 1)
+            imports, tests, tokens = [*imports, *found], [*tests, *written], tokens + used
         if not tests:
             if spelled is None:
                 if not wanted:

@@ -64,9 +64,12 @@ def imports_known_names(node: ast.Import | ast.ImportFrom, repo_dir: Path) -> bo
     )
 
 
-def error_tests(text: str, errors: set[str], repo_dir: Path) -> tuple[list[str], list[str]]:
-    """The imports and the tests of a model's module that each only expect a stated error
-    (renamed `test_error_N`); nothing when the module does not parse or imports elsewhere."""
+def error_tests(
+    text: str, criterion: str, errors: set[str], repo_dir: Path, first: int = 1
+) -> tuple[list[str], list[str]]:
+    """The imports and the tests of a model's module that each only expect a stated error,
+    renamed `test_error_N` from `first`, the criterion as their docstring; nothing when the
+    module does not parse or imports elsewhere."""
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError):
@@ -78,8 +81,11 @@ def error_tests(text: str, errors: set[str], repo_dir: Path) -> tuple[list[str],
     for node in tree.body:
         if isinstance(node, ast.FunctionDef) and node.name.startswith("test"):
             if checks_only_errors(node, errors) and not node.args.args:
-                node.name = f"test_error_{len(tests) + 1}"
+                node.name = f"test_error_{first + len(tests)}"
                 node.decorator_list = []
+                if ast.get_docstring(node) is not None:
+                    node.body = node.body[1:]
+                node.body.insert(0, ast.Expr(ast.Constant(criterion)))
                 tests.append(ast.unparse(node) + "\n")
     return ([ast.unparse(n) for n in imports] if tests else []), tests
 

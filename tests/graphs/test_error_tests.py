@@ -46,15 +46,16 @@ def test_only_tests_expecting_a_stated_error_from_known_names_are_kept(tmp_path:
         "def test_value_inside():\n    with pytest.raises(ValueError):\n"
         "        assert Cart().total(101) == 0\n"
     )
-    imports, tests = error_tests(module, {"ValueError"}, repo)
+    criterion = "A discount below 0 raises ValueError."
+    imports, tests = error_tests(module, criterion, {"ValueError"}, repo, first=3)
     assert imports == ["import pytest", "from shop.cart import Cart"]
     assert tests == [
-        "def test_error_1():\n    cart = Cart()\n    with pytest.raises(ValueError):\n"
-        "        cart.total(discount=-1)\n"
+        "def test_error_3():\n    \"\"\"A discount below 0 raises ValueError.\"\"\"\n"
+        "    cart = Cart()\n    with pytest.raises(ValueError):\n        cart.total(discount=-1)\n"
     ]
     unknown = module.replace("from shop.cart import Cart", "from shop.carts import Cart")
-    assert error_tests(unknown, {"ValueError"}, repo) == ([], [])
-    assert error_tests("def test_(:\n", {"ValueError"}, repo) == ([], [])
+    assert error_tests(unknown, criterion, {"ValueError"}, repo) == ([], [])
+    assert error_tests("def test_(:\n", criterion, {"ValueError"}, repo) == ([], [])
 
 
 def test_the_module_holds_the_examples_then_the_error_tests(tmp_path: Path) -> None:
