@@ -6,13 +6,13 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 
 from graphs.fences import fence, find_file_block
-from graphs.implementation.error_tests import error_criteria, error_tests, with_error_tests
 from graphs.implementation.examples import example_tests
 from graphs.implementation.failures import is_test_file
 from graphs.implementation.files import fence_language, read_current
 from graphs.implementation.gate import syntax_errors
 from graphs.implementation.journal import Journal, WorkerOutcome
 from graphs.implementation.state import ImplementationState, Tester
+from graphs.implementation.written_tests import stated_checks, with_written_tests, written_tests
 from graphs.node_types import AsyncNode
 from graphs.prompting import task_messages
 from graphs.schemas import FileChange, TestReport
@@ -101,27 +101,29 @@ def make_criteria(
         return find_file_block(answer.text, path) or "", tokens
 
     async def stated(state: ImplementationState, path: str) -> WorkerOutcome | None:
-        """The stated examples and, for criteria naming an error but no call, tests of the
-        error around a call the model picks; the examples alone when those are broken."""
+        """The stated examples and, for criteria the examples do not test as stated, the
+        model's tests of what they state; the examples alone when those are broken."""
         ticket, repo_dir = state["ticket"], state["repo_dir"]
         assert tester is not None
         criteria, contracts = ticket.acceptance_criteria, state["plan"].contracts
         spelled = example_tests(ticket.key, criteria, repo_dir, contracts)
-        wanted = error_criteria(criteria)
-        imports, tests, tokens = [], [], 0
-        for criterion, errors in wanted.items():  # one call each: each test names its own
+        wanted = stated_checks(criteria)
+        imports: list[str] = []
+        tests: list[str] = []
+        tokens = 0
+        for criterion, stated in wanted.items():  # one call each: each test names its own
             text, used = await ask(state, path, [criterion])
-            found, written = error_tests(text, criterion, errors, repo_dir, len(tests) + 1)
+            found, written = written_tests(text, criterion, stated, repo_dir, len(tests) + 1)
             imports, tests, tokens = [*imports, *found], [*tests, *written], tokens + used
         if not tests:
             if spelled is None:
                 if not wanted:
                     return None
-                note = f"{path}: no example stated, no error test written"
+                note = f"{path}: no example stated, no test of a criterion kept"
                 return WorkerOutcome(revision=0, path=path, note=note, tokens=tokens)
             return await checked(tester, FileChange(path=path, content=spelled), tokens, "examples")
-        both = with_error_tests(spelled, ticket.key, imports, tests)
-        what = f"{'examples and ' if spelled else ''}{len(tests)} error tests"
+        both = with_written_tests(spelled, ticket.key, imports, tests)
+        what = f"{'examples and ' if spelled else ''}{len(tests)} tests of criteria"
         outcome = await checked(tester, FileChange(path=path, content=both), tokens, what)
         if outcome.change is None and spelled is not None:
             alone = await checked(tester, FileChange(path=path, content=spelled), 0, "examples")

@@ -125,17 +125,17 @@ async def test_the_stated_examples_are_tested_first_and_go_in_the_change(tmp_pat
     assert changes[CORE] == FIXED and result.tests_passed
     assert "assert chunked([1, 2, 3], 2) == [[1, 2], [3]]" in changes[path]
     error_test = (
-        "def test_error_1():\n    \"\"\"A size of zero raises ValueError.\"\"\"\n"
+        'def test_criterion_1():\n    """A size of zero raises ValueError."""\n'
         "    with pytest.raises(ValueError):\n        chunked([1, 2], 0)\n"
     )
     assert error_test in changes[path]
     assert "[[2]]" not in changes[path]  # a test asserting a value the model computed is left out
-    kept = "examples and 1 error tests kept, 1 fail on the original code as they should"
+    kept = "examples and 1 tests of criteria kept, 1 fail on the original code as they should"
     assert f"{path}: {kept}" in result.notes
     assert f"Changed 1 of 1 planned files, and {path} beyond the plan." in result.notes
     assert tasks_of(model).count("criteria_tests") == 1  # for the criterion without a call
     covered = {c.criterion: c.test for c in result.criteria}
-    assert covered["A size of zero raises ValueError."] == f"{path}::test_error_1"
+    assert covered["A size of zero raises ValueError."] == f"{path}::test_criterion_1"
     second = worker_prompts(model, CORE)[1]
     assert "test_example_1" in second  # the failing example went back to the worker
 

@@ -1,0 +1,180 @@
+"""Criteria the examples reader cannot test as stated, tested by the model within bounds.
+
+"A negative rate raises ValueError" names no call; "`total(discount=10)` on a cart worth
+200.0 returns 180.0" calls a method on a cart it describes. The model writes the call; of its
+tests only those that check exactly what the criterion states are kept: a `pytest.raises` of
+the error it names, or an assertion that a call equals a value it spells. Such a test
+computes no expected value, the small model's usual mistake in a test.
+"""
+
+import ast
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from graphs.implementation.coverage import ticket_criteria
+from graphs.implementation.examples import (
+    PLAIN_TEXT,
+    RAISING,
+    examples,
+    is_builtin_exception,
+    module_defining,
+)
+
+RAISES = re.compile(r"\braises?\s+(?:an?\s+)?([A-Z]\w*(?:Error|Exception))\b")
+EXISTING = re.compile(r"\b(still|already|as before|unchanged)\b", re.IGNORECASE)
+STATED_VALUE = re.compile(
+    r"\b(?:returns?|gives?|is|are)\s+(?:still\s+)?"
+    r"(?:`([^`]+)`|(-?\d+(?:\.\d+)?)(?!\.?\d|\w)|(True|False|None)\b)"
+)
+# Statements a test may hold besides its checks: setting values up, calling.
+SETUP = (ast.Assign, ast.Expr)
+
+
+@dataclass(frozen=True)
+class Stated:
+    """What a criterion states that a test may check: errors raised, values returned."""
+
+    errors: frozenset[str] = frozenset()
+    values: tuple[object, ...] = ()
+
+
+def literal(text: str) -> object:
+    """The Python value a stated text spells (a plain word is the text itself), else None."""
+    text = text.strip()
+    if text.startswith("pytest.approx(") and text.endswith(")"):
+        text = text[len("pytest.approx(") : -1]
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return text if PLAIN_TEXT.match(text) else None
+
+
+def same(left: object, right: object) -> bool:
+    """Equal values, a bool never equal to a number."""
+    if isinstance(left, bool) or isinstance(right, bool):
+        return type(left) is type(right) and left == right
+    return left == right
+
+
+def stated_values(criterion: str) -> list[object]:
+    """The values the criterion says something returns, less those its examples test."""
+    found = [literal(next(g for g in m.groups() if g)) for m in STATED_VALUE.finditer(criterion)]
+    tested = [literal(e.value) for e in examples(criterion) if e.value is not None]
+    return [v for v in found if v is not None and not any(same(v, t) for t in tested)]
+
+
+def stated_checks(criteria_text: str | None) -> dict[str, Stated]:
+    """Each criterion stating an error without its call (not one the code raises already)
+    or a value no stated example tests, with what it states."""
+    found: dict[str, Stated] = {}
+    for criterion in ticket_criteria(criteria_text):
+        errors = frozenset(e for e in RAISES.findall(criterion) if is_builtin_exception(e))
+        if EXISTING.search(criterion) or RAISING.search(criterion):
+            errors = frozenset()
+        values = tuple(stated_values(criterion))
+        if errors or values:
+            found[criterion] = Stated(errors=errors, values=values)
+    return found
+
+
+def is_raises(item: ast.withitem, errors: frozenset[str]) -> bool:
+    """Whether a `with` item is `pytest.raises(E, ...)` for one of the errors."""
+    call = item.context_expr
+    return (
+        isinstance(call, ast.Call)
+        and ast.unparse(call.func) == "pytest.raises"
+        and bool(call.args)
+        and isinstance(call.args[0], ast.Name)
+        and call.args[0].id in errors
+    )
+
+
+def checks_only_errors(function: ast.FunctionDef, errors: frozenset[str]) -> bool:
+    """Whether a test only sets up values and expects a stated error around its calls."""
+    if not errors or any(isinstance(node, ast.Assert) for node in ast.walk(function)):
+        return False
+    withs = [s for s in function.body if isinstance(s, ast.With)]
+    return (
+        bool(withs)
+        and all(isinstance(s, SETUP + (ast.With,)) for s in function.body)
+        and all(len(w.items) == 1 and is_raises(w.items[0], errors) for w in withs)
+        and all(isinstance(s, SETUP) for w in withs for s in w.body)
+    )
+
+
+def asserts_stated_value(check: ast.Assert, values: tuple[object, ...]) -> bool:
+    """`assert <a call> == <a stated value>` (or `is`, or `pytest.approx` of one)."""
+    test = check.test
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+        return False
+    right = test.comparators[0]
+    if isinstance(right, ast.Call) and ast.unparse(right.func) == "pytest.approx" and right.args:
+        right = right.args[0]
+    try:
+        value = ast.literal_eval(right)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return False
+    calls = any(isinstance(node, ast.Call) for node in ast.walk(test.left))
+    return (
+        isinstance(test.ops[0], ast.Eq | ast.Is) and calls and any(same(value, v) for v in values)
+    )
+
+
+def checks_stated_values(function: ast.FunctionDef, values: tuple[object, ...]) -> bool:
+    """Whether a test only sets up values and asserts that calls return stated values."""
+    asserts = [s for s in function.body if isinstance(s, ast.Assert)]
+    return (
+        bool(values and asserts)
+        and all(isinstance(s, SETUP + (ast.Assert,)) for s in function.body)
+        and all(asserts_stated_value(a, values) for a in asserts)
+    )
+
+
+def imports_known_names(node: ast.Import | ast.ImportFrom, repo_dir: Path) -> bool:
+    """`import pytest`, or names a repository module defines, imported from it."""
+    if isinstance(node, ast.Import):
+        return [a.name for a in node.names] == ["pytest"]
+    return node.level == 0 and all(
+        module_defining(repo_dir, a.name) == node.module for a in node.names
+    )
+
+
+def written_tests(
+    text: str, criterion: str, stated: Stated, repo_dir: Path, first: int = 1
+) -> tuple[list[str], list[str]]:
+    """The imports and the tests of a model's module that check only what the criterion
+    states, renamed `test_criterion_N` from `first`, the criterion as their docstring;
+    nothing when the module does not parse or imports elsewhere."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return [], []
+    imports = [n for n in tree.body if isinstance(n, ast.Import | ast.ImportFrom)]
+    if not all(imports_known_names(n, repo_dir) for n in imports):
+        return [], []
+    tests: list[str] = []
+    for node in tree.body:
+        if not isinstance(node, ast.FunctionDef) or not node.name.startswith("test"):
+            continue
+        if ast.get_docstring(node) is not None:
+            node.body = node.body[1:]
+        checks = checks_only_errors(node, stated.errors) or checks_stated_values(
+            node, stated.values
+        )
+        if checks and not node.args.args:
+            node.name = f"test_criterion_{first + len(tests)}"
+            node.decorator_list = []
+            node.body.insert(0, ast.Expr(ast.Constant(criterion)))
+            tests.append(ast.unparse(node) + "\n")
+    return ([ast.unparse(n) for n in imports] if tests else []), tests
+
+
+def with_written_tests(spelled: str | None, key: str, imports: list[str], tests: list[str]) -> str:
+    """The acceptance test module: the stated examples, then the tests written for criteria."""
+    head, body = (spelled or "").partition("\n\n\ndef ")[::2]
+    lines = head.splitlines() or [f'"""Acceptance tests of {key}, as its criteria state them."""']
+    wanted = ["import pytest", *imports]
+    lines += [line for line in dict.fromkeys(wanted) if line not in lines]
+    parts = ["\n".join(lines) + "\n"] + ([f"def {body.rstrip()}\n"] if body else []) + tests
+    return "\n\n".join(parts)

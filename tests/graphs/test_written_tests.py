@@ -1,0 +1,133 @@
+"""Criteria the examples reader cannot test: the model writes the call, only stated checks stay."""
+
+from pathlib import Path
+from typing import Any
+
+from langchain_core.messages import BaseMessage
+
+from graphs.implementation import implement_plan
+from graphs.implementation.criteria import criteria_path
+from graphs.implementation.examples import example_tests
+from graphs.implementation.written_tests import (
+    Stated,
+    stated_checks,
+    with_written_tests,
+    written_tests,
+)
+from tests.graphs.conftest import write_tree
+from tests.graphs.test_example_tests import CORE, FIXED, PLAN, REPO, TICKET
+from tests.graphs.test_implementation_loop import Reply, file_answer, team, verdict
+from tests.support.local_tester import LocalTester
+
+SHOP = {
+    "shop/__init__.py": "",
+    "shop/cart.py": "class Cart:\n    def total(self, discount=0):\n        return 0.0\n",
+}
+
+
+def test_criteria_stating_an_error_or_a_value_no_example_tests() -> None:
+    text = (
+        "- A negative rate raises ValueError.\n"
+        "- Unknown units still raise ValueError.\n"  # the code raises it already
+        "- `mean([])` raises ValueError.\n"  # a stated call: an example, no model needed
+        "- A bad code raises InvalidCode.\n"  # not built in: a test could not name it
+        "- A page below 1 raises a ValueError or a TypeError.\n"
+        "- `total(discount=10)` on a cart worth 200.0 returns 180.0.\n"
+        '- "yes" and "on" are True; "no" is False.\n'
+        "- `f(1)` returns `[1, 2]`; page 3 returns `[5]`.\n"  # the first is an example
+        "- `to_roman(4)` is `IV`.\n"  # tested as stated: nothing for the model
+        "- It is fast."
+    )
+    assert stated_checks(text) == {
+        "A negative rate raises ValueError.": Stated(errors=frozenset({"ValueError"})),
+        "A page below 1 raises a ValueError or a TypeError.": Stated(
+            errors=frozenset({"ValueError"})  # the error right after "raises"
+        ),
+        "`total(discount=10)` on a cart worth 200.0 returns 180.0.": Stated(values=(180.0,)),
+        '"yes" and "on" are True; "no" is False.': Stated(values=(True, False)),
+        "`f(1)` returns `[1, 2]`; page 3 returns `[5]`.": Stated(values=([5],)),
+    }
+
+
+def test_only_tests_expecting_a_stated_error_from_known_names_are_kept(tmp_path: Path) -> None:
+    repo = write_tree(tmp_path, SHOP)
+    module = (
+        "import pytest\nfrom shop.cart import Cart\n\n\n"
+        "def test_below_zero():\n    cart = Cart()\n    with pytest.raises(ValueError):\n"
+        "        cart.total(discount=-1)\n\n\n"
+        "def test_value():\n    assert Cart().total(discount=10) == 16.8\n\n\n"
+        "def test_other_error():\n    with pytest.raises(KeyError):\n        Cart().total(-1)\n\n\n"
+        "def test_value_inside():\n    with pytest.raises(ValueError):\n"
+        "        assert Cart().total(101) == 0\n"
+    )
+    criterion = "A discount below 0 raises ValueError."
+    stated = Stated(errors=frozenset({"ValueError"}))
+    imports, tests = written_tests(module, criterion, stated, repo, first=3)
+    assert imports == ["import pytest", "from shop.cart import Cart"]
+    assert tests == [
+        'def test_criterion_3():\n    """A discount below 0 raises ValueError."""\n'
+        "    cart = Cart()\n    with pytest.raises(ValueError):\n        cart.total(discount=-1)\n"
+    ]
+    unknown = module.replace("from shop.cart import Cart", "from shop.carts import Cart")
+    assert written_tests(unknown, criterion, stated, repo) == ([], [])
+    assert written_tests("def test_(:\n", criterion, stated, repo) == ([], [])
+
+
+def test_only_tests_asserting_a_stated_value_of_a_call_are_kept(tmp_path: Path) -> None:
+    repo = write_tree(tmp_path, SHOP)
+    module = (
+        "import pytest\nfrom shop.cart import Cart\n\n\n"
+        "def test_stated():\n    cart = Cart()\n    cart.add('a', 100.0, 2)\n"
+        "    assert cart.total(discount=10) == 180.0\n\n\n"
+        "def test_approx():\n    assert Cart().total(discount=10) == pytest.approx(180)\n\n\n"
+        "def test_computed():\n    assert Cart().total(discount=10) == 16.2\n\n\n"
+        "def test_no_call():\n    total = 180.0\n    assert total == 180.0\n\n\n"
+        "def test_bool_is_not_one():\n    assert Cart().total() == True\n\n\n"
+        "def test_loop():\n    for d in (10,):\n        assert Cart().total(discount=d) == 180.0\n"
+    )
+    criterion = "`total(discount=10)` on a cart worth 200.0 returns 180.0."
+    imports, tests = written_tests(module, criterion, Stated(values=(180.0, 1)), repo)
+    assert [t.split("\n")[0] for t in tests] == [
+        "def test_criterion_1():",
+        "def test_criterion_2():",
+    ]
+    assert "cart.add('a', 100.0, 2)" in tests[0] and "pytest.approx(180)" in tests[1]
+
+
+def test_the_module_holds_the_examples_then_the_written_tests(tmp_path: Path) -> None:
+    repo = write_tree(tmp_path, REPO)
+    spelled = example_tests("X-1", "- `chunked([], 3)` returns `[]`.", repo)
+    test = "def test_criterion_1():\n    with pytest.raises(ValueError):\n        chunked([1], 0)\n"
+    module = with_written_tests(spelled, "X-1", ["from chunks.core import chunked"], [test])
+    assert module.count("from chunks.core import chunked") == 1 and "import pytest\n" in module
+    assert module.index("def test_example_1") < module.index("def test_criterion_1")
+    compile(module, "test_x.py", "exec")
+    alone = with_written_tests(None, "X-1", ["import pytest"], [test])
+    assert alone.startswith('"""Acceptance tests of X-1, as its criteria state them."""\n')
+    compile(alone, "test_x.py", "exec")
+
+
+async def test_a_broken_written_test_leaves_the_examples_alone(tmp_path: Path) -> None:
+    repo = write_tree(tmp_path / "repo", REPO)
+    tester = LocalTester(repo, tmp_path / "runs", "python -m pytest -q")
+    broken = (  # `chunk`, a name nothing defines: a NameError on every run
+        "import pytest\n\n\ndef test_zero():\n    with pytest.raises(ValueError):\n"
+        "        chunk([1], 0)\n"
+    )
+
+    def handle(task: str, inputs: dict[str, Any], messages: list[BaseMessage]) -> Reply:
+        if task == "criteria_tests":
+            return file_answer(inputs["path"], broken)
+        return verdict(True) if task == "review" else file_answer(CORE, FIXED)
+
+    result = await implement_plan(
+        team(handle), repo, TICKET, PLAN, None, tester=tester, max_revisions=2, example_tests=True
+    )
+    path = criteria_path(TICKET.key)
+    changes = {c.path: c.content for c in result.changes}
+    assert "test_example_1" in changes[path] and "chunk([1], 0)" not in changes[path]
+    assert (
+        "examples and 1 tests of criteria dropped, " in result.notes
+        and "is broken: " in result.notes
+    )
+    assert "examples kept, 1 fail on the original code as they should" in result.notes
