@@ -1,12 +1,14 @@
 """Acceptance criteria as tests: written before the code, checked to fail on the original."""
 
+import ast
 import re
+from pathlib import Path
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 
 from graphs.fences import fence, find_file_block
-from graphs.implementation.examples import example_tests
+from graphs.implementation.examples import example_tests, module_of
 from graphs.implementation.failures import is_test_file
 from graphs.implementation.files import fence_language, read_current
 from graphs.implementation.gate import syntax_errors
@@ -45,7 +47,27 @@ def sources_block(state: ImplementationState) -> tuple[str, str]:
         if tests
         else "(none)"
     )
-    return "\n\n".join(sources) or "(no source file is planned)", example
+    names = importable(repo_dir, [p for p in paths if not is_test_file(p)])
+    return "\n\n".join([*names, *sources]) or "(no source file is planned)", example
+
+
+def importable(repo_dir: Path, paths: list[str]) -> list[str]:
+    """A line saying what tests can import from these files: their public top-level names
+    (the small model imported a method, `from shop.cart import total`)."""
+    lines = []
+    for path in paths:
+        module, text = module_of(path), read_current(repo_dir / path)
+        try:
+            tree = ast.parse(text or "")
+        except (SyntaxError, ValueError):
+            continue
+        defined = (n for n in tree.body if isinstance(n, ast.FunctionDef | ast.ClassDef))
+        names = [n.name for n in defined if not n.name.startswith("_")]
+        if module and names:
+            lines.append(f"from {module} import {', '.join(names)}")
+    if not lines:
+        return []
+    return ["What tests can import (a method is called on an instance):\n" + "\n".join(lines)]
 
 
 def fails_for_the_stated_reason(report: TestReport, path: str) -> tuple[bool, str]:
