@@ -51,6 +51,16 @@ def sources_block(state: ImplementationState) -> tuple[str, str]:
     return "\n\n".join([*names, *sources]) or "(no source file is planned)", example
 
 
+def vocabulary(state: ImplementationState) -> set[str]:
+    """Every word the ticket, the answers, the plan's contracts and the planned files spell."""
+    ticket, requirements, repo_dir = state["ticket"], state["requirements"], state["repo_dir"]
+    texts = [ticket.summary, ticket.description, ticket.acceptance_criteria or ""]
+    texts += [] if requirements is None else requirements.answers
+    texts += [c.signature for c in state["plan"].contracts]
+    texts += [read_current(repo_dir / a["file"].path) or "" for a in state.get("assignments", [])]
+    return set(re.findall(r"\w+", "\n".join(texts)))
+
+
 def importable(repo_dir: Path, paths: list[str]) -> list[str]:
     """A line saying what tests can import from these files: their public top-level names
     (the small model imported a method, `from shop.cart import total`)."""
@@ -130,12 +140,13 @@ def make_criteria(
         criteria, contracts = ticket.acceptance_criteria, state["plan"].contracts
         spelled = example_tests(ticket.key, criteria, repo_dir, contracts)
         wanted = stated_checks(criteria)
+        words = vocabulary(state)
         imports: list[str] = []
         tests: list[str] = []
         tokens = 0
         for criterion, stated in wanted.items():  # one call each: each test names its own
             text, used = await ask(state, path, [criterion])
-            found, written = written_tests(text, criterion, stated, repo_dir, len(tests) + 1)
+            found, written = written_tests(text, criterion, stated, repo_dir, len(tests) + 1, words)
             imports, tests, tokens = [*imports, *found], [*tests, *written], tokens + used
         if not tests:
             if spelled is None:

@@ -140,12 +140,25 @@ def imports_known_names(node: ast.Import | ast.ImportFrom, repo_dir: Path) -> bo
     )
 
 
+def keywords_known(function: ast.FunctionDef, words: set[str]) -> bool:
+    """Whether every keyword argument the test passes is a word the ticket or the code
+    spells (the small model copied `discount=` from its prompt's example into a tax test)."""
+    return all(
+        keyword.arg is None or keyword.arg in words
+        for node in ast.walk(function)
+        if isinstance(node, ast.Call)
+        for keyword in node.keywords
+    )
+
+
 def written_tests(
-    text: str, criterion: str, stated: Stated, repo_dir: Path, first: int = 1
-) -> tuple[list[str], list[str]]:
+    text: str, criterion: str, stated: Stated, repo_dir: Path, first: int = 1,
+    words: set[str] | None = None,
+) -> tuple[list[str], list[str]]:  # fmt: skip
     """The imports and the tests of a model's module that check only what the criterion
-    states, renamed `test_criterion_N` from `first`, the criterion as their docstring;
-    nothing when the module does not parse or imports elsewhere."""
+    states (with keyword arguments among `words`, when given), renamed `test_criterion_N`
+    from `first`, the criterion as their docstring; nothing when the module does not parse
+    or imports elsewhere."""
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError):
@@ -162,7 +175,8 @@ def written_tests(
         checks = checks_only_errors(node, stated.errors) or checks_stated_values(
             node, stated.values
         )
-        if checks and not node.args.args:
+        known = words is None or keywords_known(node, words)
+        if checks and known and not node.args.args:
             node.name = f"test_criterion_{first + len(tests)}"
             node.decorator_list = []
             node.body.insert(0, ast.Expr(ast.Constant(criterion)))

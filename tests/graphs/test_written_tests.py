@@ -19,6 +19,7 @@ from tests.graphs.test_example_tests import CORE, FIXED, PLAN, REPO, TICKET
 from tests.graphs.test_implementation_loop import Reply, file_answer, team, verdict
 from tests.support.local_tester import LocalTester
 
+TAX_CODE = "def total(amounts):\n    return sum(amounts)\n"
 SHOP = {
     "shop/__init__.py": "",
     "shop/cart.py": "class Cart:\n    def total(self, discount=0):\n        return 0.0\n",
@@ -92,6 +93,21 @@ def test_only_tests_asserting_a_stated_value_of_a_call_are_kept(tmp_path: Path) 
         "def test_criterion_2():",
     ]
     assert "cart.add('a', 100.0, 2)" in tests[0] and "pytest.approx(180)" in tests[1]
+
+
+def test_keyword_arguments_must_be_words_the_ticket_or_the_code_spells(tmp_path: Path) -> None:
+    repo = write_tree(tmp_path, {"billing/__init__.py": "", "billing/invoice.py": TAX_CODE})
+    module = (
+        "import pytest\nfrom billing.invoice import total\n\n\n"
+        "def test_copied():\n    with pytest.raises(ValueError):\n"
+        "        total([100.0], discount=-10)\n\n\n"
+        "def test_rate():\n    with pytest.raises(ValueError):\n        total([100.0], rate=-0.1)\n"
+    )
+    criterion = "A negative rate raises ValueError."
+    words = {"total", "rate", "negative", "amounts"}
+    stated = Stated(errors=frozenset({"ValueError"}))
+    _, tests = written_tests(module, criterion, stated, repo, words=words)
+    assert len(tests) == 1 and "rate=-0.1" in tests[0]
 
 
 def test_the_module_holds_the_examples_then_the_written_tests(tmp_path: Path) -> None:
