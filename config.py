@@ -144,8 +144,9 @@ class Settings(BaseSettings):
     implementation_candidates: int = Field(default=1, ge=1, le=5)
     # Write a test per acceptance criterion before the code (kept when it fails on the original).
     implementation_criteria_tests: bool = False
-    # Write the examples the ticket's criteria state (`f(x)` returns `y`) as tests, as stated.
-    implementation_example_tests: bool = False
+    # Write the examples the ticket's criteria state (`f(x)` returns `y`) as tests, as stated,
+    # and have the model test the errors and values criteria state without a call.
+    implementation_example_tests: bool = True
     # Revisions (workers, tests, QA) before a ticket's change goes out as it stands.
     implementation_max_revisions: int = Field(default=15, ge=1, le=50)
     # Minutes a ticket's implementation may spend revising; then its best revision goes out.
