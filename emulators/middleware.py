@@ -41,13 +41,22 @@ class RecordingMiddleware:
         method, path = scope["method"], scope["path"]
         query = dict(parse_qsl(scope["query_string"].decode()))
         body, receive = await buffer_json_body(scope, receive)
-        status_code = 500
+        status_code, recorded = 500, False
         hit = self.faults.take(method, path)
+
+        def record() -> None:
+            nonlocal recorded
+            if not recorded:
+                recorded = True
+                self.log.record(method, path, query, status_code, body, started, _describe(hit))
 
         async def recording_send(message: Message) -> None:
             nonlocal status_code
             if message["type"] == "http.response.start":
+                # Logged before the client can read the answer: a client that asks for the
+                # log right after its response must find its request in it.
                 status_code = message["status"]
+                record()
             await send(message)
 
         async def swallow(message: Message) -> None:
@@ -63,8 +72,7 @@ class RecordingMiddleware:
             else:
                 await self.app(scope, receive, recording_send)
         finally:
-            fault = _describe(hit)
-            self.log.record(method, path, query, status_code, body, started, fault)
+            record()
 
     def _injected(self, hit: Hit, path: str) -> JSONResponse:
         """The error answer of a fault, in the body shape of the API the path belongs to."""
