@@ -10,6 +10,7 @@ from activities.messages import (
     TransitionResult,
 )
 from graphs.schemas import TicketContext
+from integrations.criteria_section import split_criteria
 from integrations.jira import JiraClient
 
 
@@ -26,14 +27,21 @@ class JiraActivities:
 
     @activity.defn
     async def fetch_jira_ticket(self, inp: FetchTicketInput) -> TicketContext:
-        """Read the issue the workflow works on."""
+        """Read the issue the workflow works on.
+
+        Criteria written as a section of the description, when the criteria field is empty,
+        become the ticket's acceptance criteria.
+        """
         issue = await self._jira.get_issue(inp.key)
+        description, criteria = issue.description, issue.acceptance_criteria.strip()
+        if not criteria:
+            description, criteria = split_criteria(description)
         return TicketContext(
             key=issue.key,
             summary=issue.summary,
-            description=issue.description,
+            description=description,
             labels=list(issue.labels),
-            acceptance_criteria=issue.acceptance_criteria or None,
+            acceptance_criteria=criteria or None,
         )
 
     @activity.defn

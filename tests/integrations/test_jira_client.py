@@ -186,4 +186,8 @@ async def test_fetch_activity_carries_acceptance_criteria(emulator: Emulator, ve
         )
     assert ticket.acceptance_criteria
     assert ticket.acceptance_criteria.startswith("- `python -m calc add 0.1 0.2` prints `0.3`.")
-    assert plain.acceptance_criteria is None  # an empty field is no criteria at all
+    # DEMO-1's field is empty; its description has an "## Acceptance criteria" section
+    assert plain.acceptance_criteria
+    assert plain.acceptance_criteria.startswith("1. `power(2, 3)` returns `8`")
+    assert "## Acceptance criteria" not in plain.description
+    assert "## Not decided yet" in plain.description
