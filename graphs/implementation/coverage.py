@@ -102,12 +102,15 @@ def written_for(source: str) -> str | None:
 def covering_test(
     criterion: str, report: TestReport, sources: dict[str, str]
 ) -> tuple[str | None, bool | None]:
-    """The test written for the criterion (its docstring); else the one whose source calls
-    a name the criterion spells, uses most of its terms and shows the results it states."""
+    """The test written for the criterion (its docstring; a failing one first when several
+    are), else the one whose source calls a name the criterion spells, uses most of its terms
+    and shows the results it states."""
     failed = {f.test_id for f in report.failed_tests}
-    for test_id in [*report.passed_tests, *sorted(failed)]:
-        if written_for(sources.get(test_id, "")) == criterion.strip():
-            return test_id, test_id not in failed
+    ran = [*report.passed_tests, *sorted(failed)]
+    written = [t for t in ran if written_for(sources.get(t, "")) == criterion.strip()]
+    if written:  # of several tests of one criterion, a failing one speaks for it
+        failing = [t for t in written if t in failed]
+        return (failing[0], False) if failing else (written[0], True)
     terms, names = criterion_terms(criterion), criterion_names(criterion)
     if not names:  # without a name to call, any test with the same numbers would "cover" it
         return None, None

@@ -8,11 +8,12 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 
 from graphs.fences import fence, find_file_block
-from graphs.implementation.examples import example_tests, module_of
+from graphs.implementation.examples import example_tests, implied_subject
 from graphs.implementation.failures import is_test_file
 from graphs.implementation.files import fence_language, read_current
 from graphs.implementation.gate import syntax_errors
 from graphs.implementation.journal import Journal, WorkerOutcome
+from graphs.implementation.modules import module_of
 from graphs.implementation.state import ImplementationState, Tester
 from graphs.implementation.written_tests import stated_checks, with_written_tests, written_tests
 from graphs.node_types import AsyncNode
@@ -138,8 +139,10 @@ def make_criteria(
         ticket, repo_dir = state["ticket"], state["repo_dir"]
         assert tester is not None
         criteria, contracts = ticket.acceptance_criteria, state["plan"].contracts
-        spelled = example_tests(ticket.key, criteria, repo_dir, contracts)
-        wanted = stated_checks(criteria)
+        text = f"{ticket.summary}\n{ticket.description}\n{criteria or ''}"
+        subject = implied_subject(text, repo_dir)
+        spelled = example_tests(ticket.key, criteria, repo_dir, contracts, subject)
+        wanted = stated_checks(criteria, subject)
         words = vocabulary(state)
         imports: list[str] = []
         tests: list[str] = []

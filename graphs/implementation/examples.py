@@ -12,21 +12,28 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from graphs.implementation.coverage import ticket_criteria
-from graphs.implementation.failures import is_test_file
+from graphs.implementation.modules import module_defining, promised_module
 from graphs.schemas import Contract
 
 CALL = r"`([A-Za-z_][\w.]*\([^`]*\))`"
 ADVERB = r"(?:still\s+|now\s+|also\s+|should\s+)?"
 # A value in backticks, or a bare number or quoted string ("returns 3", "returns 'a'").
-VALUE = r"(?:`([^`]+)`|(-?\d+(?:\.\d+)?(?!\.?\d|\w)|\"[^\"]*\"|'[^']*'))"
+VALUE = r"(?:`([^`]+)`|(-?\d+(?:\.\d+)?(?!\.?\d|\w)|\"[^\"]*\"|'[^']*'|(?:True|False|None)(?!\w)))"
 EXAMPLE = re.compile(rf"{CALL}\s+{ADVERB}(?:returns?|gives?|is)\s+{VALUE}")
 # `f(x)` and `g(y)` raise ValueError [with a message containing "empty"]
 RAISING = re.compile(
     rf"((?:{CALL}(?:\s*,\s*|\s+(?:and|or)\s+)?)+)\s+{ADVERB}raises?\s+([A-Z]\w*(?:Error|Exception))"
     r"(?:\s+with\s+a\s+message\s+(?:containing|that\s+contains|mentioning)\s+[\"`']([^\"`']+)[\"`'])?"
 )
+# "yes", "on" and "1" are True: values of the one function the ticket names, in a criterion
+# that calls nothing.
+QUOTED = r'"[^"\n]*"'
+TRUTH = re.compile(
+    rf"((?:{QUOTED}(?:\s*,\s*|\s*,?\s+(?:and|or)\s+)?)+)\s+(?:are|is)\s+{ADVERB}"
+    r"`?(True|False|None)`?(?!\w)"
+)
+SINGLETONS = {"True", "False", "None"}
 PLAIN_TEXT = re.compile(r"^[\w .,!?'…-]+$")
-SKIPPED_DIRS = {".git", ".venv", "venv", "node_modules", "build", "dist", "tests", "test"}
 
 
 @dataclass(frozen=True)
@@ -37,6 +44,7 @@ class Example:
     value: str | None = None  # the right-hand side of the assertion, as Python
     raises: str | None = None  # a built-in exception's name
     match: str | None = None  # text the exception's message contains
+    criterion: str | None = None  # the test's docstring, when its criterion calls nothing
 
     @property
     def name(self) -> str:
@@ -45,10 +53,12 @@ class Example:
 
     def body(self) -> str:
         """The test's statements, indented."""
+        about = "" if self.criterion is None else f"    {self.criterion!r}\n"
         if self.raises is None:
-            return f"    assert {self.call} == {self.value}\n"
+            compare = "is" if self.value in SINGLETONS else "=="
+            return f"{about}    assert {self.call} {compare} {self.value}\n"
         match = "" if self.match is None else f", match={re.escape(self.match)!r}"
-        return f"    with pytest.raises({self.raises}{match}):\n        {self.call}\n"
+        return f"{about}    with pytest.raises({self.raises}{match}):\n        {self.call}\n"
 
 
 def parses(text: str) -> ast.expr | None:
@@ -71,10 +81,37 @@ def is_builtin_exception(name: str) -> bool:
     return isinstance(found, type) and issubclass(found, Exception)
 
 
-def examples(criteria_text: str | None) -> list[Example]:
-    """Each example a criterion states: a plain function's call and its value or exception."""
+def implied_subject(text: str, repo_dir: Path) -> str | None:
+    """The function a ticket is about: the one function the repository defines of those its
+    text names in backticks (`settings.values.parse_bool`, `parse_bool()`), else None."""
+    names = set()
+    for code in re.findall(r"`([^`\n]+)`", text):
+        named = re.fullmatch(r"([A-Za-z_][\w.]*)(?:\(.*\))?", code.strip())
+        if named:
+            names.add(named.group(1).rsplit(".", 1)[-1])
+    defined = [n for n in sorted(names) if module_defining(repo_dir, n, functions_only=True)]
+    return defined[0] if len(defined) == 1 else None
+
+
+def implied_examples(criterion: str, subject: str | None) -> list[Example]:
+    """The values a criterion that calls nothing states for the subject's quoted arguments."""
+    if subject is None or re.search(CALL, criterion):
+        return []
+    found = []
+    for match in TRUTH.finditer(criterion):
+        for argument in re.findall(QUOTED, match.group(1)):
+            if isinstance(parses(argument), ast.Constant):
+                call = f"{subject}({argument})"
+                found.append(Example(call=call, value=match.group(2), criterion=criterion))
+    return found
+
+
+def examples(criteria_text: str | None, subject: str | None = None) -> list[Example]:
+    """Each example a criterion states: a plain function's call and its value or exception;
+    with a subject, the values stated for its quoted arguments."""
     found: list[Example] = []
     for criterion in ticket_criteria(criteria_text):
+        found += implied_examples(criterion, subject)
         for match in EXAMPLE.finditer(criterion):
             call, value = match.group(1).strip(), match.group(2) or match.group(3)
             right = expected(value.strip())
@@ -90,25 +127,6 @@ def examples(criteria_text: str | None) -> list[Example]:
     return found
 
 
-def module_defining(repo_dir: Path, name: str) -> str | None:
-    """The importable module that defines a top-level function or class `name`, if one
-    module does."""
-    modules = []
-    for path in sorted(repo_dir.rglob("*.py")):
-        relative = path.relative_to(repo_dir)
-        if SKIPPED_DIRS.intersection(relative.parts[:-1]) or is_test_file(relative.name):
-            continue
-        try:
-            tree = ast.parse(path.read_text(encoding="utf-8"))
-        except (SyntaxError, UnicodeDecodeError, ValueError):
-            continue
-        module = module_of(relative.as_posix())
-        defined = (n for n in tree.body if isinstance(n, ast.FunctionDef | ast.ClassDef))
-        if module and any(n.name == name for n in defined):
-            modules.append(module)
-    return modules[0] if len(modules) == 1 else None
-
-
 def expected(value: str) -> str | None:
     """The right-hand side of the assertion (floats compared within rounding; a plain word
     such as `IV` or `hello-world` is the text it spells), or None when it is neither."""
@@ -119,27 +137,12 @@ def expected(value: str) -> str | None:
     return f"pytest.approx({value})" if floats else value
 
 
-def module_of(path: str) -> str | None:
-    """The importable module a Python file's path names (`src/` layouts included)."""
-    parts = list(Path(path).with_suffix("").parts)
-    parts = parts[1:] if parts and parts[0] == "src" else parts
-    if not path.endswith(".py") or not parts or not all(p.isidentifier() for p in parts):
-        return None
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-
-
-def promised_module(contracts: list[Contract], name: str) -> str | None:
-    """The module of the one planned source file whose contract defines function `name`."""
-    paths = {
-        c.path
-        for c in contracts
-        if re.search(rf"\bdef\s+{re.escape(name)}\s*\(", c.signature) and not is_test_file(c.path)
-    }
-    return module_of(paths.pop()) if len(paths) == 1 else None
-
-
 def example_tests(
-    key: str, criteria_text: str | None, repo_dir: Path, contracts: list[Contract] | None = None
+    key: str,
+    criteria_text: str | None,
+    repo_dir: Path,
+    contracts: list[Contract] | None = None,
+    subject: str | None = None,
 ) -> str | None:
     """A test module with one test per example the ticket's criteria state, importing each
     function from the module that defines it; a function the change is to create is imported
@@ -147,7 +150,7 @@ def example_tests(
     be tested that way."""
     imports: dict[str, set[str]] = {}
     tests: list[str] = []
-    stated = examples(criteria_text)
+    stated = examples(criteria_text, subject)
     names = {example.name for example in stated}
     modules = {name: module_defining(repo_dir, name) for name in names}  # one walk a name
     for example in stated:

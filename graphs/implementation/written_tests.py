@@ -18,8 +18,8 @@ from graphs.implementation.examples import (
     RAISING,
     examples,
     is_builtin_exception,
-    module_defining,
 )
+from graphs.implementation.modules import module_defining
 
 RAISES = re.compile(r"\braises?\s+(?:an?\s+)?([A-Z]\w*(?:Error|Exception))\b")
 EXISTING = re.compile(r"\b(still|already|as before|unchanged)\b", re.IGNORECASE)
@@ -57,14 +57,14 @@ def same(left: object, right: object) -> bool:
     return left == right
 
 
-def stated_values(criterion: str) -> list[object]:
+def stated_values(criterion: str, subject: str | None = None) -> list[object]:
     """The values the criterion says something returns, less those its examples test."""
     found = [literal(next(g for g in m.groups() if g)) for m in STATED_VALUE.finditer(criterion)]
-    tested = [literal(e.value) for e in examples(criterion) if e.value is not None]
+    tested = [literal(e.value) for e in examples(criterion, subject) if e.value is not None]
     return [v for v in found if v is not None and not any(same(v, t) for t in tested)]
 
 
-def stated_checks(criteria_text: str | None) -> dict[str, Stated]:
+def stated_checks(criteria_text: str | None, subject: str | None = None) -> dict[str, Stated]:
     """Each criterion stating an error without its call (not one the code raises already)
     or a value no stated example tests, with what it states."""
     found: dict[str, Stated] = {}
@@ -72,7 +72,7 @@ def stated_checks(criteria_text: str | None) -> dict[str, Stated]:
         errors = frozenset(e for e in RAISES.findall(criterion) if is_builtin_exception(e))
         if EXISTING.search(criterion) or RAISING.search(criterion):
             errors = frozenset()
-        values = tuple(stated_values(criterion))
+        values = tuple(stated_values(criterion, subject))
         if errors or values:
             found[criterion] = Stated(errors=errors, values=values)
     return found

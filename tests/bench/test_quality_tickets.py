@@ -10,7 +10,7 @@ import pytest
 from bench.quality.scoring import score_checkout
 from bench.quality.tickets import TicketError, copy_tree, load_ticket, load_tickets
 from graphs.implementation.beside import added_beside
-from graphs.implementation.examples import example_tests
+from graphs.implementation.examples import example_tests, implied_subject
 
 TICKETS = load_tickets()
 
@@ -73,7 +73,9 @@ def test_the_stated_examples_fail_before_and_pass_with_the_reference(
     ticket, tmp_path: Path
 ) -> None:
     criteria = "\n".join(f"- {c}" for c in ticket.acceptance_criteria)
-    module = example_tests(ticket.key, criteria, ticket.repo_dir)
+    text = f"{ticket.summary}\n{ticket.description}\n{criteria}"
+    subject = implied_subject(text, ticket.repo_dir)
+    module = example_tests(ticket.key, criteria, ticket.repo_dir, [], subject)
     if module is None:
         pytest.skip("no criterion states an example of a module function")
     original, solved = tmp_path / "original", tmp_path / "solved"
