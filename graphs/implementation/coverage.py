@@ -4,6 +4,7 @@ exercises each acceptance criterion."""
 import ast
 import re
 import textwrap
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -100,11 +101,12 @@ def written_for(source: str) -> str | None:
 
 
 def covering_test(
-    criterion: str, report: TestReport, sources: dict[str, str]
+    criterion: str, report: TestReport, sources: dict[str, str], criteria: Iterable[str] = ()
 ) -> tuple[str | None, bool | None]:
     """The test written for the criterion (its docstring; a failing one first when several
     are), else the one whose source calls a name the criterion spells, uses most of its terms
     and shows the results it states."""
+    others = {c.strip() for c in criteria} - {criterion.strip()}
     failed = {f.test_id for f in report.failed_tests}
     ran = [*report.passed_tests, *sorted(failed)]
     written = [t for t in ran if written_for(sources.get(t, "")) == criterion.strip()]
@@ -118,8 +120,8 @@ def covering_test(
     best: tuple[int, str] | None = None
     for test_id in [*report.passed_tests, *sorted(failed)]:
         source = sources.get(test_id)
-        if not source:
-            continue
+        if not source or written_for(source) in others:
+            continue  # a test written for another criterion covers that one
         score = sum(term in source for term in terms)
         if (
             any(spells(source, name) for name in names)
@@ -165,7 +167,7 @@ def test_accounts(
     sources = test_sources(report, repo_dir, {c.path: c for c in changes})
     coverage = []
     for criterion in criteria:
-        test, passed = covering_test(criterion, report, sources)
+        test, passed = covering_test(criterion, report, sources, criteria)
         added = test is not None and test not in own
         coverage.append(
             CriterionCoverage(criterion=criterion, test=test, passed=passed, added=added)

@@ -27,6 +27,10 @@ STATED_VALUE = re.compile(
     r"\b(?:returns?|gives?|is|are)\s+(?:still\s+)?"
     r"(?:`([^`]+)`|(-?\d+(?:\.\d+)?)(?!\.?\d|\w)|(True|False|None)\b)"
 )
+# "below 0 or above 100": the bound itself is neither, so a test expecting the error there is wrong
+BOUND = re.compile(
+    r"\b(?:below|under|less than|above|over|greater than|more than|exceeds?)\s+(-?\d+(?:\.\d+)?)\b"
+)
 # Statements a test may hold besides its checks: setting values up, calling.
 SETUP = (ast.Assign, ast.Expr)
 
@@ -103,6 +107,28 @@ def checks_only_errors(function: ast.FunctionDef, errors: frozenset[str]) -> boo
     )
 
 
+def number(node: ast.expr) -> float | None:
+    """The number a literal spells (`-10` included), else None."""
+    try:
+        value = ast.literal_eval(node)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
+    return value if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def raises_past_bounds(function: ast.FunctionDef, criterion: str) -> bool:
+    """Whether no call expected to raise passes a bound the criterion says is allowed: for
+    "a discount below 0 or above 100 raises", `total(discount=0)` must not raise."""
+    bounds = {float(b) for b in BOUND.findall(criterion)}
+    for block in (n for n in ast.walk(function) if isinstance(n, ast.With)):
+        last = block.body[-1] if block.body else None
+        for call in (n for n in ast.walk(last) if isinstance(n, ast.Call)) if last else ():
+            arguments = [*call.args, *(k.value for k in call.keywords)]
+            if any(number(a) in bounds for a in arguments):
+                return False
+    return True
+
+
 def asserts_stated_value(check: ast.Assert, values: tuple[object, ...]) -> bool:
     """`assert <a call> == <a stated value>` (or `is`, or `pytest.approx` of one)."""
     test = check.test
@@ -172,9 +198,8 @@ def written_tests(
             continue
         if ast.get_docstring(node) is not None:
             node.body = node.body[1:]
-        checks = checks_only_errors(node, stated.errors) or checks_stated_values(
-            node, stated.values
-        )
+        errors = checks_only_errors(node, stated.errors) and raises_past_bounds(node, criterion)
+        checks = errors or checks_stated_values(node, stated.values)
         known = words is None or keywords_known(node, words)
         if checks and known and not node.args.args:
             node.name = f"test_criterion_{first + len(tests)}"

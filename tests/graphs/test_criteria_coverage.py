@@ -71,3 +71,12 @@ def test_the_tickets_own_criteria_win_over_the_refined_ones() -> None:
     bare = ticket.model_copy(update={"acceptance_criteria": None})
     assert acceptance_criteria(bare, refined) == ["```python", "assert x"]
     assert acceptance_criteria(bare, None) == []
+
+
+def test_a_test_written_for_another_criterion_does_not_cover_this_one() -> None:
+    # The value criterion had no test kept; the error criterion's test calls `total` too.
+    value = "`total(discount=10)` on a cart worth 200.0 returns 180.0."
+    error = "A discount below 0 raises ValueError."
+    source = f'def test_criterion_1():\n    """{error}"""\n    Cart().total(discount=-10)\n'
+    assert covering_test(value, report(), {TEST_ID: source}, [value, error]) == (None, None)
+    assert covering_test(error, report(), {TEST_ID: source}, [value, error]) == (TEST_ID, True)

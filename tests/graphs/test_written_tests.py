@@ -110,6 +110,22 @@ def test_keyword_arguments_must_be_words_the_ticket_or_the_code_spells(tmp_path:
     assert len(tests) == 1 and "rate=-0.1" in tests[0]
 
 
+def test_a_test_expecting_the_error_at_an_allowed_bound_is_dropped(tmp_path: Path) -> None:
+    # "below 0 or above 100": 0 and 100 are allowed, so they must not raise
+    repo = write_tree(tmp_path, SHOP)
+    cases = {"-10": True, "0": False, "100": False, "-100": True, "100.5": True}
+    module = "import pytest\nfrom shop.cart import Cart\n" + "".join(
+        f"\n\ndef test_{n}():\n    with pytest.raises(ValueError):\n"
+        f"        cart = Cart()\n        cart.add('pen', 100, 4)\n"
+        f"        cart.total(discount={d})\n"
+        for n, d in enumerate(cases)
+    )
+    criterion = "A discount below 0 or above 100 raises ValueError."
+    _, tests = written_tests(module, criterion, Stated(errors=frozenset({"ValueError"})), repo)
+    kept = [d for d, right in cases.items() if right]
+    assert [t.rsplit("discount=", 1)[1].rstrip(")\n") for t in tests] == kept
+
+
 def test_the_module_holds_the_examples_then_the_written_tests(tmp_path: Path) -> None:
     repo = write_tree(tmp_path, REPO)
     spelled = example_tests("X-1", "- `chunked([], 3)` returns `[]`.", repo)
