@@ -6,6 +6,7 @@ from typing import cast
 from langchain_core.messages import BaseMessage
 
 from graphs.fences import fence, safe_relative_path
+from graphs.implementation.contracts import contract_gaps, ticket_words
 from graphs.implementation.failures import assign_failures, describe_failures, map_failures
 from graphs.implementation.files import Window, fence_language
 from graphs.implementation.state import ImplementationState, Review, WorkerState
@@ -55,6 +56,19 @@ def broken_feedback(state: ImplementationState, path: str) -> list[str]:
     return ["How the discarded version broke them (keep these tests passing):", described]
 
 
+def contract_feedback(state: ImplementationState, path: str) -> list[str]:
+    """What a changed file still lacks of the contracts the ticket names."""
+    change, plan = (state.get("files") or {}).get(path), state.get("plan")
+    if change is None or change.delete or plan is None:
+        return []
+    words = ticket_words(state["ticket"], state.get("requirements"))
+    gaps = contract_gaps(plan.contracts, path, change.content, words)
+    if not gaps:
+        return []
+    heading = "This file does not keep the plan's contracts yet (they decide over the review):"
+    return [heading, *(f"- {gap}" for gap in gaps)]
+
+
 def worker_feedback(state: ImplementationState, path: str) -> str:
     """What the previous revision's gate, test run and review say this file's worker must fix."""
     redo = (state.get("redo") or {}).get(path)
@@ -88,6 +102,7 @@ def worker_feedback(state: ImplementationState, path: str) -> str:
         others = [f"{f.path}: {f.instruction.strip()}" for f in review.fixes if f not in mine]
         if others:
             lines += ["Fixes asked in other files (for context):"] + [f"- {o}" for o in others[:5]]
+    lines += contract_feedback(state, path)
     lines += test_feedback(state, path)
     return "\n".join(lines) if lines else FIRST_VERSION
 
