@@ -3,6 +3,7 @@
 from activities.messages import RepoRef
 from activities.repo import Workspaces, apply_changes
 from activities.testrun import run_project_tests
+from activities.testtrace import watched_files
 from graphs.implementation.gate import module_name
 from graphs.schemas import FileChange, TestReport
 
@@ -37,4 +38,5 @@ class WorkspaceTester:
                 self._setup,
                 modules=modules,
                 junit=True,
+                traced=watched_files([c.path for c in changes if not c.delete]),
             )

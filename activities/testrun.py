@@ -7,6 +7,7 @@ from activities.testcases import (
     with_cases,
     with_junit,
 )
+from activities.testtrace import read_traces, trace_command, traced_tests, with_traces
 from graphs.schemas import TestReport
 from integrations.environments import Environment, Environments
 from integrations.git import GitWorkspace
@@ -18,12 +19,14 @@ UNSANDBOXED = "unsandboxed: TICKETSMITH_SANDBOX=none ran this without bubblewrap
 async def run_project_tests(
     environments: Environments, workspace: GitWorkspace, repository: str, command: str,
     timeout_s: float, setup_command: str | None = None, *, modules: dict[str, str] | None = None,
-    junit: bool = False,
+    junit: bool = False, traced: list[str] | None = None,
 ) -> TestReport:  # fmt: skip
     """Build (or reuse) the checkout's environment, then run the test command in it.
 
     With `modules` (changed file -> module), each must import first, else no test runs; with
-    `junit`, a pytest command reports each test (`passed_tests`, `failed_tests`).
+    `junit`, a pytest command reports each test (`passed_tests`, `failed_tests`); with
+    `traced` files, failing tests that fail in their own asserts are rerun under a profiler
+    to say where their call into those files returned.
     """
     env = await environments.ensure(workspace.root, repository, setup_command)
     if env.error or env.path is None:
@@ -67,7 +70,17 @@ async def run_project_tests(
         limit=limit,
         sandboxed=result.sandboxed,
     )
-    return with_cases(report, cases) if cases else report
+    if not cases:
+        return report
+    report = with_cases(report, cases)
+    tests = traced_tests(report, traced or [])
+    if not tests or result.timed_out or result.limit:
+        return report
+    trace = await workspace.run_command(
+        trace_command(tests, traced or []), timeout_s, env_dir=env.path,
+        sandbox=environments.sandbox,
+    )  # fmt: skip
+    return with_traces(report, read_traces(trace.output))
 
 
 def footer(env: Environment, sandboxed: bool) -> str:

@@ -105,6 +105,16 @@ class FileChange(BaseModel):
     delete: bool = False
 
 
+class Returned(BaseModel):
+    """Where a test's last call into a changed file returned, from a traced rerun."""
+
+    path: str
+    line: int
+    code: str  # the source of that line
+    arguments: str  # "name = repr, ..." as called
+    value: str  # the repr of what it returned
+
+
 class FailedTest(BaseModel):
     """A test that failed (or could not be collected) and how."""
 
@@ -112,6 +122,7 @@ class FailedTest(BaseModel):
     file: str
     message: str
     details: str = ""
+    returned: Returned | None = None
 
 
 class TestReport(BaseModel):

@@ -47,7 +47,9 @@ def where_it_fails(failure: FailedTest, path: str, text: str) -> str:
     """
     number = failing_line(failure, path)
     lines = text.splitlines()
-    if number is None or not 0 < number <= len(lines):
+    if number is None:
+        return where_it_returned(failure, path, lines)
+    if not 0 < number <= len(lines):
         return ""
     code = " ".join(lines[number - 1].split())
     if not code or f"> {code}" not in " ".join(failure.details.split()):
@@ -56,6 +58,26 @@ def where_it_fails(failure: FailedTest, path: str, text: str) -> str:
     reached = f" (called with {arguments})" if arguments else ""
     sentence = f"This test fails in your file at line {number}{reached}: `{code[:LINE_CHARS]}`"
     condition = guard(lines, number - 1)
+    if condition:
+        sentence += f", inside `{condition[:LINE_CHARS]}`"
+    return sentence + ". Change the code there so the test's inputs give what it expects."
+
+
+def where_it_returned(failure: FailedTest, path: str, lines: list[str]) -> str:
+    """A sentence pointing at the line of the worker's file where the test's call returned
+    the value the test rejected (from a traced rerun), when that line is as shown."""
+    returned = failure.returned
+    if returned is None or returned.path != path or not 0 < returned.line <= len(lines):
+        return ""
+    code = lines[returned.line - 1].strip()
+    if not code or " ".join(code.split()) != " ".join(returned.code.split()):
+        return ""
+    called = f" (called with {returned.arguments[:LINE_CHARS]})" if returned.arguments else ""
+    sentence = (
+        f"This test's call returned {returned.value[:LINE_CHARS]} from your file at line"
+        f" {returned.line}{called}: `{code[:LINE_CHARS]}`"
+    )
+    condition = guard(lines, returned.line - 1)
     if condition:
         sentence += f", inside `{condition[:LINE_CHARS]}`"
     return sentence + ". Change the code there so the test's inputs give what it expects."

@@ -15,6 +15,13 @@ from activities.testcases import (
     with_cases,
     with_junit,
 )
+from activities.testtrace import (
+    read_traces,
+    trace_command,
+    traced_tests,
+    watched_files,
+    with_traces,
+)
 from graphs.implementation.gate import module_name
 from graphs.schemas import FileChange, TestReport
 from integrations.junit import read_junit
@@ -27,7 +34,7 @@ class LocalTester:
 
     def __init__(
         self, repo_dir: Path, scratch: Path, command: str, timeout_s: float = 60,
-        check_imports: bool = False,
+        check_imports: bool = False, trace: bool = True,
     ) -> None:  # fmt: skip
         self.repo_dir, self.scratch, self.command, self.timeout_s = (
             repo_dir,
@@ -36,6 +43,7 @@ class LocalTester:
             timeout_s,
         )
         self.check_imports = check_imports  # as the workspace tester does, before the tests
+        self.trace = trace  # failing tests rerun traced, as the workspace tester does
         self.runs: list[list[FileChange]] = []
 
     async def __call__(self, changes: list[FileChange]) -> TestReport:
@@ -56,10 +64,16 @@ class LocalTester:
             errors = import_errors(check.output, modules)
             if errors:
                 return check.model_copy(update={"passed": False, "import_errors": errors})
-        return with_cases(
+        report = with_cases(
             await self._run(shlex.split(with_junit(self.command)), work),
             read_junit(work / JUNIT_PATH),
         )
+        watched = watched_files([c.path for c in changes if not c.delete])
+        tests = traced_tests(report, watched) if self.trace else []
+        if not tests:
+            return report
+        trace = await self._run(shlex.split(trace_command(tests, watched)), work)
+        return with_traces(report, read_traces(trace.output))
 
     async def _run(self, argv: list[str], work: Path) -> TestReport:
         """One command in the copy, with its output and exit code."""
