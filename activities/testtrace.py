@@ -9,7 +9,7 @@ import json
 import shlex
 
 from graphs.implementation.failures import is_test_file
-from graphs.schemas import Returned, TestReport
+from graphs.schemas import FailedTest, Returned, TestReport
 
 MARKER = "ticketsmith-trace "
 MAX_TRACED = 5
@@ -67,13 +67,20 @@ def watched_files(paths: list[str]) -> list[str]:
     return [p for p in paths if p.endswith(".py") and not is_test_file(p)]
 
 
+def rejects_a_value(failure: FailedTest) -> bool:
+    """Whether the test failed its own check of what the code did: an assert, or an error it
+    expected that was not raised (not a `TypeError` at the call, before the code ran)."""
+    message = failure.message.lstrip()
+    return message.startswith(("assert", "AssertionError")) or "DID NOT RAISE" in message
+
+
 def traced_tests(report: TestReport, paths: list[str]) -> list[str]:
-    """The failing tests worth a trace: those whose traceback ends outside the changed files
-    (a wrong value, not an exception raised in them)."""
+    """The failing tests worth a trace: those that rejected a value the code returned, their
+    traceback ending outside the changed files."""
     found = []
     for failure in report.failed_tests:
         ends_in_file = any(f"\n{path}:" in f"\n{failure.details}" for path in paths)
-        if not ends_in_file and "::" in failure.test_id:
+        if rejects_a_value(failure) and not ends_in_file and "::" in failure.test_id:
             found.append(failure.test_id)
     return found[:MAX_TRACED]
 

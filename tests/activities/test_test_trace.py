@@ -33,10 +33,9 @@ REPO = {"units/__init__.py": "", CONVERT: SOURCE, "tests/test_temperature.py": T
 KELVIN = "tests/test_temperature.py::test_kelvin"
 
 
-def failure(test_id: str, details: str) -> FailedTest:
-    return FailedTest(
-        test_id=test_id, file="tests/test_temperature.py", message="", details=details
-    )
+def failure(test_id: str, details: str, message: str = "assert 32.0 == 273.15") -> FailedTest:
+    file = "tests/test_temperature.py"
+    return FailedTest(test_id=test_id, file=file, message=message, details=details)
 
 
 def test_only_tests_failing_in_their_own_asserts_are_traced() -> None:
@@ -47,9 +46,12 @@ def test_only_tests_failing_in_their_own_asserts_are_traced() -> None:
         failed_tests=[
             failure(KELVIN, "tests/test_temperature.py:7: AssertionError"),
             failure("tests/t.py::test_raise", "units/temperature.py:4: ValueError"),
+            failure("tests/t.py::test_none", "t.py:3: Failed", "Failed: DID NOT RAISE <class"),
+            # raised at the call, before the code ran: its last call was another one
+            failure("tests/t.py::test_arg", "t.py:3: TypeError", "TypeError: unexpected 'x'"),
         ],
     )
-    assert traced_tests(report, [CONVERT]) == [KELVIN]
+    assert traced_tests(report, [CONVERT]) == [KELVIN, "tests/t.py::test_none"]
     assert watched_files([CONVERT, "tests/test_temperature.py", "README.md"]) == [CONVERT]
 
 
