@@ -7,6 +7,7 @@ from graphs.schemas import FailedTest
 LINE_CHARS = 160
 # pytest prints each frame's arguments as "name = value" lines before the frame's source.
 ARGUMENT = re.compile(r"^[A-Za-z_]\w* = .+$")
+COMPARISON = re.compile(r"^E\s+(?:AssertionError: )?assert (.+) == (.+)$", re.MULTILINE)
 
 
 def failing_line(failure: FailedTest, path: str) -> int | None:
@@ -80,4 +81,15 @@ def where_it_returned(failure: FailedTest, path: str, lines: list[str]) -> str:
     condition = guard(lines, returned.line - 1)
     if condition:
         sentence += f", inside `{condition[:LINE_CHARS]}`"
+    expected = expected_value(failure, returned.value)
+    if expected:
+        sentence += f"; the test expects {expected[:LINE_CHARS]}"
     return sentence + ". Change the code there so the test's inputs give what it expects."
+
+
+def expected_value(failure: FailedTest, value: str) -> str:
+    """The value the test compared the returned one with ("assert 3 == 2.5" gives "2.5")."""
+    for returned, expected in COMPARISON.findall(failure.details):
+        if returned.strip() == value.strip():
+            return expected.strip()
+    return ""

@@ -9,7 +9,7 @@ from graphs.fences import fence, safe_relative_path
 from graphs.implementation.contracts import contract_gaps, ticket_words
 from graphs.implementation.failures import assign_failures, describe_failures, map_failures
 from graphs.implementation.files import Window, fence_language
-from graphs.implementation.state import ImplementationState, Review, WorkerState
+from graphs.implementation.state import TESTS_FAIL, ImplementationState, Review, WorkerState
 from graphs.prompting import task_messages
 from graphs.schemas import Requirements, TestReport, TicketContext
 from graphs.structured import trim
@@ -92,7 +92,7 @@ def worker_feedback(state: ImplementationState, path: str) -> str:
             " the tests that pass."
         )
         lines += broken_feedback(state, path)
-    if review is not None:
+    if review is not None and review.summary != TESTS_FAIL:
         lines.append(
             f"The QA review of the previous version did not pass it: {review.summary.strip()}"
         )
@@ -126,6 +126,7 @@ def criteria_text(ticket: TicketContext, requirements: Requirements | None) -> s
 def answers_text(requirements: Requirements | None) -> str:
     """The reporter's answers as written, or a line saying there are none."""
     given = [] if requirements is None else requirements.answers
+    given = list(dict.fromkeys(answer.strip() for answer in given))  # the same answer once
     return trim("\n\n".join(given), ANSWERS_CHARS) if given else "(none given)"
 
 

@@ -102,7 +102,8 @@ async def test_the_worker_is_pointed_at_the_line_that_returned_the_wrong_value(
     told = describe_failures([kelvin], repo, {CONVERT: change}, CONVERT)
     assert (
         "This test's call returned 32.0 from your file at line 5 (called with value = 0,"
-        " source = 'C', target = 'K'): `return value * 9 / 5 + 32`, inside `if source == \"C\":`."
+        " source = 'C', target = 'K'): `return value * 9 / 5 + 32`, inside `if source == \"C\":`;"
+        " the test expects 273.15 ± "
     ) in told
     moved = {CONVERT: FileChange(path=CONVERT, content="\n" + change.content)}
     assert "returned 32.0" not in describe_failures([kelvin], repo, moved, CONVERT)  # line moved

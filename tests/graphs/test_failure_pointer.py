@@ -7,7 +7,7 @@ import pytest
 
 from config import ROOT
 from graphs.implementation.failures import describe_failures
-from graphs.implementation.pointer import where_it_fails
+from graphs.implementation.pointer import expected_value, where_it_fails
 from graphs.schemas import FailedTest, FileChange
 from tests.support.local_tester import LocalTester
 
@@ -87,3 +87,15 @@ def test_assignments_in_the_frames_source_are_not_taken_for_its_arguments() -> N
     assert where_it_fails(failure, "timefmt/durations.py", text).startswith(
         "This test fails in your file at line 4 (called with text = '7d'): `raise"
     )
+
+
+def test_the_expected_value_is_the_other_side_of_the_comparison_with_the_returned_one() -> None:
+    details = (
+        "    def test_first_page():\n>       assert paginate([1, 2, 3], 1, 2) == [1, 2]\n"
+        "E       assert [3] == [1, 2]\nE         At index 0 diff: 3 != 1\n"
+    )
+    failure = FailedTest(test_id="t::test_first_page", file="t.py", message="", details=details)
+    assert expected_value(failure, "[3]") == "[1, 2]"
+    assert expected_value(failure, "[1, 2]") == ""  # not the value the call returned
+    worded = failure.model_copy(update={"details": "E       AssertionError: assert 'ab' == 'a'"})
+    assert expected_value(worded, "'ab'") == "'a'"
