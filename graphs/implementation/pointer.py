@@ -2,6 +2,7 @@
 
 import re
 
+from graphs.implementation.reads import names_read
 from graphs.schemas import FailedTest
 
 LINE_CHARS = 160
@@ -61,7 +62,20 @@ def where_it_fails(failure: FailedTest, path: str, text: str) -> str:
     condition = guard(lines, number - 1)
     if condition:
         sentence += f", inside `{condition[:LINE_CHARS]}`"
-    return sentence + ". Change the code there so the test's inputs give what it expects."
+    if code.startswith("raise "):
+        sentence += (
+            ". Your code raises this error itself for these arguments, but the test does not"
+            " expect it: change the check, or the values it uses, so that they are accepted"
+        )
+    else:
+        sentence += ". Change the code there so the test's inputs give what it expects"
+    return sentence + reads_note(text, number)
+
+
+def reads_note(text: str, line: int) -> str:
+    """A sentence naming the module-level values the failing function reads, if any."""
+    read = names_read(text, line)
+    return f". The function reads {', '.join(read)}." if read else "."
 
 
 def where_it_returned(failure: FailedTest, path: str, lines: list[str]) -> str:
@@ -84,7 +98,8 @@ def where_it_returned(failure: FailedTest, path: str, lines: list[str]) -> str:
     expected = expected_value(failure, returned.value)
     if expected:
         sentence += f"; the test expects {expected[:LINE_CHARS]}"
-    return sentence + ". Change the code there so the test's inputs give what it expects."
+    sentence += ". Change the code there so the test's inputs give what it expects"
+    return sentence + reads_note("\n".join(lines), returned.line)
 
 
 def expected_value(failure: FailedTest, value: str) -> str:
