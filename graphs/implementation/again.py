@@ -17,6 +17,11 @@ LOOPED_AGAIN = (
     "Your answer was not used: {note}. Write the complete file once more, and short: each"
     " test and each statement once, no long runs of similar lines."
 )
+FOCUSED = (
+    "Your answer for this file gave back a version already tried, which fails as described"
+    " above. You are shown only the lines where your code rejects what the failing test"
+    " passes: rewrite them so that the test's inputs are accepted."
+)
 UNCHANGED = (
     "Your answer gave this file back unchanged, but the plan asks you to change it: {purpose}"
     " Write the changed file: make the change the ticket and its acceptance criteria ask for."
@@ -36,6 +41,11 @@ def ask_again_because(outcome: WorkerOutcome, state: WorkerState, tried: set[str
     elif state["revision"] > 1 and repeats(outcome, tried):
         return REPEATED
     return beside_because(outcome, state)
+
+
+def stuck(why: str) -> bool:
+    """Whether a note asks again because the worker gave back its file or a tried version."""
+    return why == REPEATED or why.startswith(UNCHANGED.split("{", 1)[0])
 
 
 def as_checked_out(state: WorkerState) -> bool:

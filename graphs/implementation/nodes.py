@@ -12,7 +12,7 @@ from graphs.analysis.graph import index_repository
 from graphs.analysis.index import Snippet
 from graphs.analysis.tools import CONTEXT_QUERY, find_tool, make_context_query_tool
 from graphs.fences import safe_relative_path
-from graphs.implementation.again import ask_again_because, with_note
+from graphs.implementation.again import FOCUSED, ask_again_because, stuck, with_note
 from graphs.implementation.asking import ask_for_file, bounded
 from graphs.implementation.candidates import best_candidate, warmer
 from graphs.implementation.criteria import criteria_path
@@ -24,6 +24,7 @@ from graphs.implementation.files import (
     same_text,
     splice,
 )
+from graphs.implementation.focus import focus_lines, focus_window
 from graphs.implementation.gate import module_name
 from graphs.implementation.imports import add_forgotten_imports
 from graphs.implementation.journal import Journal, WorkerOutcome
@@ -163,9 +164,20 @@ async def fan_out(state: ImplementationState) -> list[Send] | Literal["finish"]:
             "others": [c for c in changes if c.path != path],
             "own_tests": [] if best is None else best.own,
             "warm": bool(state.get("stalled")),
+            "focus": stuck_focus(failing.get(path, []), path, current, state["repo_dir"]),
         }
         sends.append(Send("worker", payload))
     return sends
+
+
+def stuck_focus(
+    failures: list[FailedTest], path: str, current: str | None, repo_dir: Path
+) -> tuple[int, int] | None:
+    """The lines a worker asked again is shown instead of its whole file, if any."""
+    if not failures or is_test_file(path):
+        return None
+    text = current if current is not None else read_current(repo_dir / path)
+    return focus_lines(failures, path, text) if text else None
 
 
 def outcome_update(outcome: WorkerOutcome) -> dict[str, Any]:
@@ -199,7 +211,11 @@ def make_worker(
             outcome = await write_file(first, tools, state)
             tried = journal.tried(path, revision)
             why = "" if is_offline(model) else ask_again_because(outcome, state, tried)
-            if why:
+            focus = state.get("focus") if stuck(why) else None
+            if focus:  # shown only the lines that reject the test's inputs, it changes them
+                again = await write_file(model, tools, with_note(state, FOCUSED), focus)
+                outcome = again.model_copy(update={"tokens": outcome.tokens + again.tokens})
+            elif why:
                 # The same prompt gives the same answer, and a small model sure of its code
                 # gives it again even warmer: the prompt says why it cannot stand.
                 again = await write_file(warmer(model), tools, with_note(state, why))
@@ -215,9 +231,13 @@ def make_worker(
 
 
 async def write_file(
-    model: BaseChatModel, tools: Sequence[BaseTool], state: WorkerState
+    model: BaseChatModel,
+    tools: Sequence[BaseTool],
+    state: WorkerState,
+    focus: tuple[int, int] | None = None,
 ) -> WorkerOutcome:
-    """Ask the model for the whole new content of one file (or the window it is shown)."""
+    """Ask the model for the whole new content of one file (or the window it is shown: the
+    `focus` lines when given and still there)."""
     planned = state["assignment"]["file"]
     path, revision = planned.path, state["revision"]
     target = state["repo_dir"] / path
@@ -233,7 +253,7 @@ async def write_file(
     if current is None:
         return outcome(f"{path}: unchanged, it is a binary file")
     query = f"{planned.purpose} {state['feedback']} {state['plan'].summary}"
-    window = choose_window(current, query)
+    window = (focus and focus_window(current, focus)) or choose_window(current, query)
     if len(window.text) > MAX_WINDOW_CHARS:  # one line longer than any window: generated code
         return outcome(f"{path}: unchanged, its lines are too long to rewrite (minified?)")
     worker_tools = list(tools)

@@ -29,16 +29,33 @@ def frame_arguments(failure: FailedTest, path: str) -> str:
     return ", ".join(names)[:LINE_CHARS]
 
 
-def guard(lines: list[str], index: int) -> str:
-    """The `if`/`elif`/`else` line the line at `index` sits under, if any."""
+def guard_index(lines: list[str], index: int) -> int | None:
+    """The index of the `if`/`elif`/`else` line the line at `index` sits under, if any."""
     indent = len(lines[index]) - len(lines[index].lstrip())
-    for line in reversed(lines[:index]):
+    for above in range(index - 1, -1, -1):
+        line = lines[above]
         stripped = line.strip()
         if not stripped or stripped.startswith("#"):
             continue
         if len(line) - len(line.lstrip()) < indent:
-            return stripped if stripped.startswith(("if ", "elif ", "else")) else ""
-    return ""
+            return above if stripped.startswith(("if ", "elif ", "else")) else None
+    return None
+
+
+def guard(lines: list[str], index: int) -> str:
+    """The `if`/`elif`/`else` line the line at `index` sits under, if any."""
+    above = guard_index(lines, index)
+    return "" if above is None else lines[above].strip()
+
+
+def raising_line(failure: FailedTest, path: str, lines: list[str]) -> int | None:
+    """The line of `path` (as shown) whose own `raise` the failing test ran into, if any."""
+    number = failing_line(failure, path)
+    if number is None or not 0 < number <= len(lines):
+        return None
+    code = " ".join(lines[number - 1].split())
+    shown = f"> {code}" in " ".join(failure.details.split())
+    return number if shown and code.startswith("raise ") else None
 
 
 def where_it_fails(failure: FailedTest, path: str, text: str) -> str:

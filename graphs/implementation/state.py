@@ -115,3 +115,5 @@ class WorkerState(ImplementationInput):
     own_tests: NotRequired[list[str]]
     # Whether the last revision changed nothing (the answer is then asked for warmer).
     warm: NotRequired[bool]
+    # The lines (from 1) that reject a failing test's inputs, shown alone to a stuck worker.
+    focus: NotRequired[tuple[int, int] | None]

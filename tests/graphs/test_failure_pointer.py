@@ -8,6 +8,7 @@ import pytest
 from config import ROOT
 from graphs.implementation.failures import describe_failures
 from graphs.implementation.pointer import expected_value, where_it_fails
+from graphs.implementation.reads import names_read
 from graphs.schemas import FailedTest, FileChange
 from tests.support.local_tester import LocalTester
 
@@ -99,3 +100,31 @@ def test_the_expected_value_is_the_other_side_of_the_comparison_with_the_returne
     assert expected_value(failure, "[1, 2]") == ""  # not the value the call returned
     worded = failure.model_copy(update={"details": "E       AssertionError: assert 'ab' == 'a'"})
     assert expected_value(worded, "'ab'") == "'a'"
+
+
+async def test_a_raising_check_is_named_with_the_module_values_it_reads(tmp_path: Path) -> None:
+    durations = ROOT / "bench" / "quality" / "tickets" / "duration-days" / "repo"
+    repo = shutil.copytree(durations, tmp_path / "repo")
+    days = "from timefmt.durations import parse_duration\n\n\ndef test_days():\n"
+    (repo / "tests" / "test_days.py").write_text(
+        days + '    assert parse_duration("7d") == 604800\n'
+    )
+    report = await LocalTester(repo, tmp_path / "runs", "python -m pytest -q")([])
+    (failure,) = report.failed_tests
+    text = describe_failures([failure], repo, {}, "timefmt/durations.py")
+    assert "Your code raises this error itself for these arguments, but the test does not" in text
+    assert (
+        'The function reads `_PART = re.compile(r"(\\d+)([hms])")` (line 5),'
+        ' `_SECONDS = {"h": 3600, "m": 60, "s": 1}` (line 6).'
+    ) in text
+
+
+def test_only_module_values_the_failing_function_reads_are_named() -> None:
+    text = (
+        "LIMIT = 3\nUNUSED = 4\nnames: list[str] = []\n\n\n"
+        "def check(x):\n    if x > LIMIT or x in names:\n        raise ValueError(x)\n"
+        "    return x\n"
+    )
+    assert names_read(text, 8) == ["`LIMIT = 3` (line 1)", "`names: list[str] = []` (line 3)"]
+    assert names_read(text, 1) == []  # not inside a function
+    assert names_read("def broken(:\n", 1) == []
