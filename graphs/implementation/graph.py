@@ -2,11 +2,9 @@
 
 prepare -> supervisor -> worker* -> tester -> review -> supervisor (next revision) | settle ->
 finish.
-QA reviews a revision whose tests pass (failing tests go straight back to the workers of
-the files they concern); its fixes go back to the workers until QA passes, revisions stop
-changing anything, `max_revisions` rounds of workers have run or the minutes for revisions
-are spent. A journal records every completed step, so a run resumed from its journal skips
-them.
+QA's fixes go back to the workers until QA passes, revisions stop changing anything,
+`max_revisions` rounds of workers have run or the minutes for revisions are spent. A journal
+records every completed step, so a run resumed from its journal skips them.
 """
 
 from collections.abc import Callable, Hashable, Sequence

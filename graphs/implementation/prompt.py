@@ -9,7 +9,7 @@ from graphs.fences import fence, safe_relative_path
 from graphs.implementation.contracts import contract_gaps, ticket_words
 from graphs.implementation.failures import assign_failures, describe_failures, map_failures
 from graphs.implementation.files import Window, fence_language
-from graphs.implementation.state import TESTS_FAIL, ImplementationState, Review, WorkerState
+from graphs.implementation.state import ImplementationState, Review, WorkerState
 from graphs.prompting import task_messages
 from graphs.schemas import Requirements, TestReport, TicketContext
 from graphs.structured import trim
@@ -92,7 +92,7 @@ def worker_feedback(state: ImplementationState, path: str) -> str:
             " the tests that pass."
         )
         lines += broken_feedback(state, path)
-    if review is not None and review.summary != TESTS_FAIL:
+    if review is not None:
         lines.append(
             f"The QA review of the previous version did not pass it: {review.summary.strip()}"
         )

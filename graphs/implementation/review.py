@@ -6,11 +6,10 @@ from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 
-from graphs.implementation.failures import is_test_file, map_failures
 from graphs.implementation.files import read_current
 from graphs.implementation.journal import Journal, ReviewOutcome
 from graphs.implementation.prompt import tail
-from graphs.implementation.state import TESTS_FAIL, ImplementationState, Review
+from graphs.implementation.state import ImplementationState, Review
 from graphs.node_types import AsyncNode
 from graphs.prompting import task_prompt
 from graphs.schemas import FileChange, TestReport
@@ -92,26 +91,11 @@ def settle(review: Review, tests: TestReport | None) -> Review:
     return review
 
 
-def failing_in_code(state: ImplementationState) -> bool:
-    """Whether failing tests concern a planned source file: its worker is told those failures,
-    and a review could only fail the revision and blur them with guesses."""
-    tests = state.get("tests")
-    if tests is None or tests.passed or not tests.counted:
-        return False
-    editable = [
-        a["file"].path for a in state.get("assignments", []) if a["file"].action != "delete"
-    ]
-    mapped = map_failures(tests, editable)
-    return any(found and not is_test_file(path) for path, found in mapped.items())
-
-
 def make_review(model: BaseChatModel, journal: Journal) -> AsyncNode[ImplementationState]:
     """The node that asks the model to review the revision (or replays the review)."""
 
     async def review(state: ImplementationState) -> dict[str, Any]:
         revision, ticket = state["revision"], state["ticket"]
-        if failing_in_code(state):  # failed like any review of failing tests, with no model call
-            return {"review": Review(passed=False, summary=TESTS_FAIL), "tokens": 0}
         outcome = journal.review(revision)
         if outcome is None:
             journal.start("review", revision)

@@ -35,9 +35,6 @@ class Fix(BaseModel):
     instruction: str
 
 
-TESTS_FAIL = "The tests fail in the files of the change; QA reviews a revision once its tests pass."
-
-
 class Review(BaseModel):
     """The QA verdict on one revision."""
 

@@ -65,7 +65,13 @@ async def test_a_repeated_version_is_asked_again_for_the_values_the_raising_chec
     )
     focused = model.received[-2][-1].text  # the last worker call, before the review
     assert "you are shown lines 5-6" in focused and "rejects what the failing test" in focused
-    assert tasks_of(model) == ["implement_file"] * 3 + ["review"]
+    assert tasks_of(model) == [
+        "implement_file",
+        "review",
+        "implement_file",
+        "implement_file",
+        "review",
+    ]
 
 
 def raising(details: str) -> FailedTest:
