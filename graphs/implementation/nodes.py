@@ -12,7 +12,7 @@ from graphs.analysis.graph import index_repository
 from graphs.analysis.index import Snippet
 from graphs.analysis.tools import CONTEXT_QUERY, find_tool, make_context_query_tool
 from graphs.fences import safe_relative_path
-from graphs.implementation.again import FOCUSED, ask_again_because, stuck, with_note
+from graphs.implementation.again import ask_again_because, stuck, with_note
 from graphs.implementation.asking import ask_for_file, bounded
 from graphs.implementation.candidates import best_candidate, warmer
 from graphs.implementation.criteria import criteria_path
@@ -24,7 +24,7 @@ from graphs.implementation.files import (
     same_text,
     splice,
 )
-from graphs.implementation.focus import focus_lines, focus_window
+from graphs.implementation.focus import focus_lines, focus_window, write_focused
 from graphs.implementation.gate import module_name
 from graphs.implementation.imports import add_forgotten_imports
 from graphs.implementation.journal import Journal, WorkerOutcome
@@ -213,7 +213,7 @@ def make_worker(
             why = "" if is_offline(model) else ask_again_because(outcome, state, tried)
             focus = state.get("focus") if stuck(why) else None
             if focus:  # shown only the lines that reject the test's inputs, it changes them
-                again = await write_file(model, tools, with_note(state, FOCUSED), focus)
+                again = await write_focused(write_file, model, tools, state, focus, tried)
                 outcome = again.model_copy(update={"tokens": outcome.tokens + again.tokens})
             elif why:
                 # The same prompt gives the same answer, and a small model sure of its code

@@ -74,6 +74,27 @@ async def test_a_repeated_version_is_asked_again_for_the_values_the_raising_chec
     ]
 
 
+async def test_focused_lines_given_back_as_they_were_are_asked_for_again(tmp_path: Path) -> None:
+    repo = shutil.copytree(REPO, tmp_path / "repo")
+    (repo / "tests" / "test_days.py").write_text(DAYS_TEST)
+    tester = LocalTester(repo, tmp_path / "runs", "python -m pytest -q")
+    as_they_were = "".join(ORIGINAL.splitlines(keepends=True)[4:6])
+    focused_answers = iter([as_they_were, WITH_DAYS])
+
+    def handle(task: str, inputs: dict[str, Any], messages: list[BaseMessage]) -> Reply:
+        if task == "review":
+            return verdict(True)
+        if inputs["window"]["start_line"] == 5:
+            return file_answer(DURATIONS, next(focused_answers))
+        return file_answer(DURATIONS, ORIGINAL.replace("1h30m.", "1h30m or 7d."))
+
+    model = team(handle)
+    result = await implement_plan(model, repo, TICKET, PLAN, None, tester=tester)
+    assert result.tests_passed, result.notes
+    assert "86400" in result.changes[0].content
+    assert tasks_of(model).count("implement_file") == 4  # revision 1; a repeat, focused twice
+
+
 def raising(details: str) -> FailedTest:
     """A failure whose traceback ends in `units/t.py`."""
     return FailedTest(test_id="t::test_k", file="tests/t.py", message="", details=details)
