@@ -99,9 +99,33 @@ def choose_window(content: str, query: str, max_chars: int = MAX_WINDOW_CHARS) -
     return Window(start, end, len(lines), "".join(lines[start:end]))
 
 
+def echoed(shown: list[str], answer: list[str]) -> int:
+    """How many of the answer's first lines repeat the last lines shown, if any is not blank."""
+    for count in range(min(len(shown), len(answer) - 1), 0, -1):
+        tail, head = shown[len(shown) - count :], answer[:count]
+        if any(line.strip() for line in head) and [t.rstrip() for t in tail] == [
+            h.rstrip() for h in head
+        ]:
+            return count
+    return 0
+
+
+def without_echo(lines: list[str], window: Window, new_text: str) -> str:
+    """The window's answer without lines it copied from just before or after the window: the
+    small model, shown lines 5-6, was seen answering with lines 3-6."""
+    answer = new_text.splitlines(keepends=True)
+    answer = answer[echoed(lines[: window.start], answer) :]
+    after = [line.rstrip() for line in lines[window.end :]]
+    reversed_tail = echoed(after[::-1], [a.rstrip() for a in answer[::-1]])
+    return "".join(answer[: len(answer) - reversed_tail])
+
+
 def splice(content: str, window: Window, new_text: str) -> str:
-    """The file with the window's lines replaced by `new_text`."""
+    """The file with the window's lines replaced by `new_text` (less lines it echoed from
+    around the window)."""
     lines = content.splitlines(keepends=True)
+    if not window.whole:
+        new_text = without_echo(lines, window, new_text)
     if (
         new_text
         and not new_text.endswith("\n")

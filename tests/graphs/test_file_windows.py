@@ -1,6 +1,12 @@
 """Which lines of a long file a worker is shown, and splicing its answer back."""
 
-from graphs.implementation.files import MAX_WINDOW_CHARS, choose_window, code_names, splice
+from graphs.implementation.files import (
+    MAX_WINDOW_CHARS,
+    Window,
+    choose_window,
+    code_names,
+    splice,
+)
 
 
 def long_module() -> str:
@@ -42,3 +48,18 @@ def test_a_line_longer_than_any_window_is_shown_whole() -> None:
     content = "a = 1\n" + "bundle = '" + "a" * 3 * MAX_WINDOW_CHARS + "'\n" + "b = 2\n"
     window = choose_window(content, "the bundle")
     assert len(window.text) > MAX_WINDOW_CHARS  # the worker skips such a file
+
+
+def test_lines_an_answer_copies_from_around_its_window_are_not_spliced_in_twice() -> None:
+    head = '"""Durations."""\n\nimport re\n\n'
+    content = head + '_PART = "hms"\n_SECONDS = {"h": 3600}\n\n\ndef f():\n    pass\n'
+    window = Window(4, 6, 10, '_PART = "hms"\n_SECONDS = {"h": 3600}\n')
+    answer = 'import re\n\n_PART = "dhms"\n_SECONDS = {"d": 86400, "h": 3600}\n\n\ndef f():\n'
+    spliced = splice(content, window, answer)
+    assert spliced == content.replace('"hms"', '"dhms"').replace('{"h"', '{"d": 86400, "h"')
+
+
+def test_an_answer_of_only_blank_lines_around_is_kept_as_written() -> None:
+    content = "a = 1\n\nb = 2\n\nc = 3\n"
+    window = Window(2, 3, 5, "b = 2\n")
+    assert splice(content, window, "\nb = 3\n") == "a = 1\n\n\nb = 3\n\nc = 3\n"
