@@ -48,14 +48,20 @@ def guard(lines: list[str], index: int) -> str:
     return "" if above is None else lines[above].strip()
 
 
-def raising_line(failure: FailedTest, path: str, lines: list[str]) -> int | None:
-    """The line of `path` (as shown) whose own `raise` the failing test ran into, if any."""
+def shown_failing_line(failure: FailedTest, path: str, lines: list[str]) -> int | None:
+    """The line of `path` where the traceback ends, when the file shown still holds the code
+    the traceback shows there (else it is another version than the one tested)."""
     number = failing_line(failure, path)
     if number is None or not 0 < number <= len(lines):
         return None
     code = " ".join(lines[number - 1].split())
-    shown = f"> {code}" in " ".join(failure.details.split())
-    return number if shown and code.startswith("raise ") else None
+    return number if code and f"> {code}" in " ".join(failure.details.split()) else None
+
+
+def raising_line(failure: FailedTest, path: str, lines: list[str]) -> int | None:
+    """The line of `path` (as shown) whose own `raise` the failing test ran into, if any."""
+    number = shown_failing_line(failure, path, lines)
+    return number if number and lines[number - 1].strip().startswith("raise ") else None
 
 
 def where_it_fails(failure: FailedTest, path: str, text: str) -> str:
@@ -64,15 +70,13 @@ def where_it_fails(failure: FailedTest, path: str, text: str) -> str:
     Empty when the traceback does not end in the file or the line no longer holds the code
     the traceback shows (the file shown is another version than the one tested).
     """
-    number = failing_line(failure, path)
     lines = text.splitlines()
-    if number is None:
+    if failing_line(failure, path) is None:
         return where_it_returned(failure, path, lines)
-    if not 0 < number <= len(lines):
+    number = shown_failing_line(failure, path, lines)
+    if number is None:
         return ""
     code = " ".join(lines[number - 1].split())
-    if not code or f"> {code}" not in " ".join(failure.details.split()):
-        return ""
     arguments = frame_arguments(failure, path)
     reached = f" (called with {arguments})" if arguments else ""
     sentence = f"This test fails in your file at line {number}{reached}: `{code[:LINE_CHARS]}`"

@@ -41,12 +41,17 @@ PLAN = Plan(
 )
 
 
+def days_repo(tmp_path: Path) -> tuple[Path, LocalTester]:
+    """The benchmark's duration repository with a failing test of days, and its tester."""
+    repo = shutil.copytree(REPO, tmp_path / "repo")
+    (repo / "tests" / "test_days.py").write_text(DAYS_TEST)
+    return repo, LocalTester(repo, tmp_path / "runs", "python -m pytest -q")
+
+
 async def test_a_repeated_version_is_asked_again_for_the_values_the_raising_check_reads(
     tmp_path: Path,
 ) -> None:
-    repo = shutil.copytree(REPO, tmp_path / "repo")
-    (repo / "tests" / "test_days.py").write_text(DAYS_TEST)
-    tester = LocalTester(repo, tmp_path / "runs", "python -m pytest -q")
+    repo, tester = days_repo(tmp_path)
     docstring_only = ORIGINAL.replace("like `1h30m` or `45s`", "like `1h30m`, `45s` or `7d`")
 
     def handle(task: str, inputs: dict[str, Any], messages: list[BaseMessage]) -> Reply:
@@ -75,9 +80,7 @@ async def test_a_repeated_version_is_asked_again_for_the_values_the_raising_chec
 
 
 async def test_focused_lines_given_back_as_they_were_are_asked_for_again(tmp_path: Path) -> None:
-    repo = shutil.copytree(REPO, tmp_path / "repo")
-    (repo / "tests" / "test_days.py").write_text(DAYS_TEST)
-    tester = LocalTester(repo, tmp_path / "runs", "python -m pytest -q")
+    repo, tester = days_repo(tmp_path)
     as_they_were = "".join(ORIGINAL.splitlines(keepends=True)[4:6])
     focused_answers = iter([as_they_were, WITH_DAYS])
 
