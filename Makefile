@@ -10,7 +10,7 @@ BENCHES := $(filter-out bench/__init__.py bench/cli_speed.py,$(wildcard bench/*.
 MODEL ?=
 MODEL_ENV := $(if $(MODEL),TICKETSMITH_MODEL_PROVIDER=$(MODEL))
 
-.PHONY: install demo up test test-local-model local-model lint bench bench-quality clean sandbox-tool
+.PHONY: install demo up test test-unit test-e2e test-local-model local-model lint bench bench-quality clean sandbox-tool
 
 # Workspace commands (tests, environment set-up) run in bubblewrap: installed here when we are
 # root with apt-get; otherwise this says what to do (or set TICKETSMITH_SANDBOX=none).
@@ -27,12 +27,13 @@ sandbox-tool:
 
 # uv (from PyPI, bootstrapped into the venv by pip) installs in seconds, from the indexes pip
 # is configured with (python -m deploy.uv_env); pip does the install when uv cannot be had or fails.
-# Bytecode is compiled on first import, not for all of site-packages at install time.
+# Bytecode is compiled at install (as pip does by default): where PYTHONDONTWRITEBYTECODE is set,
+# nothing is cached on import, and every process of a stack would compile its imports again.
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	{ test -x $(UV) || $(PY) -m pip install --quiet uv; } \
 		&& eval "$$($(PY) -m deploy.uv_env)" \
-		&& $(UV) pip install --quiet --python $(PY) -e '.[dev]' \
+		&& $(UV) pip install --quiet --compile-bytecode --python $(PY) -e '.[dev]' \
 	|| { echo "uv unavailable or failed: installing with pip"; \
 		$(PY) -m pip install --quiet --upgrade pip && $(PY) -m pip install --quiet -e '.[dev]'; }
 	touch $(STAMP)
@@ -45,8 +46,25 @@ demo: $(STAMP) sandbox-tool
 up: $(STAMP) sandbox-tool
 	$(MODEL_ENV) $(PY) -m embedded up
 
+# The suite in parallel (pytest-xdist): a test file stays on one worker, so a module's stack
+# starts once; end-to-end stacks mostly wait, so there are more workers than cores.
+# TESTS=tests/graphs for one package, TEST_WORKERS=1 for one process; the slowest tests are
+# listed at the end. Bytecode is written (PYTHONDONTWRITEBYTECODE off) so that the stacks the
+# suite starts do not each compile the project again.
+TEST_WORKERS ?= 3
+TESTS ?=
+PYTEST := PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder --durations=15
+
 test: $(STAMP) sandbox-tool
-	$(PY) -m pytest -q
+	$(PYTEST) $(TESTS)
+
+# Everything but the end-to-end tests (no stacks): a few minutes.
+test-unit: $(STAMP) sandbox-tool
+	$(PYTEST) --ignore=tests/e2e $(TESTS)
+
+# The end-to-end tests alone: dev server, real worker, emulators and git, a stack per module.
+test-e2e: $(STAMP) sandbox-tool
+	$(PYTEST) tests/e2e
 
 test-local-model: $(STAMP)
 	$(PY) -m pytest -q -m local_model tests/e2e/test_local_model.py

@@ -29,6 +29,8 @@ class Service:
     argv: list[str]
     port: int | None
     ready: Callable[[], Awaitable[bool]]
+    # The services that must be ready before this one starts; the rest start side by side.
+    needs: tuple[str, ...] = ()
     process: subprocess.Popen[bytes] | None = field(default=None, repr=False)
 
 

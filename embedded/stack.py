@@ -13,6 +13,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from config import ROOT, Settings
 from embedded.reaper import popen_bound
@@ -60,6 +61,7 @@ class Stack:
         self.log_dir = settings.data_dir / "logs"
         self.report = report
         self.services = self._services(reset_emulators)
+        self._client: Any = None  # the worker's readiness check connects once, not every poll
 
     def _services(self, reset_emulators: bool) -> list[Service]:
         s = self.settings
@@ -93,6 +95,7 @@ class Stack:
             "--host", s.webhook_host, "--port", str(s.webhook_port), "--log-level", "warning",
         ]  # fmt: skip
         ui = f"http://127.0.0.1:{s.temporal_ui_port}"
+        model = self._local_model()
         return [
             *self._codec(),
             Service("temporal", server_argv, temporal_port(s), lambda: http_ok(ui)),
@@ -113,9 +116,16 @@ class Stack:
                 webhook_argv,
                 s.webhook_port,
                 lambda: http_ok(f"http://{s.webhook_host}:{s.webhook_port}/healthz"),
+                needs=("temporal",),
             ),
-            *self._local_model(),
-            Service("worker", [*LAUNCH, "worker", "worker.py"], None, self._worker_ready),
+            *model,
+            Service(
+                "worker",
+                [*LAUNCH, "worker", "worker.py"],
+                None,
+                self._worker_ready,
+                needs=("temporal", *(service.name for service in model)),
+            ),
         ]
 
     def _local_model(self) -> list[Service]:
@@ -148,8 +158,9 @@ class Stack:
 
         from config import connect_temporal
 
-        client = await connect_temporal(self.settings)
-        response = await client.workflow_service.describe_task_queue(
+        if self._client is None:
+            self._client = await connect_temporal(self.settings)
+        response = await self._client.workflow_service.describe_task_queue(
             DescribeTaskQueueRequest(
                 namespace=self.settings.temporal_namespace,
                 task_queue=TaskQueue(name=self.settings.task_queue),
@@ -178,11 +189,30 @@ class Stack:
             )
 
     async def start(self) -> None:
-        """Start every service in order and wait until each is ready."""
+        """Start each service once those it needs are ready, the others side by side."""
         self.check_ports()
         self.log_dir.mkdir(parents=True, exist_ok=True)
-        for service in self.services:
+        ready = {service.name: asyncio.Event() for service in self.services}
+
+        async def start_when_its_needs_are_ready(service: Service) -> None:
+            for need in service.needs:
+                await ready[need].wait()
             await self.start_service(service.name)
+            ready[service.name].set()
+
+        tasks = [
+            asyncio.create_task(start_when_its_needs_are_ready(service))
+            for service in self.services
+        ]
+        try:
+            await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
+        finally:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+        for task in tasks:
+            if not task.cancelled() and (failure := task.exception()) is not None:
+                raise failure
 
     async def start_service(self, name: str) -> None:
         """Start one service (again) and wait until it is ready."""

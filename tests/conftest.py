@@ -42,6 +42,12 @@ async def register_search_attributes(client: Client) -> None:
     )
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """End-to-end modules first: under xdist they are the longest units, so they start early
+    and the shorter files fill the workers around them instead of one stack running last."""
+    items.sort(key=lambda item: "e2e" not in item.path.parts)
+
+
 @pytest.fixture(scope="session", autouse=True)
 def nothing_outlives_the_run() -> Iterator[None]:
     """Servers the run started die with it, also when it is killed (see embedded.reaper)."""

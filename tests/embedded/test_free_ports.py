@@ -3,7 +3,7 @@
 import socket
 from pathlib import Path
 
-from tests.support.processes import free_port
+from tests.support.processes import free_port, worker_ports
 
 
 def test_ports_are_distinct_bindable_and_below_the_ephemeral_range() -> None:
@@ -13,3 +13,11 @@ def test_ports_are_distinct_bindable_and_below_the_ephemeral_range() -> None:
     assert all(port < low for port in ports), f"{ports} reach into the ephemeral range from {low}"
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", ports[-1]))
+
+
+def test_parallel_test_workers_choose_from_ranges_that_do_not_overlap() -> None:
+    shares = [worker_ports(f"gw{n}", "3") for n in range(3)]
+    for first, second in zip(shares, shares[1:], strict=False):
+        assert first.stop <= second.start
+    assert all(len(share) >= 3000 for share in shares)
+    assert worker_ports(None, None) == range(20000, 32000)

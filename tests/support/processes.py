@@ -40,8 +40,23 @@ def release_children() -> None:
 
 # Below the kernel's ephemeral range (32768-60999 by default): an outgoing connection cannot
 # take a port chosen here before the service that is to listen on it binds it.
-_PORTS = range(20000, 32000)
+_ALL_PORTS = range(20000, 32000)
 _given: set[int] = set()
+
+
+def worker_ports(
+    worker: str | None = os.environ.get("PYTEST_XDIST_WORKER"),
+    count: str | None = os.environ.get("PYTEST_XDIST_WORKER_COUNT"),
+) -> range:
+    """This test process's own share of the ports: parallel workers never choose the same one."""
+    if not worker or not count:
+        return _ALL_PORTS
+    share = len(_ALL_PORTS) // int(count)
+    start = _ALL_PORTS.start + share * int(worker.removeprefix("gw"))
+    return range(start, start + share)
+
+
+_PORTS = worker_ports()
 
 
 def free_port() -> int:
