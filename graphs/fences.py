@@ -3,7 +3,11 @@
 import re
 from dataclasses import dataclass
 
-_OPEN = re.compile(r"^ {0,3}(`{3,}|~{3,})[ \t]*([^`]*)$")
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+
+_MARKDOWN = MarkdownIt("commonmark")
+_FENCE_LINE = re.compile(r"^\s*(`{3,}|~{3,})")
 
 
 @dataclass(frozen=True)
@@ -23,22 +27,48 @@ def fence(path: str, content: str, language: str = "") -> str:
 
 
 def fenced_blocks(text: str) -> list[Block]:
-    """Every fenced block in a text, in order; an unclosed last block runs to the end."""
+    """Every fenced block in a text, in order, read as CommonMark reads it.
+
+    Fences inside list items and quotes count, their bodies without the container's indent;
+    an unclosed block runs to the end of its container. A fence indented four spaces or more
+    (an indented code block to CommonMark) is read as the fence a model meant.
+    """
     lines = text.splitlines()
     blocks: list[Block] = []
-    i = 0
-    while i < len(lines):
-        match = _OPEN.match(lines[i])
-        if match is None:
-            i += 1
-            continue
-        marker, info = match.group(1), match.group(2).strip()
-        closing = re.compile(rf"^ {{0,3}}{re.escape(marker[0])}{{{len(marker)},}}\s*$")
-        end = next((j for j in range(i + 1, len(lines)) if closing.match(lines[j])), len(lines))
-        before = lines[i - 1].strip() if i > 0 else ""
-        blocks.append(Block(header=f"{before} {info}".strip(), body="\n".join(lines[i + 1 : end])))
-        i = end + 1
+    for token in _MARKDOWN.parse(text):
+        if token.type == "fence":
+            blocks.append(_block(token, lines))
+        elif token.type == "code_block" and _FENCE_LINE.match(token.content):
+            before = _line_before(lines, token.map[0] if token.map else 0)
+            first, *rest = fenced_blocks(_dedent(token.content))
+            blocks.append(Block(header=f"{before} {first.header}".strip(), body=first.body))
+            blocks += rest
     return blocks
+
+
+def _block(token: Token, lines: list[str]) -> Block:
+    """A fence token with the line before it and its info string as its header."""
+    before = _line_before(lines, token.map[0] if token.map else 0)
+    body = token.content[:-1] if token.content.endswith("\n") else token.content
+    return Block(header=f"{before} {token.info.strip()}".strip(), body=body)
+
+
+def _line_before(lines: list[str], start: int) -> str:
+    """The last line with text before a block (without quote markers), unless it closes a fence."""
+    for line in reversed(lines[:start]):
+        text = re.sub(r"^(\s*>)+", "", line).strip()
+        if text:
+            return "" if _FENCE_LINE.match(text) else text
+    return ""
+
+
+def _dedent(text: str) -> str:
+    """The text without the indent its first line has, as far as each line has it."""
+    indent = len(text) - len(text.lstrip(" "))
+    return "".join(
+        line[min(indent, len(line) - len(line.lstrip(" "))) :]
+        for line in text.splitlines(keepends=True)
+    )
 
 
 def normalise_path(path: str) -> str:

@@ -50,3 +50,29 @@ def test_a_block_quoting_the_file_as_it_is_gives_way_to_the_new_version() -> Non
     assert find_file_block("```python a.py\nX = 1\n```", "a.py", unlike="X = 1") == "X = 1\n"
     unnamed = "```python\nX = 1\n```\n```python\nX = 3\n```"
     assert find_file_block(unnamed, "a.py", unlike="X = 1\n") == "X = 3\n"
+
+
+def test_a_fence_in_a_list_item_is_written_without_the_items_indent() -> None:
+    answer = (
+        "Changes:\n\n1. Update `calc/core.py`:\n\n   ```python\n   def add(a, b):\n"
+        "       return a + b\n   ```\n2. Done.\n"
+    )
+    assert find_file_block(answer, "calc/core.py") == "def add(a, b):\n    return a + b\n"
+
+
+def test_fences_indented_one_to_three_spaces_or_further_lose_that_indent() -> None:
+    for indent in ("  ", "   ", "    ", "      "):
+        code = "".join(f"{indent}{line}\n" for line in ("```python", "X = 1", "if X:", "    Y = 2"))
+        answer = f"a.py\n\n{code}{indent}```\n"
+        assert find_file_block(answer, "a.py", fallback=False) == "X = 1\nif X:\n    Y = 2\n", (
+            indent
+        )
+
+
+def test_a_fence_in_a_quote_and_nested_backticks() -> None:
+    quoted = "> a.py\n> ```python\n> X = 1\n> ```\n"
+    assert find_file_block(quoted, "a.py", fallback=False) == "X = 1\n"
+    nested = "README.md\n````markdown\nRun:\n```sh\nmake\n```\n````\n"
+    assert find_file_block(nested, "README.md") == "Run:\n```sh\nmake\n```\n"
+    tildes = "b.py\n~~~python\nprint('```')\n~~~\n"
+    assert find_file_block(tildes, "b.py") == "print('```')\n"
