@@ -2,7 +2,9 @@
 
 Found sources, in one recipe: `pyproject.toml` (dependencies, `test`/`dev` extras, dependency
 groups), `requirements*.txt`, `setup.cfg`, `setup.py` (installed, as only running it tells),
-`tox.ini` deps, `uv.lock` and `poetry.lock` pins, and the Python version asked for.
+`tox.ini` deps, `uv.lock` (exported by uv itself, markers and sources kept), `poetry.lock` pins
+with their markers, and the Python version asked for. A project whose tests cannot import it
+from the checkout's root (a `src/` layout) is installed, editable, after its dependencies.
 """
 
 import configparser
@@ -14,7 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-RECIPE_VERSION = "1"  # bump when the way environments are built changes
+RECIPE_VERSION = "2"  # bump when the way environments are built changes
 TEST_EXTRAS = ("test", "tests", "testing", "dev")
 REQUIREMENT_GLOBS = (
     "requirements*.txt", "requirements/*.txt", "*requirements.txt", "requirements*.in",
@@ -30,7 +32,10 @@ class EnvironmentRecipe(BaseModel):
     sources: list[str] = Field(default_factory=list)
     requirements: list[str] = Field(default_factory=list)
     requirement_files: list[str] = Field(default_factory=list)
-    install_project: bool = False  # dependencies only known by building the project
+    install_project: bool = False  # installed editable after its dependencies
+    # `uv export` options when uv.lock is the source: uv turns its own lock into requirements.
+    uv_export: list[str] | None = None
+    assumptions: list[str] = Field(default_factory=list)
     python: str | None = None
     setup_command: str | None = None
     key: str = ""
@@ -41,18 +46,21 @@ class EnvironmentRecipe(BaseModel):
         if self.setup_command:
             where = f"setup_command `{self.setup_command}` (projects.toml)"
         python = f"; Python {self.python} requested" if self.python else ""
-        return f"{where}{python}"
+        assumed = "".join(f"; {text}" for text in self.assumptions)
+        return f"{where}{python}{assumed}"
 
 
 def detect_environment(root: Path, setup_command: str | None = None) -> EnvironmentRecipe:
     """The recipe for the repository checked out at `root`."""
     recipe = EnvironmentRecipe(setup_command=setup_command)
-    lock = _read_toml(root / "uv.lock") or _read_toml(root / "poetry.lock")
-    if lock:
-        name = "uv.lock" if (root / "uv.lock").is_file() else "poetry.lock"
-        recipe.sources.append(name)
-        recipe.requirements += _locked_pins(lock)
     pyproject = _read_toml(root / "pyproject.toml")
+    lock = _read_toml(root / "uv.lock")
+    if lock:
+        recipe.sources.append("uv.lock")
+        recipe.uv_export = _uv_export_options(pyproject)
+    elif lock := _read_toml(root / "poetry.lock"):
+        recipe.sources.append("poetry.lock")
+        recipe.requirements += poetry_pins(lock)
     if pyproject:
         _from_pyproject(pyproject, recipe, use_deps=not lock)
     if (root / "setup.cfg").is_file() and not lock:
@@ -68,6 +76,7 @@ def detect_environment(root: Path, setup_command: str | None = None) -> Environm
                 recipe.sources.append(relative)
     if (root / "tox.ini").is_file():
         _from_tox(root / "tox.ini", recipe)
+    _decide_project_install(root, pyproject, recipe)
     recipe.requirements = list(dict.fromkeys([*BASE_REQUIREMENTS, *recipe.requirements]))
     recipe.python = recipe.python or _python_version_file(root)
     recipe.key = _cache_key(root, recipe)
@@ -81,16 +90,106 @@ def _read_toml(path: Path) -> dict[str, Any]:
         return {}
 
 
-def _locked_pins(lock: dict[str, Any]) -> list[str]:
-    """`name==version` for every package a uv or poetry lock holds (not the project itself)."""
+def _uv_export_options(pyproject: dict[str, Any]) -> list[str]:
+    """`uv export` options for the lock: its test extras and groups, pins with their markers."""
+    options = ["--frozen", "--no-hashes", "--no-header", "--no-annotate"]
+    extras = pyproject.get("project", {}).get("optional-dependencies", {})
+    groups = pyproject.get("dependency-groups", {})
+    options += [f"--extra={name}" for name in TEST_EXTRAS if name in extras]
+    options += [f"--group={name}" for name in TEST_EXTRAS if name in groups]
+    return options
+
+
+def poetry_pins(lock: dict[str, Any]) -> list[str]:
+    """`name==version ; markers` for every package of a poetry lock.
+
+    A package's markers are its own (newer locks), else those under which every package
+    that depends on it asks for it; a package locked in several versions is told apart by
+    the Pythons each supports. uv evaluates the markers for the environment's interpreter.
+    """
+    packages = [p for p in lock.get("package", []) if p.get("name") and p.get("version")]
+    wanted = _markers_of_dependents(packages)
+    versions: dict[str, int] = {}
+    for package in packages:
+        versions[_normalise(package["name"])] = versions.get(_normalise(package["name"]), 0) + 1
     pins = []
-    for package in lock.get("package", []):
-        source = package.get("source", {})
-        if isinstance(source, dict) and ({"editable", "virtual", "directory"} & set(source)):
-            continue  # the project itself (uv marks it so): importable from the checkout
-        if package.get("name") and package.get("version"):
-            pins.append(f"{package['name']}=={package['version']}")
-    return pins
+    for package in packages:
+        name = _normalise(package["name"])
+        markers = [str(package["markers"])] if isinstance(package.get("markers"), str) else []
+        if not markers and (asked := wanted.get(name)):
+            markers = [asked[0] if len(asked) == 1 else " or ".join(f"({m})" for m in asked)]
+        if versions[name] > 1 and (python := _python_marker(package.get("python-versions"))):
+            markers.append(python)
+        marker = " and ".join(f"({m})" for m in markers) if len(markers) > 1 else "".join(markers)
+        pins.append(f"{package['name']}=={package['version']}" + (f" ; {marker}" if marker else ""))
+    return list(dict.fromkeys(pins))
+
+
+def _markers_of_dependents(packages: list[dict[str, Any]]) -> dict[str, list[str]]:
+    """By package: the markers it is asked for under, empty when some dependent always wants it."""
+    found: dict[str, list[str]] = {}
+    always: set[str] = set()
+    for package in packages:
+        for name, spec in (package.get("dependencies") or {}).items():
+            specs = spec if isinstance(spec, list) else [spec]
+            for one in specs:
+                marker = one.get("markers") if isinstance(one, dict) else None
+                if isinstance(marker, str) and marker.strip():
+                    found.setdefault(_normalise(name), []).append(marker.strip())
+                else:
+                    always.add(_normalise(name))
+    return {name: list(dict.fromkeys(m)) for name, m in found.items() if name not in always}
+
+
+def _python_marker(python_versions: Any) -> str:
+    """A `python_full_version` marker for a PEP 440 specifier set, or "" when it is not one."""
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet
+
+    if not isinstance(python_versions, str) or python_versions.strip() in ("", "*"):
+        return ""
+    try:
+        specifiers = SpecifierSet(python_versions)
+    except InvalidSpecifier:
+        return ""
+    return " and ".join(
+        f"python_full_version {s.operator} '{s.version}'" for s in sorted(specifiers, key=str)
+    )
+
+
+def _normalise(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _decide_project_install(
+    root: Path, pyproject: dict[str, Any], recipe: EnvironmentRecipe
+) -> None:
+    """Install the project when its tests cannot import it from the root: a `src/` layout."""
+    if recipe.install_project or recipe.uv_export is not None:
+        return  # already installed (setup.py, dynamic metadata) or by uv's export (`-e .`)
+    if not _has_src_packages(root):
+        return
+    buildable = (
+        "build-system" in pyproject
+        or "project" in pyproject
+        or (root / "setup.py").is_file()
+        or (root / "setup.cfg").is_file()
+    )
+    if buildable:
+        recipe.install_project = True
+        return
+    recipe.assumptions.append(
+        "code under src/ but no build configuration, so the project is not installed: if its "
+        "tests cannot import it, set setup_command in projects.toml"
+    )
+
+
+def _has_src_packages(root: Path) -> bool:
+    src = root / "src"
+    return src.is_dir() and any(
+        (child / "__init__.py").is_file() or child.suffix == ".py" or child.is_dir()
+        for child in src.iterdir()
+        if not child.name.startswith((".", "_")) and not child.name.endswith(".egg-info")
+    )
 
 
 def _from_pyproject(data: dict[str, Any], recipe: EnvironmentRecipe, use_deps: bool) -> None:
@@ -99,11 +198,12 @@ def _from_pyproject(data: dict[str, Any], recipe: EnvironmentRecipe, use_deps: b
     if use_deps:
         found += project.get("dependencies", [])
         extras = project.get("optional-dependencies", {})
+        seen = {name for name in TEST_EXTRAS if name in extras}
         for extra in TEST_EXTRAS:
-            found += [r for r in extras.get(extra, []) if not _is_self_reference(r, project)]
+            found += _without_self(extras.get(extra, []), project, seen)
         groups = data.get("dependency-groups", {})
         for group in TEST_EXTRAS:
-            found += _group(groups, group, set())
+            found += _without_self(_group(groups, group, set()), project, seen)
         if "dependencies" in project.get("dynamic", []):
             recipe.install_project = True
     if project or found:
@@ -113,9 +213,27 @@ def _from_pyproject(data: dict[str, Any], recipe: EnvironmentRecipe, use_deps: b
 
 
 def _is_self_reference(requirement: str, project: dict[str, Any]) -> bool:
-    """`name[other-extra]` inside the project's own extras: those extras are read anyway."""
-    name = str(project.get("name", "")).lower().replace("_", "-")
-    return bool(name) and re.split(r"[\[<>=!~; ]", requirement, maxsplit=1)[0].lower() == name
+    """`name[extra]` naming the project itself: the checkout, not a released copy."""
+    name = _normalise(str(project.get("name", "")))
+    return bool(name) and _normalise(re.split(r"[\[<>=!~; ]", requirement, maxsplit=1)[0]) == name
+
+
+def _without_self(requirements: list[Any], project: dict[str, Any], seen: set[str]) -> list[str]:
+    """The requirements with each self-reference replaced by the extras it names."""
+    extras = project.get("optional-dependencies", {})
+    found: list[str] = []
+    for requirement in requirements:
+        if not isinstance(requirement, str):
+            continue
+        if not _is_self_reference(requirement, project):
+            found.append(requirement)
+            continue
+        named = re.search(r"\[([^\]]*)\]", requirement)
+        for extra in (e.strip() for e in (named.group(1) if named else "").split(",")):
+            if extra and extra not in seen:
+                seen.add(extra)
+                found += _without_self(extras.get(extra, []), project, seen)
+    return found
 
 
 def _group(groups: dict[str, Any], name: str, seen: set[str]) -> list[str]:

@@ -20,6 +20,7 @@ from integrations.indexes import package_sources
 from integrations.sandbox import MOUNT_POINT, Mounts, Sandbox
 
 READY = ".ticketsmith-ready"
+LOCKED_REQUIREMENTS = "locked-requirements.txt"
 TAIL_LINES = 30
 
 
@@ -167,9 +168,19 @@ def _install_steps(recipe: EnvironmentRecipe, uv: str, target: Path) -> list[tup
     argv = [*install, *recipe.requirements]
     for name in recipe.requirement_files:
         argv += ["-r", name]
-    steps = [("install the declared dependencies", argv)]
-    if recipe.install_project:
-        steps.append(("install the project (setup.py or dynamic metadata)", [*install, "-e", "."]))
+    steps = []
+    if recipe.uv_export is not None:
+        # uv reads its own lock: markers, per-Python versions, git and path sources, and the
+        # project and its workspace members as editable installs (`-e .`).
+        locked = target / LOCKED_REQUIREMENTS
+        export = [uv, "export", "--quiet", *recipe.uv_export, "--output-file", str(locked)]
+        steps.append(("export uv.lock's requirements", export))
+        argv += ["-r", str(locked)]
+    steps.append(("install the declared dependencies", argv))
+    if recipe.install_project and recipe.uv_export is None:
+        steps.append(
+            ("install the project (editable, after its dependencies)", [*install, "-e", "."])
+        )
     return steps
 
 
