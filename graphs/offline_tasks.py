@@ -6,9 +6,9 @@ from collections.abc import Callable
 from typing import Any
 
 from graphs.fences import fence, find_file_block
+from graphs.offline_notice import OFFLINE_NOTICE as OFFLINE_NOTICE  # where callers look for it
 from graphs.schemas import LIST_MARKER
 
-OFFLINE_NOTICE = "Produced offline without a language model"
 MAX_QUESTIONS = 3
 MAX_STATEMENTS = 30
 _OPEN_WORDS = re.compile(r"\b(open|unclear|tbd|tbc|undecided|unknown)\b|\?", re.IGNORECASE)
@@ -18,7 +18,7 @@ def answer_task(task: str | None, inputs: dict[str, Any], human: str) -> str:
     """The offline answer to one task's prompt."""
     handler = _HANDLERS.get(task or "")
     if handler is None and (task or "").startswith("research_"):
-        from graphs.research.offline import HANDLERS  # imports this module's notice
+        from graphs.research.offline import HANDLERS  # the research graph's own tasks
 
         handler = HANDLERS.get(task or "")
     if handler is None:

@@ -12,8 +12,9 @@ import re
 import shlex
 import shutil
 from collections.abc import Iterable
+from contextlib import AbstractAsyncContextManager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from pydantic import BaseModel
 
@@ -21,11 +22,16 @@ from integrations.commands import CommandResult, kill_group, run_command
 from integrations.git_errors import GitError
 from integrations.sandbox import Sandbox
 
-if TYPE_CHECKING:
-    from integrations.git_mirror import GitMirror
-
 GIT_TIMEOUT_S = 300.0
 DIFF_LIMIT = 20_000
+
+
+class Mirror(Protocol):
+    """A local copy of the remote that workspaces fetch from (`integrations.git_mirror`)."""
+
+    def fresh(self) -> AbstractAsyncContextManager[Path]:
+        """Hold the copy, fetched after this call, while a workspace reads it."""
+        ...
 
 
 class CommitResult(BaseModel):
@@ -45,7 +51,7 @@ class GitWorkspace:
         token: str | None = None,
         author_name: str = "ticketsmith",
         author_email: str = "ticketsmith@example.com",
-        mirror: "GitMirror | None" = None,
+        mirror: Mirror | None = None,
     ) -> None:
         self.root = root
         self.remote_url = remote_url

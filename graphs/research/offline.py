@@ -3,7 +3,7 @@
 import json
 from typing import Any
 
-from graphs.offline_tasks import OFFLINE_NOTICE
+from graphs.offline_notice import OFFLINE_NOTICE
 from graphs.research.reading import sentences, words
 from graphs.research.sources import KEY
 from graphs.research.state import MAX_CLAIMS, MAX_FINDINGS, MAX_SECTIONS, MAX_TICKETS
