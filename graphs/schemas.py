@@ -95,6 +95,7 @@ class Plan(BaseModel):
     markdown: str
     produced_offline: bool = False
     tokens: int = 0
+    fallback: str = ""  # why the model's plan was unusable, when this one was built without it
 
 
 class FileChange(BaseModel):

@@ -20,14 +20,24 @@ _THINK = re.compile(r"<think>.*?</think>", re.DOTALL)
 class ModelAnswerError(ValueError):
     """The model kept answering something that does not parse into the expected schema."""
 
-    def __init__(self, message: str, raw: str) -> None:
+    def __init__(self, message: str, raw: str, tokens: int = 0) -> None:
         super().__init__(message)
         self.raw = raw
+        self.tokens = tokens  # what the failed attempts cost: a budget counts them too
 
 
 def capped(limit: int) -> BeforeValidator:
     """A validator that cuts a list to `limit` items before the schema's length check."""
     return BeforeValidator(lambda value: value[:limit] if isinstance(value, list) else value)
+
+
+def cut_text(limit: int) -> BeforeValidator:
+    """A validator that cuts a string to `limit` characters before the schema's length check.
+
+    With `Field(max_length=limit)` beside it the bound is in the JSON schema too, so a local
+    server's grammar stops a looping answer there instead of at the token limit.
+    """
+    return BeforeValidator(lambda value: value[:limit] if isinstance(value, str) else value)
 
 
 def trim(text: str, limit: int = RAW_LIMIT) -> str:
@@ -136,6 +146,7 @@ async def ask_structured(
         f"{schema.__name__}: no usable answer after {retries + 1} attempts ({error}). "
         f"Raw answer: {trim(raw_text)}",
         raw=raw_text,
+        tokens=tokens,
     )
 
 

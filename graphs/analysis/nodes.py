@@ -81,7 +81,7 @@ def make_summarise(model: BaseChatModel) -> AsyncNode[AnalysisState]:
             answer, tokens = await ask_structured(model, system, human, AnalysisAnswer)
         except ModelAnswerError as err:  # the summary is context only: the facts will do
             log.warning("no usable repository summary from the model, using the facts: %s", err)
-            return {"summary": facts_summary(state), "tokens": 0}
+            return {"summary": facts_summary(state), "tokens": err.tokens}
         return {"summary": answer.summary.strip(), "tokens": tokens}
 
     return summarise

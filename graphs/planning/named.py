@@ -8,9 +8,10 @@ function.
 """
 
 import re
+from collections.abc import Sequence
 
 from graphs.implementation.beside import named_in
-from graphs.planning.state import PlanAnswer
+from graphs.planning.state import ContractAnswer, PlanAnswer
 from graphs.schemas import Contract
 
 SIGNATURE_NAME = re.compile(r"^\s*(?:async\s+)?(?:def\s+)?(?:\w+\.)*([A-Za-z_]\w*)\s*\(")
@@ -21,13 +22,13 @@ RENAMED = (
 )
 
 
-def contract_name(contract: Contract) -> str:
+def contract_name(contract: Contract | ContractAnswer) -> str:
     """The function a contract's signature defines, or "" for another kind of contract."""
     match = SIGNATURE_NAME.match(contract.signature)
     return match.group(1) if match else ""
 
 
-def renames(ticket_text: str, contracts: list[Contract]) -> dict[str, str]:
+def renames(ticket_text: str, contracts: Sequence[Contract | ContractAnswer]) -> dict[str, str]:
     """New contract names to the named function each stands for; none when some contract
     already changes a function the ticket names."""
     named = [n for n in named_in(ticket_text) if len(n) >= MIN_NAME_CHARS]

@@ -14,20 +14,33 @@ from graphs.node_types import AsyncNode, SyncNode
 from graphs.offline import is_offline
 from graphs.planning.named import on_named_functions
 from graphs.planning.render import render_plan_markdown
-from graphs.planning.state import PlanAnswer, PlanningState
+from graphs.planning.state import (
+    ContractAnswer,
+    PlanAnswer,
+    PlannedFileAnswer,
+    PlanningState,
+)
 from graphs.prompting import task_prompt
-from graphs.schemas import Contract, Plan, PlannedFile, TicketContext
-from graphs.structured import ask_structured
+from graphs.schemas import Analysis, Contract, Plan, PlannedFile, Requirements, TicketContext
+from graphs.structured import ModelAnswerError, ask_structured, trim
 
 CANDIDATE_FILES = 40
 RELATED_SNIPPETS = 4
+FALLBACK_FILES = 3
+FALLBACK_NOTE = (
+    "This plan was built from the requirements and the files the analysis found, because the "
+    "model's plan could not be read ({reason}). Check its files before approving."
+)
 
 
 def ticket_words(state: PlanningState) -> str:
     """The ticket's and the requirements' words, for matching files."""
-    ticket: TicketContext = state["ticket"]
+    return ticket_words_of(state["ticket"], state["requirements"])
+
+
+def ticket_words_of(ticket: TicketContext, requirements: Requirements | None) -> str:
+    """The words of a ticket and its requirements."""
     parts = [ticket.summary, ticket.description, ticket.acceptance_criteria or ""]
-    requirements = state["requirements"]
     if requirements is not None:
         parts += requirements.requirements + requirements.acceptance_criteria
     return "\n".join(parts)
@@ -71,6 +84,7 @@ def make_draft(model: BaseChatModel) -> AsyncNode[PlanningState]:
         ticket, analysis, requirements = state["ticket"], state["analysis"], state["requirements"]
         text = ticket_words(state)
         mentioned = mentioned_files(text, analysis.files)
+        candidates = candidate_files(analysis.files, text, mentioned, CANDIDATE_FILES)
         inputs = {
             "ticket": ticket.model_dump(),
             "analysis": analysis.model_dump(
@@ -80,7 +94,7 @@ def make_draft(model: BaseChatModel) -> AsyncNode[PlanningState]:
             if requirements is None
             else requirements.model_dump(include=REQUIREMENT_FIELDS),
             "mentioned_files": mentioned,
-            "candidate_files": candidate_files(analysis.files, text, mentioned, CANDIDATE_FILES),
+            "candidate_files": candidates,
             "feedback": state["feedback"],
             "version": state["version"],
             "previous_version": previous_brief(state.get("previous")),
@@ -89,13 +103,52 @@ def make_draft(model: BaseChatModel) -> AsyncNode[PlanningState]:
         system, human = task_prompt(
             "plan", inputs, key=ticket.key, summary=ticket.summary, version=str(state["version"])
         )
-        answer, tokens = await ask_structured(model, system, human, PlanAnswer)
+        try:
+            answer, tokens = await ask_structured(model, system, human, PlanAnswer)
+        except ModelAnswerError as err:  # a plan from what is known beats a failed ticket
+            reason = trim(str(err).split(" Raw answer:", 1)[0], 300)
+            fallback = fallback_plan(ticket, analysis, requirements, candidates)
+            return {"answer": fallback, "fallback": reason, "tokens": err.tokens}
         return {"answer": answer, "tokens": tokens}
 
     return draft
 
 
-def clean_files(files: list[PlannedFile]) -> tuple[list[PlannedFile], list[str]]:
+def fallback_plan(
+    ticket: TicketContext,
+    analysis: Analysis,
+    requirements: Requirements | None,
+    candidates: list[str],
+) -> PlanAnswer:
+    """A plan without the model: the requirements, on the files the ticket names or the
+    analysis ranks first, tested by the acceptance criteria."""
+    mentioned = mentioned_files(ticket_words_of(ticket, requirements), analysis.files)
+    sources = [f for f in candidates if not _is_test_path(f)]
+    files = (mentioned or sources)[:FALLBACK_FILES]
+    wanted = requirements.requirements if requirements else []
+    criteria = requirements.acceptance_criteria if requirements else []
+    if not criteria and ticket.acceptance_criteria:
+        criteria = [c for c in ticket.acceptance_criteria.splitlines() if c.strip()]
+    summary = ticket.summary.strip() + (": " + "; ".join(wanted[:3]) if wanted else ".")
+    return PlanAnswer(
+        summary=summary,
+        files=[
+            PlannedFileAnswer(path=f, action="modify", purpose="Make the change the ticket asks.")
+            for f in files
+        ],
+        test_plan=criteria or ["Run the repository's tests."],
+        risks=[],
+    )
+
+
+def _is_test_path(path: str) -> bool:
+    name = path.rsplit("/", 1)[-1]
+    return name.startswith("test_") or name.endswith("_test.py") or "tests/" in f"/{path}"
+
+
+def clean_files(
+    files: Sequence[PlannedFile | PlannedFileAnswer],
+) -> tuple[list[PlannedFile], list[str]]:
     """Planned files with safe, unique paths, and a risk line for each one dropped."""
     kept: dict[str, PlannedFile] = {}
     dropped: list[str] = []
@@ -104,11 +157,11 @@ def clean_files(files: list[PlannedFile]) -> tuple[list[PlannedFile], list[str]]
         if path is None:
             dropped.append(f"Dropped a planned path outside the repository: {planned.path!r}")
         elif path not in kept:
-            kept[path] = planned.model_copy(update={"path": path})
+            kept[path] = PlannedFile(path=path, action=planned.action, purpose=planned.purpose)
     return list(kept.values()), dropped
 
 
-def clean_contracts(contracts: list[Contract]) -> list[Contract]:
+def clean_contracts(contracts: Sequence[Contract | ContractAnswer]) -> list[Contract]:
     """Contracts with a signature, safe paths and no duplicates."""
     kept: dict[tuple[str, str], Contract] = {}
     for contract in contracts:
@@ -150,7 +203,9 @@ def make_finalise(model: BaseChatModel) -> SyncNode[PlanningState]:
         asked = f"{ticket.summary}\n{ticket.description}\n{ticket.acceptance_criteria or ''}"
         answer, renamed = on_named_functions(state["answer"], asked)
         files, dropped = clean_files(answer.files)
-        risks = [r.strip() for r in answer.risks if r.strip()] + dropped + renamed
+        fallback = state.get("fallback")
+        noted = [FALLBACK_NOTE.format(reason=fallback)] if fallback else []
+        risks = noted + [r.strip() for r in answer.risks if r.strip()] + dropped + renamed
         test_plan = [t.strip() for t in answer.test_plan if t.strip()]
         addressed = [a.strip() for a in answer.addresses_feedback if a.strip()]
         contracts = clean_contracts(answer.contracts)
@@ -160,6 +215,7 @@ def make_finalise(model: BaseChatModel) -> SyncNode[PlanningState]:
             changes = [c.strip() for c in answer.changes_since_previous if c.strip()]
             changes = changes or plan_differences(previous, files, contracts)
         markdown = render_plan_markdown(
+            fallback_note=noted[0] if noted else "",
             key=ticket.key,
             title=ticket.summary,
             version=state["version"],
@@ -186,6 +242,7 @@ def make_finalise(model: BaseChatModel) -> SyncNode[PlanningState]:
             markdown=markdown,
             produced_offline=offline,
             tokens=state.get("tokens", 0),
+            fallback=fallback or "",
         )
         return {"plan": plan}
 

@@ -34,11 +34,14 @@ def render_plan_markdown(
     contracts: list[Contract] | None = None,
     changes_since_previous: list[str] | None = None,
     previous_version: int | None = None,
+    fallback_note: str = "",
 ) -> str:
     """Markdown for a plan: title, banner, changes, summary, files, contracts, tests, risks."""
     lines = [f"# Plan v{version} for {key}: {title}", ""]
     if produced_offline:
         lines += [OFFLINE_BANNER, ""]
+    if fallback_note:
+        lines += [f"> **Built without the model's plan.** {fallback_note}", ""]
     if previous_version is not None:
         lines += [f"## What changed since v{previous_version}", ""]
         lines += _bullets(changes_since_previous or [], "Nothing reported.") + [""]

@@ -1,32 +1,59 @@
 """State of the planning graph and the model's answer schema."""
 
-from typing import Annotated, NotRequired, TypedDict
+from typing import Annotated, Literal, NotRequired, TypedDict
 
 from pydantic import BaseModel, Field
 
-from graphs.schemas import Analysis, Contract, Plan, PlannedFile, Requirements, TicketContext
-from graphs.structured import capped
+from graphs.schemas import Analysis, Plan, Requirements, TicketContext
+from graphs.structured import capped, cut_text
 
 MAX_FILES = 20
 MAX_ITEMS = 10
+# Bounds on every string of the answer: a small model repeating a line stops here.
+PATH_CHARS = 200
+LINE_CHARS = 400
+SUMMARY_CHARS = 800
+
+PathText = Annotated[str, cut_text(PATH_CHARS), Field(max_length=PATH_CHARS)]
+Line = Annotated[str, cut_text(LINE_CHARS), Field(max_length=LINE_CHARS)]
+Lines = Annotated[list[Line], capped(MAX_ITEMS), Field(max_length=MAX_ITEMS)]
+
+
+class PlannedFileAnswer(BaseModel):
+    """One file the plan touches, as the model writes it (a `PlannedFile` with bounds)."""
+
+    path: PathText
+    action: Literal["create", "modify", "delete"]
+    purpose: Line
+
+
+class ContractAnswer(BaseModel):
+    """An interface the plan promises, as the model writes it (a `Contract` with bounds)."""
+
+    path: PathText
+    signature: Line
+    behaviour: Line
 
 
 class PlanAnswer(BaseModel):
     """The model's plan; the markdown is rendered from it by code."""
 
-    summary: str = Field(description="Two or three sentences: the approach")
-    files: Annotated[list[PlannedFile], capped(MAX_FILES), Field(max_length=MAX_FILES)]
-    test_plan: Annotated[list[str], capped(MAX_ITEMS), Field(max_length=MAX_ITEMS)]
-    risks: Annotated[list[str], capped(MAX_ITEMS), Field(max_length=MAX_ITEMS)]
-    contracts: Annotated[list[Contract], capped(MAX_ITEMS), Field(max_length=MAX_ITEMS)] = Field(
-        default_factory=list,
-        description="Interfaces other code relies on: function or class signatures and behaviour",
+    summary: Annotated[str, cut_text(SUMMARY_CHARS), Field(max_length=SUMMARY_CHARS)] = Field(
+        description="Two or three sentences: the approach"
     )
-    addresses_feedback: Annotated[list[str], capped(MAX_ITEMS), Field(max_length=MAX_ITEMS)] = (
-        Field(default_factory=list)
+    files: Annotated[list[PlannedFileAnswer], capped(MAX_FILES), Field(max_length=MAX_FILES)]
+    test_plan: Lines
+    risks: Lines
+    contracts: Annotated[list[ContractAnswer], capped(MAX_ITEMS), Field(max_length=MAX_ITEMS)] = (
+        Field(
+            default_factory=list,
+            description="Interfaces other code relies on: function or class signatures and "
+            "behaviour",
+        )
     )
-    changes_since_previous: Annotated[list[str], capped(MAX_ITEMS), Field(max_length=MAX_ITEMS)] = (
-        Field(default_factory=list, description="When a previous version is given: what changed")
+    addresses_feedback: Lines = Field(default_factory=list)
+    changes_since_previous: Lines = Field(
+        default_factory=list, description="When a previous version is given: what changed"
     )
 
 
@@ -46,5 +73,6 @@ class PlanningState(PlanningInput, total=False):
 
     related_code: str
     answer: PlanAnswer
+    fallback: str  # why the plan was built from the requirements, when the model's was unusable
     tokens: int
     plan: Plan

@@ -1,5 +1,6 @@
 """Nodes of the refinement graph: ask clarifying questions, or turn answers into requirements."""
 
+import re
 from typing import Any, Literal
 
 from langchain_core.language_models import BaseChatModel
@@ -15,6 +16,37 @@ from graphs.structured import ask_structured
 def analysis_brief(analysis: Analysis) -> dict[str, Any]:
     """The parts of the analysis a prompt needs (not the file list)."""
     return analysis.model_dump(include={"summary", "languages", "frameworks", "test_command"})
+
+
+# Words with which an answer leaves its question open (or asks one back).
+_STILL_OPEN = re.compile(
+    r"\b(don'?t know|do not know|not sure|unsure|undecided|unknown|unclear|no idea|tbd|tbc|"
+    r"maybe|perhaps|possibly|it depends|"
+    r"to be (decided|confirmed|determined)|open question|up to you|you decide|either way)\b|\?",
+    re.IGNORECASE,
+)
+
+
+def _normalised(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip().lower()
+
+
+def leaves_questions_open(questions: list[Question], answers: list[str]) -> bool:
+    """Whether the answers leave a question open, so that a follow-up may ask about it.
+
+    No answer at all leaves every question open; an answer saying it does not know, or asking
+    back, leaves its question open. The same answer given again adds nothing: the reporter has
+    said what they know, and asking again would only bring it back a third time.
+    """
+    given = [a for a in answers if a.strip()]
+    if questions and not given:
+        return True
+    seen: set[str] = set()
+    for answer in given:
+        if _normalised(answer) in seen:
+            return False
+        seen.add(_normalised(answer))
+    return any(_STILL_OPEN.search(answer) for answer in given)
 
 
 def answered_questions(questions: list[Question], answers: list[str]) -> list[dict[str, Any]]:
@@ -69,7 +101,8 @@ def make_write_requirements(model: BaseChatModel) -> AsyncNode[RefinementState]:
         system, human = task_prompt("requirements", inputs, key=ticket.key, summary=ticket.summary)
         answer, tokens = await ask_structured(model, system, human, RequirementsAnswer)
         followups = [q for q in answer.followup_questions if q.text.strip()]
-        if not state.get("allow_followup", True):
+        asked, answers = state["questions"], state["answers"]
+        if not state.get("allow_followup", True) or not leaves_questions_open(asked, answers):
             followups = []
         requirements = Requirements(
             requirements=[r.strip() for r in answer.requirements if r.strip()],

@@ -71,6 +71,7 @@ async def test_a_summary_that_never_parses_gives_way_to_the_scanned_facts(
     analysis = await analyse_repository(model, tiny_repo, ticket)
     assert analysis.summary.startswith("A repository of ")
     assert "in Python" in analysis.summary and "`python -m pytest -q`" in analysis.summary
+    assert analysis.tokens > 0, "the three failed attempts cost tokens and are counted"
 
 
 async def test_analysis_of_a_repository_without_tests(tmp_path: Path) -> None:

@@ -3,14 +3,11 @@
 import json
 from pathlib import Path
 
-import pytest
-
 from graphs.analysis import index_repository, make_context_query_tool
 from graphs.models import ScriptedChatModel
 from graphs.planning import create_plan
 from graphs.prompting import read_task
 from graphs.schemas import Analysis, Requirements, TicketContext
-from graphs.structured import ModelAnswerError
 
 PLAN_ANSWER = {
     "summary": "Add subtract next to add and test it.",
@@ -126,10 +123,24 @@ async def test_the_planner_reads_related_code_through_context_query(
     assert related.startswith("calc/ops.py (lines 1-2)") and "def add" in related
 
 
-async def test_persistent_bad_plan_answers_fail_with_the_raw_text(
+async def test_answers_that_never_parse_give_a_plan_built_from_the_requirements(
     ticket: TicketContext, analysis: Analysis
 ) -> None:
-    model = ScriptedChatModel(['{"summary": "no files"}'] * 3)
-    with pytest.raises(ModelAnswerError, match=r"PlanAnswer: no usable answer after 3 attempts"):
-        await create_plan(model, ticket, analysis, None, [], 1)
+    looping = "Plan:\n" + "".join(
+        f"- `slugify(text, max_length={n})`\n" for n in range(175, 60, -5)
+    )
+    model = ScriptedChatModel([looping] * 3)
+    requirements = Requirements(
+        requirements=["subtract(a, b) returns a - b"],
+        acceptance_criteria=["subtract(5, 3) == 2"],
+    )
+    plan = await create_plan(model, ticket, analysis, requirements, [], 1)
     assert model.calls == 3
+    # The ticket goes on: the files it names, its criteria as the test plan, marked as such.
+    assert [f.path for f in plan.files] == ["calc/ops.py"]
+    assert plan.test_plan == ["subtract(5, 3) == 2"]
+    assert "PlanAnswer: no usable answer after 3 attempts" in plan.fallback
+    assert "Built without the model's plan" in plan.markdown
+    assert plan.risks[0].startswith("This plan was built from the requirements")
+    # The failed attempts are counted: three prompts and three answers, not zero.
+    assert plan.tokens >= 3 * len(looping) // 4

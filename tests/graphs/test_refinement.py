@@ -126,3 +126,38 @@ async def test_no_follow_up_when_the_rounds_are_used_up(
     )
     assert result.clear and result.followup_questions == []
     assert read_task(model.received[0])[1]["followup_allowed"] is False
+
+
+async def test_no_follow_ups_when_the_answers_settle_every_question(
+    ticket: TicketContext, analysis: Analysis
+) -> None:
+    questions = [Question(text="Floats too?", why="type"), Question(text="Name?", why="API")]
+    answer = {
+        "requirements": ["subtract(a, b) returns a - b"],
+        "acceptance_criteria": ["subtract(5, 3) == 2"],
+        "followup_questions": [{"text": "Should floats be rounded?", "why": "precision"}],
+        "clear": False,
+    }
+    settled = ["Yes, floats too.", "Call it subtract."]
+    model = ScriptedChatModel([json.dumps(answer)])
+    result = await refine_requirements(model, ticket, analysis, questions, settled)
+    assert result.clear and result.followup_questions == []
+    model = ScriptedChatModel([json.dumps(answer)])
+    result = await refine_requirements(model, ticket, analysis, questions, ["Not sure yet."])
+    assert [q.text for q in result.followup_questions] == ["Should floats be rounded?"]
+
+
+async def test_the_same_answers_given_again_end_the_follow_ups(
+    ticket: TicketContext, analysis: Analysis
+) -> None:
+    asked = [Question(text="Floats too?", why="type"), Question(text="Rounding?", why="precision")]
+    answer = {
+        "requirements": ["subtract(a, b) returns a - b"],
+        "acceptance_criteria": ["subtract(5, 3) == 2"],
+        "followup_questions": [{"text": "Which rounding mode?", "why": "precision"}],
+        "clear": False,
+    }
+    again = ["Floats too; rounding is unclear to me.", "Floats too; rounding is unclear to me."]
+    model = ScriptedChatModel([json.dumps(answer)])
+    result = await refine_requirements(model, ticket, analysis, asked, again)
+    assert result.clear and result.followup_questions == []
