@@ -13,6 +13,7 @@ from graphs.fences import safe_relative_path
 from graphs.node_types import AsyncNode, SyncNode
 from graphs.offline import is_offline
 from graphs.planning.named import on_named_functions
+from graphs.planning.paths import is_test_path, resolve_paths
 from graphs.planning.render import render_plan_markdown
 from graphs.planning.state import (
     ContractAnswer,
@@ -123,7 +124,7 @@ def fallback_plan(
     """A plan without the model: the requirements, on the files the ticket names or the
     analysis ranks first, tested by the acceptance criteria."""
     mentioned = mentioned_files(ticket_words_of(ticket, requirements), analysis.files)
-    sources = [f for f in candidates if not _is_test_path(f)]
+    sources = [f for f in candidates if not is_test_path(f)]
     files = (mentioned or sources)[:FALLBACK_FILES]
     wanted = requirements.requirements if requirements else []
     criteria = requirements.acceptance_criteria if requirements else []
@@ -139,11 +140,6 @@ def fallback_plan(
         test_plan=criteria or ["Run the repository's tests."],
         risks=[],
     )
-
-
-def _is_test_path(path: str) -> bool:
-    name = path.rsplit("/", 1)[-1]
-    return name.startswith("test_") or name.endswith("_test.py") or "tests/" in f"/{path}"
 
 
 def clean_files(
@@ -203,6 +199,8 @@ def make_finalise(model: BaseChatModel) -> SyncNode[PlanningState]:
         asked = f"{ticket.summary}\n{ticket.description}\n{ticket.acceptance_criteria or ''}"
         answer, renamed = on_named_functions(state["answer"], asked)
         files, dropped = clean_files(answer.files)
+        files, resolved = resolve_paths(files, state["analysis"].files)
+        dropped += resolved
         fallback = state.get("fallback")
         noted = [FALLBACK_NOTE.format(reason=fallback)] if fallback else []
         risks = noted + [r.strip() for r in answer.risks if r.strip()] + dropped + renamed
