@@ -6,11 +6,14 @@ from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 
+from graphs.fences import safe_relative_path
+from graphs.implementation.contracts import contract_gaps, ticket_words
 from graphs.implementation.files import read_current
 from graphs.implementation.journal import Journal, ReviewOutcome
 from graphs.implementation.prompt import tail
-from graphs.implementation.state import ImplementationState, Review
+from graphs.implementation.state import MAX_FIXES, Fix, ImplementationState, Review
 from graphs.node_types import AsyncNode
+from graphs.planning.paths import is_test_path
 from graphs.prompting import task_prompt
 from graphs.schemas import FileChange, TestReport
 from graphs.structured import ask_structured, trim
@@ -83,12 +86,37 @@ def review_inputs(state: ImplementationState) -> dict[str, Any]:
     }
 
 
-def settle(review: Review, tests: TestReport | None) -> Review:
-    """The review, failed when the tests fail whatever the model said."""
+def settle(review: Review, tests: TestReport | None, missing: list[Fix] | None = None) -> Review:
+    """The review, failed when the tests fail or a planned file lacks its planned work,
+    whatever the model said."""
     if review.passed and tests is not None and not tests.passed:
         summary = f"{review.summary.strip()} The tests fail, so the change cannot pass."
         return review.model_copy(update={"passed": False, "summary": summary.strip()})
+    if review.passed and missing:
+        lacking = " ".join(f"`{fix.path}`: {fix.instruction}" for fix in missing)
+        summary = f"{review.summary.strip()} The plan's work is missing: {lacking}"
+        fixes = [*missing, *review.fixes][:MAX_FIXES]
+        return review.model_copy(update={"passed": False, "summary": summary, "fixes": fixes})
     return review
+
+
+def missing_work(state: ImplementationState) -> list[Fix]:
+    """What the revision lacks of the plan: planned files it left as they are, functions of the
+    plan's contracts (as the ticket names them) that their files do not define."""
+    plan = state["plan"]
+    changes = {c.path: c for c in current_changes(state)}
+    words = ticket_words(state["ticket"], state.get("requirements"))
+    missing: list[Fix] = []
+    for planned in (f for f in plan.files if safe_relative_path(f.path) == f.path):
+        change = changes.get(planned.path)
+        if planned.action != "delete" and change is None and not is_test_path(planned.path):
+            missing.append(
+                Fix(path=planned.path, instruction=f"not changed; the plan: {planned.purpose}")
+            )
+        elif change is not None and not change.delete:
+            gaps = contract_gaps(plan.contracts, planned.path, change.content, words)
+            missing += [Fix(path=planned.path, instruction=gap) for gap in gaps]
+    return missing
 
 
 def make_review(model: BaseChatModel, journal: Journal) -> AsyncNode[ImplementationState]:
@@ -107,7 +135,7 @@ def make_review(model: BaseChatModel, journal: Journal) -> AsyncNode[Implementat
                 revision=str(revision),
             )
             answer, tokens = await ask_structured(model, system, human, Review)
-            verdict = settle(answer, state.get("tests"))
+            verdict = settle(answer, state.get("tests"), missing_work(state))
             outcome = ReviewOutcome(revision=revision, review=verdict, tokens=tokens)
             journal.record_review(outcome)
         return {"review": outcome.review, "tokens": outcome.tokens}

@@ -1,0 +1,62 @@
+"""QA never passes a revision that lacks the plan's work, whatever the model says."""
+
+from pathlib import Path
+from typing import Any
+
+from graphs.implementation.review import missing_work, settle
+from graphs.implementation.state import Fix, Review
+from graphs.schemas import Contract, FileChange, Plan, PlannedFile, TicketContext
+
+TICKET = TicketContext(
+    key="CALC-9", summary="Add power", description="Add power(base, exponent) and a pow command."
+)
+
+
+def state(tmp_path: Path, files: dict[str, str]) -> dict[str, Any]:
+    (tmp_path / "calc").mkdir()
+    (tmp_path / "calc" / "ops.py").write_text("def add(a, b):\n    return a + b\n")
+    (tmp_path / "calc" / "cli.py").write_text("def main():\n    pass\n")
+    plan = Plan(
+        version=1,
+        summary="power and its command",
+        files=[
+            PlannedFile(path="calc/ops.py", action="modify", purpose="Add power."),
+            PlannedFile(path="calc/cli.py", action="modify", purpose="Add the pow command."),
+            PlannedFile(path="tests/test_ops.py", action="create", purpose="Test power."),
+        ],
+        test_plan=[],
+        risks=[],
+        contracts=[Contract(path="calc/ops.py", signature="power(base, exponent)", behaviour="")],
+        markdown="",
+    )
+    return {
+        "repo_dir": tmp_path,
+        "plan": plan,
+        "ticket": TICKET,
+        "requirements": None,
+        "files": {p: FileChange(path=p, content=c) for p, c in files.items()},
+    }
+
+
+def test_a_planned_function_absent_and_a_planned_file_untouched_are_missing(
+    tmp_path: Path,
+) -> None:
+    wrote = {"calc/ops.py": "def add(a, b):\n    return a + b\n\n\ndef pow2(a):\n    return a\n"}
+    missing = missing_work(state(tmp_path, wrote))  # type: ignore[arg-type]
+    assert [(f.path, f.instruction) for f in missing] == [
+        ("calc/ops.py", "`power` is not defined; the contract is `power(base, exponent)`."),
+        ("calc/cli.py", "not changed; the plan: Add the pow command."),
+    ]
+    verdict = settle(Review(passed=True, summary="Meets all the requirements."), None, missing)
+    assert not verdict.passed
+    assert "The plan's work is missing" in verdict.summary and verdict.fixes == missing
+
+
+def test_a_revision_with_the_planned_work_passes_as_the_model_said(tmp_path: Path) -> None:
+    wrote = {
+        "calc/ops.py": "def power(base, exponent):\n    return base**exponent\n",
+        "calc/cli.py": "def main():\n    print('pow')\n",
+    }
+    assert missing_work(state(tmp_path, wrote)) == []  # type: ignore[arg-type]
+    review = Review(passed=True, summary="Fine.", fixes=[Fix(path="calc/ops.py", instruction="")])
+    assert settle(review, None, []) == review
