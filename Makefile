@@ -83,7 +83,7 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy config.py worker.py starter.py workflows activities graphs integrations webhooks emulators localmodel
-	$(VENV)/bin/mypy embedded observability encryption tickets toolserver research bench
+	$(VENV)/bin/mypy embedded observability encryption tickets toolserver research faults bench
 
 # Prints each script's figures; fails only when a script could not measure.
 bench: $(STAMP)

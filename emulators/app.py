@@ -16,7 +16,6 @@ from starlette.exceptions import HTTPException
 from emulators.admin_routes import create_admin_router
 from emulators.control import create_control_router
 from emulators.discord_routes import create_discord_router
-from emulators.faults import FaultInjector
 from emulators.git_hosting import (
     branch_heads,
     create_git_router,
@@ -38,6 +37,7 @@ from emulators.jira_search import create_search_router
 from emulators.jira_webhooks import JiraWebhooks
 from emulators.middleware import RecordingMiddleware
 from emulators.state import EmulatorError, EmulatorState, RequestLog
+from faults.injector import FaultInjector
 
 DEFAULT_SEED = Path(__file__).resolve().parent / "seed.json"
 

@@ -4,9 +4,9 @@ from typing import Any
 
 from fastapi import APIRouter, HTTPException
 
-from emulators.faults import Fault, FaultConfig, FaultInjector
 from emulators.jira_webhooks import JiraWebhooks
 from emulators.state import EmulatorState, RequestLog
+from faults.injector import Fault, FaultConfig, FaultInjector
 
 
 def create_control_router(

@@ -1,7 +1,6 @@
 """Logs every API request and applies the injected faults: latency, errors, lost responses."""
 
 import asyncio
-import json
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import parse_qsl
@@ -9,8 +8,9 @@ from urllib.parse import parse_qsl
 from fastapi.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from emulators.faults import FaultInjector, Hit
 from emulators.state import RequestLog, now
+from faults.bodies import buffer_json_body
+from faults.injector import FaultInjector, Hit
 
 # (path, status code, message, headers) -> an error response in the API's own shape
 ErrorResponse = Callable[[str, int, str, dict[str, str] | None], JSONResponse]
@@ -100,32 +100,3 @@ def _describe(hit: Hit | None) -> dict[str, Any] | None:
     if hit.status_code:
         out |= {"status_code": hit.status_code, "when": hit.when}
     return out
-
-
-async def buffer_json_body(scope: Scope, receive: Receive) -> tuple[Any, Receive]:
-    """Read a JSON body ahead (for the log) and hand the app a receive that replays it."""
-    headers = dict(scope["headers"])
-    if scope["method"] not in ("POST", "PUT", "PATCH") or b"json" not in headers.get(
-        b"content-type", b""
-    ):
-        return None, receive
-    chunks = []
-    while True:
-        message = await receive()
-        chunks.append(message.get("body", b""))
-        if message["type"] != "http.request" or not message.get("more_body"):
-            break
-    raw = b"".join(chunks)
-    replayed = False
-
-    async def replay() -> Message:
-        nonlocal replayed
-        if replayed:
-            return await receive()
-        replayed = True
-        return {"type": "http.request", "body": raw, "more_body": False}
-
-    try:
-        return json.loads(raw), replay
-    except ValueError:
-        return raw.decode(errors="replace"), replay

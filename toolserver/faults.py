@@ -11,7 +11,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field, ValidationError, model_validator
 
-from emulators.faults import Fault, FaultInjector, Hit
+from faults.injector import Fault, FaultInjector, Hit
 
 CALL = "CALL"  # the "method" under which tool calls are matched in the emulators' injector
 

@@ -15,7 +15,7 @@ import structlog
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from emulators.middleware import buffer_json_body
+from faults.bodies import buffer_json_body
 from toolserver.call_log import TASK_HEADER, CallLog
 from toolserver.faults import ToolFaults
 from toolserver.metrics import ToolMetrics

@@ -11,7 +11,7 @@ from config import ROOT
 
 PRODUCT = (
     "workflows", "activities", "graphs", "integrations", "webhooks", "emulators", "localmodel",
-    "embedded", "observability", "encryption", "tickets", "toolserver", "research",
+    "embedded", "observability", "encryption", "tickets", "toolserver", "research", "faults",
 )  # fmt: skip
 LOCAL = {*PRODUCT, "config", "worker", "starter"}
 

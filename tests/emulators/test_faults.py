@@ -9,7 +9,7 @@ import httpx
 import pytest
 
 from emulators.app import DEFAULT_SEED, create_app
-from emulators.faults import Fault, FaultInjector
+from faults.injector import Fault, FaultInjector
 from tests.emulators.helpers import BOT, emulator_client, new_emulator
 
 ISSUE = "/rest/api/3/issue/DEMO-1"
