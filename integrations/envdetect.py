@@ -22,6 +22,7 @@ REQUIREMENT_GLOBS = (
     "requirements*.txt", "requirements/*.txt", "*requirements.txt", "requirements*.in",
 )  # fmt: skip
 DEPENDENCY_FILES = ("pyproject.toml", "setup.cfg", "setup.py", "tox.ini", "uv.lock", "poetry.lock")
+_NOT_FOR_TESTS = re.compile(r"doc|build|typing|mypy|lint|style|release|publish")
 # Always there: the default test command is `python -m pytest`.
 BASE_REQUIREMENTS = ("pytest",)
 
@@ -68,12 +69,9 @@ def detect_environment(root: Path, setup_command: str | None = None) -> Environm
     if (root / "setup.py").is_file() and "project" not in pyproject:
         recipe.sources.append("setup.py")
         recipe.install_project = True
-    for pattern in REQUIREMENT_GLOBS:
-        for path in sorted(root.glob(pattern)):
-            relative = path.relative_to(root).as_posix()
-            if path.is_file() and relative not in recipe.requirement_files:
-                recipe.requirement_files.append(relative)
-                recipe.sources.append(relative)
+    for relative in _requirement_files(root):
+        recipe.requirement_files.append(relative)
+        recipe.sources.append(relative)
     if (root / "tox.ini").is_file():
         _from_tox(root / "tox.ini", recipe)
     _decide_project_install(root, pyproject, recipe)
@@ -81,6 +79,27 @@ def detect_environment(root: Path, setup_command: str | None = None) -> Environm
     recipe.python = recipe.python or _python_version_file(root)
     recipe.key = _cache_key(root, recipe)
     return recipe
+
+
+def _requirement_files(root: Path) -> list[str]:
+    """The requirements files the tests need: the main ones and those for tests, when some are
+    named for tests (pinned files for docs, builds or type checks often conflict with them),
+    else all but those for docs, builds, type checks and linters."""
+    found: list[str] = []
+    for pattern in REQUIREMENT_GLOBS:
+        for path in sorted(root.glob(pattern)):
+            relative = path.relative_to(root).as_posix()
+            if path.is_file() and relative not in found:
+                found.append(relative)
+    stems = {name: Path(name).stem.lower() for name in found}
+    for_tests = [name for name in found if "test" in stems[name]]
+    # `tests37.txt` beside `tests.txt` pins for another Python: the plain one is for this one.
+    plain = {re.sub(r"[-_]?(py)?\d+$", "", stems[name]) for name in for_tests}
+    for_tests = [n for n in for_tests if stems[n] in plain or len(for_tests) == 1] or for_tests
+    if for_tests:
+        main = [name for name in found if stems[name] in ("requirements", "base", "main")]
+        return [*main, *for_tests]
+    return [name for name in found if not _NOT_FOR_TESTS.search(stems[name])]
 
 
 def _read_toml(path: Path) -> dict[str, Any]:

@@ -252,3 +252,16 @@ async def test_a_locked_src_layout_project_is_built_and_imports_from_the_checkou
         cwd=tmp_path, capture_output=True, text=True, timeout=60, check=False,
     )  # fmt: skip
     assert imported.stdout.strip() == str(checkout / "src" / "lib" / "__init__.py"), imported
+
+
+def test_requirement_files_for_tests_are_chosen_over_pinned_sets_for_other_jobs(
+    tmp_path: Path,
+) -> None:
+    pinned = {
+        f"requirements/{name}.txt": "typing-extensions==4.7.1\n"
+        for name in ("build", "dev", "docs", "typing", "tests", "tests37")
+    }
+    recipe = detect_environment(write(tmp_path / "click", pinned))
+    assert recipe.requirement_files == ["requirements/tests.txt"]
+    plain = write(tmp_path / "plain", {"requirements.txt": "a\n", "requirements-docs.txt": "b\n"})
+    assert detect_environment(plain).requirement_files == ["requirements.txt"]
