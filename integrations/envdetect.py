@@ -20,8 +20,10 @@ RECIPE_VERSION = "2"  # bump when the way environments are built changes
 TEST_EXTRAS = ("test", "tests", "testing", "dev")
 REQUIREMENT_GLOBS = (
     "requirements*.txt", "requirements/*.txt", "*requirements.txt", "requirements*.in",
+    "tests/requirements*.txt", "test/requirements*.txt",
 )  # fmt: skip
 DEPENDENCY_FILES = ("pyproject.toml", "setup.cfg", "setup.py", "tox.ini", "uv.lock", "poetry.lock")
+_FOR_TESTS = re.compile(r"(^|[/_.-])tests?([/_.-]|\d|$)")
 _NOT_FOR_TESTS = re.compile(r"doc|build|typing|mypy|lint|style|release|publish")
 # Always there: the default test command is `python -m pytest`.
 BASE_REQUIREMENTS = ("pytest",)
@@ -64,6 +66,8 @@ def detect_environment(root: Path, setup_command: str | None = None) -> Environm
         recipe.requirements += poetry_pins(lock)
     if pyproject:
         _from_pyproject(pyproject, recipe, use_deps=not lock)
+        if not lock and "dependencies" not in pyproject.get("project", {}):
+            _from_poetry(pyproject.get("tool", {}).get("poetry", {}), recipe)
     if (root / "setup.cfg").is_file() and not lock:
         _from_setup_cfg(root / "setup.cfg", recipe)
     if (root / "setup.py").is_file() and "project" not in pyproject:
@@ -91,13 +95,14 @@ def _requirement_files(root: Path) -> list[str]:
             relative = path.relative_to(root).as_posix()
             if path.is_file() and relative not in found:
                 found.append(relative)
-    stems = {name: Path(name).stem.lower() for name in found}
-    for_tests = [name for name in found if "test" in stems[name]]
+    stems = {name: name.lower().removesuffix(Path(name).suffix) for name in found}
+    for_tests = [name for name in found if _FOR_TESTS.search(stems[name])]
     # `tests37.txt` beside `tests.txt` pins for another Python: the plain one is for this one.
     plain = {re.sub(r"[-_]?(py)?\d+$", "", stems[name]) for name in for_tests}
     for_tests = [n for n in for_tests if stems[n] in plain or len(for_tests) == 1] or for_tests
     if for_tests:
-        main = [name for name in found if stems[name] in ("requirements", "base", "main")]
+        main = [name for name in found if Path(stems[name]).name in ("requirements", "base")]
+        main = [name for name in main if "/" not in name or name.startswith("requirements/")]
         return [*main, *for_tests]
     return [name for name in found if not _NOT_FOR_TESTS.search(stems[name])]
 
@@ -229,6 +234,67 @@ def _from_pyproject(data: dict[str, Any], recipe: EnvironmentRecipe, use_deps: b
         recipe.sources.append("pyproject.toml")
     recipe.requirements += [r for r in found if isinstance(r, str)]
     recipe.python = recipe.python or project.get("requires-python")
+
+
+def _from_poetry(poetry: dict[str, Any], recipe: EnvironmentRecipe) -> None:
+    """Poetry's own tables: dependencies and the test or dev groups, as PEP 508 requirements."""
+    tables = [poetry.get("dependencies", {}), poetry.get("dev-dependencies", {})]
+    groups = poetry.get("group", {})
+    tables += [groups.get(name, {}).get("dependencies", {}) for name in TEST_EXTRAS]
+    found = [
+        requirement
+        for table in tables
+        if isinstance(table, dict)
+        for name, spec in table.items()
+        if (requirement := _poetry_requirement(name, spec))
+    ]
+    if found:
+        recipe.sources.append("pyproject.toml (poetry)")
+        recipe.requirements += found
+    python = poetry.get("dependencies", {}).get("python")
+    if isinstance(python, str) and not recipe.python:
+        recipe.python = _poetry_specifier(python) or None
+
+
+def _poetry_requirement(name: str, spec: Any) -> str:
+    """One poetry dependency as a requirement; "" for Python itself, optional ones, and sources
+    other than the index (git, path, url)."""
+    if name.lower() == "python":
+        return ""
+    if isinstance(spec, list):  # several constraints by marker: the first is as good as any
+        spec = spec[0] if spec else "*"
+    extras, markers = "", ""
+    if isinstance(spec, dict):
+        if spec.get("optional") or {"git", "path", "url", "file"} & set(spec):
+            return ""
+        if spec.get("extras"):
+            extras = "[" + ",".join(str(e) for e in spec["extras"]) + "]"
+        if isinstance(spec.get("markers"), str):
+            markers = f" ; {spec['markers']}"
+        spec = spec.get("version", "*")
+    return f"{name}{extras}{_poetry_specifier(str(spec))}{markers}"
+
+
+def _poetry_specifier(constraint: str) -> str:
+    """A poetry constraint (`^1.2`, `~1.2.3`, `1.4`, `>=2,<3`, `*`) as a PEP 440 specifier."""
+    parts = []
+    for piece in (p.strip() for p in constraint.split(",")):
+        if piece in ("", "*"):
+            continue
+        if piece[0] in "^~" and piece[1:2] != "=":
+            numbers = [int(n) for n in re.findall(r"\d+", piece)] or [0]
+            if piece[0] == "^":
+                first = next((i for i, n in enumerate(numbers) if n), len(numbers) - 1)
+            else:
+                first = min(1, len(numbers) - 1)
+            upper = [*numbers[:first], numbers[first] + 1]
+            base = ".".join(map(str, numbers))
+            parts.append(f">={base},<{'.'.join(map(str, upper))}")
+        elif piece[0].isdigit():
+            parts.append(f"=={piece}")
+        else:
+            parts.append(piece)
+    return ",".join(parts)
 
 
 def _is_self_reference(requirement: str, project: dict[str, Any]) -> bool:

@@ -265,3 +265,23 @@ def test_requirement_files_for_tests_are_chosen_over_pinned_sets_for_other_jobs(
     assert recipe.requirement_files == ["requirements/tests.txt"]
     plain = write(tmp_path / "plain", {"requirements.txt": "a\n", "requirements-docs.txt": "b\n"})
     assert detect_environment(plain).requirement_files == ["requirements.txt"]
+
+
+def test_poetrys_own_tables_without_a_lock(tmp_path: Path) -> None:
+    pyproject = (
+        '[tool.poetry]\nname = "cleo"\nversion = "2.1.0"\n'
+        '[tool.poetry.dependencies]\npython = "^3.7"\nrapidfuzz = "^3.0.0"\n'
+        'crashtest = {version = "~0.4.1", markers = "sys_platform != \'win32\'"}\n'
+        'tomli = {version = "*", optional = true}\nlocal = {path = "../local"}\n'
+        '[tool.poetry.group.test.dependencies]\npytest-mock = "3.14.0"\n'
+        '[tool.poetry.group.docs.dependencies]\nsphinx = "*"\n'
+        '[build-system]\nrequires = ["poetry-core"]\nbuild-backend = "poetry.core.masonry.api"\n'
+    )
+    recipe = detect_environment(write(tmp_path, {"pyproject.toml": pyproject, "src/cleo/a.py": ""}))
+    assert recipe.requirements == [
+        "pytest",
+        "rapidfuzz>=3.0.0,<4",
+        "crashtest>=0.4.1,<0.5 ; sys_platform != 'win32'",
+        "pytest-mock==3.14.0",
+    ]
+    assert recipe.python == ">=3.7,<4" and recipe.install_project
