@@ -4,13 +4,14 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 UV := $(VENV)/bin/uv
-# Every top-level script in bench/ that starts what it measures (make bench); cli_speed needs `make up`.
-BENCHES := $(filter-out bench/__init__.py bench/cli_speed.py,$(wildcard bench/*.py))
+# Every top-level script in bench/ that starts what it measures (make bench); cli_speed needs
+# `make up`, repos downloads real projects (make bench-repos).
+BENCHES := $(filter-out bench/__init__.py bench/cli_speed.py bench/repos.py,$(wildcard bench/*.py))
 # The model of `make demo` and `make up`: openai | local | offline (default: chosen from what is set up).
 MODEL ?=
 MODEL_ENV := $(if $(MODEL),TICKETSMITH_MODEL_PROVIDER=$(MODEL))
 
-.PHONY: install demo up test test-unit test-e2e test-local-model local-model lint bench bench-quality clean sandbox-tool
+.PHONY: install demo up test test-unit test-e2e test-local-model local-model lint bench bench-quality bench-repos clean sandbox-tool
 
 # Workspace commands (tests, environment set-up) run in bubblewrap: installed here when we are
 # root with apt-get; otherwise this says what to do (or set TICKETSMITH_SANDBOX=none).
@@ -84,6 +85,11 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy config.py worker.py starter.py workflows activities graphs integrations webhooks emulators localmodel
 	$(VENV)/bin/mypy embedded observability encryption tickets toolserver research faults bench
+
+# Real open-source projects set up and tested as a ticket would, against a reference run
+# (REPOS="name==version ..." for others; source distributions cached in .data/bench-repos).
+bench-repos: $(STAMP) sandbox-tool
+	$(PY) -m bench.repos $(REPOS)
 
 # Prints each script's figures; fails only when a script could not measure.
 bench: $(STAMP)

@@ -1,0 +1,209 @@
+"""Real repositories, set up and tested as a ticket's baseline run, against a reference run.
+
+    python -m bench.repos [NAME==VERSION ...]     (make bench-repos REPOS="NAME==VERSION ...")
+
+Each project is its source distribution from the package index this machine is configured
+with (cached under `.data/bench-repos/sdists`), made into a git repository. Then:
+- ticketsmith: the environment detection, set-up and the default test command
+  (`python -m pytest -q`) in the sandbox, exactly as a ticket's test run does;
+- reference: a plain virtual environment, the project installed as its own docs say
+  (`pip install -e .` with its test extra when it has one, and the test tools its docs list),
+  then the same pytest command, unsandboxed.
+One row per project: set-up seconds, tests passed and failed by both, and whether ours
+matches (at least the reference's passes, no more failures); the last line is
+`matched N of M`.
+"""
+
+import argparse
+import asyncio
+import shlex
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+import tomllib
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from activities.testcases import take_junit, with_junit
+from config import ROOT
+from integrations.environments import Environments, uv_binary
+from integrations.git import GitWorkspace
+from integrations.indexes import package_sources
+from integrations.junit import CaseResult
+from integrations.sandbox import Limits, Sandbox
+
+CACHE = ROOT / ".data" / "bench-repos"
+TEST_COMMAND = "python -m pytest -q -p no:cacheprovider"
+TIMEOUT_S = 900.0
+LIMITS = Limits(memory_mb=4096, processes=512, cpu_seconds=900, output_bytes=8 << 20)
+
+
+@dataclass(frozen=True)
+class Project:
+    """A pinned source distribution and what its docs install to run its tests."""
+
+    pin: str
+    kind: str
+    reference: tuple[str, ...] = ("pytest",)
+
+
+PROJECTS = (
+    Project("six==1.17.0", "setup.py, one flat module"),
+    Project("click==8.1.8", "flit, src layout", ("-r", "requirements/tests.txt")),
+    Project("structlog==25.4.0", "hatch, src layout, test group", ("--group", "tests")),
+    Project("packaging==24.2", "flit, src layout", ("pytest", "pretend")),
+    Project("attrs==24.2.0", "hatch, src layout, tests extra"),
+    Project("more-itertools==10.5.0", "flit, flat package"),
+    Project("toolz==1.0.0", "setup.py, tests inside the package"),
+    Project("markupsafe==3.0.2", "setuptools, optional C speed-ups, src layout"),
+    Project("cleo==2.1.0", "poetry, src layout", ("pytest", "pytest-mock")),
+    Project("pygments==2.18.0", "hatch, 300+ modules", ("pytest", "wcag-contrast-ratio")),
+)
+
+
+@dataclass
+class Outcome:
+    """One side's run: set-up time, counts, or why there are none."""
+
+    setup_s: float = 0.0
+    passed: int = 0
+    failed: int = 0
+    note: str = ""
+
+
+def sdist(pin: str) -> Path:
+    """The project's source distribution, downloaded once."""
+    folder = CACHE / "sdists" / pin.replace("==", "-")
+    found = sorted(folder.glob("*.tar.gz")) + sorted(folder.glob("*.zip"))
+    if found:
+        return found[0]
+    folder.mkdir(parents=True, exist_ok=True)
+    argv = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--no-binary",
+            ":all:", "--dest", str(folder), pin]  # fmt: skip
+    result = subprocess.run(argv, capture_output=True, text=True, timeout=600, check=False)
+    found = sorted(folder.glob("*.tar.gz")) + sorted(folder.glob("*.zip"))
+    if result.returncode != 0 or not found:
+        raise RuntimeError(f"no source distribution of {pin}: {result.stderr.strip()[-300:]}")
+    return found[0]
+
+
+def repository(archive: Path, into: Path) -> Path:
+    """The unpacked source distribution as a git repository with one commit."""
+    if archive.suffix == ".zip":
+        with zipfile.ZipFile(archive) as opened:
+            opened.extractall(into)
+    else:
+        with tarfile.open(archive) as opened:
+            opened.extractall(into, filter="data")
+    (root,) = [p for p in into.iterdir() if p.is_dir()]
+    for argv in (["git", "init", "-q"], ["git", "add", "-A"],
+                 ["git", "-c", "user.name=bench", "-c", "user.email=bench@example.com",
+                  "commit", "-q", "-m", "source distribution"]):  # fmt: skip
+        subprocess.run(argv, cwd=root, check=True, capture_output=True)
+    return root
+
+
+async def ticketsmith_run(checkout: Path, name: str, scratch: Path) -> Outcome:
+    """Set-up and the test command exactly as a ticket's test run does them."""
+    sandbox = Sandbox(mode="bwrap", limits=LIMITS)
+    environments = Environments(scratch / "environments", sandbox, TIMEOUT_S)
+    began = time.monotonic()
+    env = await environments.ensure(checkout, f"bench/{name}")
+    setup = time.monotonic() - began
+    if env.error:
+        return Outcome(setup_s=setup, note=env.error.splitlines()[0][:80])
+    # The ticket's own run (activities.testrun) keeps the first 500 test names; count them all.
+    command = with_junit(TEST_COMMAND)
+    workspace = GitWorkspace(checkout, str(checkout))
+    result = await workspace.run_command(command, TIMEOUT_S, env_dir=env.path, sandbox=sandbox)
+    cases = take_junit(checkout)
+    return outcome(setup, cases, result.output)
+
+
+def outcome(setup: float, cases: list[CaseResult], output: str) -> Outcome:
+    """Counts from the junit cases; the output's end when there are none."""
+    passed = sum(case.outcome == "passed" for case in cases)
+    failed = sum(case.outcome in ("failed", "error") for case in cases)
+    return Outcome(setup, passed, failed, "" if cases else output.strip()[-80:])
+
+
+def reference_run(checkout: Path, project: Project, scratch: Path) -> Outcome:
+    """A plain environment as the project's docs say, then the same pytest command."""
+    venv = scratch / "reference-venv"
+    uv = str(uv_binary())
+    env = {
+        **package_sources().env,
+        "UV_INDEX_STRATEGY": "unsafe-best-match",
+        "PATH": "/usr/bin:/bin",
+    }
+    began = time.monotonic()
+    subprocess.run([uv, "venv", "--quiet", str(venv)], check=True, capture_output=True, env=env)
+    install = [uv, "pip", "install", "--quiet", "--python", str(venv / "bin" / "python"),
+               "-e", f".{test_extra(checkout)}", *project.reference]  # fmt: skip
+    done = subprocess.run(install, cwd=checkout, capture_output=True, text=True, env=env,
+                          timeout=TIMEOUT_S, check=False)  # fmt: skip
+    setup = time.monotonic() - began
+    if done.returncode != 0:
+        return Outcome(setup_s=setup, note=f"install failed: {done.stderr.strip()[-80:]}")
+    argv = [str(venv / "bin" / "python"), *shlex.split(with_junit(TEST_COMMAND))[1:]]
+    tests = subprocess.run(argv, cwd=checkout, capture_output=True, text=True,
+                           timeout=TIMEOUT_S, check=False)  # fmt: skip
+    return outcome(setup, take_junit(checkout), tests.stdout)
+
+
+def test_extra(checkout: Path) -> str:
+    """`[test]` (or tests, testing) when the project declares such an extra."""
+    try:
+        data = tomllib.loads((checkout / "pyproject.toml").read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError):
+        return ""
+    extras = data.get("project", {}).get("optional-dependencies", {})
+    named = [e for e in ("test", "tests", "testing") if e in extras]
+    return f"[{named[0]}]" if named else ""
+
+
+async def measure(project: Project) -> tuple[Outcome, Outcome]:
+    """Both runs of one project, each in a fresh copy of its repository."""
+    archive = sdist(project.pin)
+    with tempfile.TemporaryDirectory(prefix="bench-repos-") as scratch:
+        ours_dir, theirs_dir = Path(scratch) / "ours", Path(scratch) / "theirs"
+        ours_dir.mkdir()
+        theirs_dir.mkdir()
+        name = project.pin.split("==")[0]
+        ours = await ticketsmith_run(repository(archive, ours_dir), name, Path(scratch))
+        theirs = reference_run(repository(archive, theirs_dir), project, Path(scratch))
+    return ours, theirs
+
+
+async def main(pins: list[str]) -> int:
+    """Print one row per project and how many matched their reference."""
+    projects = [next((p for p in PROJECTS if p.pin == pin), Project(pin, "given")) for pin in pins]
+    print(f"{'project':<24} {'kind':<40} {'set-up s':>8} {'ours':>11} {'reference':>11}  match")
+    matched = 0
+    for project in projects or PROJECTS:
+        try:
+            ours, theirs = await measure(project)
+        except (RuntimeError, subprocess.SubprocessError, OSError) as err:
+            print(f"{project.pin:<24} could not be measured: {err}")
+            continue
+        # As the reference or better: an environment with more of the optional test tools runs
+        # tests the reference skips.
+        same = theirs.passed > 0 and ours.passed >= theirs.passed and ours.failed <= theirs.failed
+        matched += same
+        print(
+            f"{project.pin:<24} {project.kind[:40]:<40} {ours.setup_s:>8.1f} "
+            f"{ours.passed:>5}/{ours.failed:<5} {theirs.passed:>5}/{theirs.failed:<5}  "
+            f"{'yes' if same else 'no'}{'  ' + ours.note if not same and ours.note else ''}"
+            f"{'  reference: ' + theirs.note if theirs.note else ''}"
+        )
+    print(f"matched {matched} of {len(projects or PROJECTS)} (passed/failed, ours and reference)")
+    return 0
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("pins", nargs="*", help="NAME==VERSION source distributions to run")
+    sys.exit(asyncio.run(main(parser.parse_args().pins)))
