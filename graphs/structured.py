@@ -4,6 +4,7 @@ import json
 import re
 from typing import Any, TypeVar
 
+import json_repair
 import openai
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
@@ -78,6 +79,11 @@ def extract_json(text: str) -> Any:
             continue
         if isinstance(value, dict):
             return value
+    # Last: a repair of near-JSON (single quotes, trailing commas, an object cut short); the
+    # schema still validates what comes out.
+    repaired = json_repair.loads(cleaned[cleaned.find("{") :]) if "{" in cleaned else None
+    if isinstance(repaired, dict) and repaired:
+        return repaired
     raise ValueError("the answer holds no JSON object")
 
 

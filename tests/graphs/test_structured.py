@@ -24,6 +24,8 @@ class Verdict(BaseModel):
         'Sure!\n```json\n{"ok": true, "reasons": ["a"]}\n```\nDone.',
         'Here it is: {"ok": true, "reasons": ["a"]} hope that helps {"x": 1}',
         '<think>{"ok": false}</think>{"ok": true, "reasons": ["a"]}',
+        "Answer: {'ok': true, 'reasons': ['a'],}",  # near-JSON, repaired
+        '{"ok": true, "reasons": ["a"',  # cut short, closed by the repair
     ],
 )
 def test_extract_json_finds_the_object(text: str) -> None:
