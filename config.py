@@ -61,6 +61,13 @@ class Settings(BaseSettings):
     codec_port: int = 8081
     codec_cors_origins: str = ""
 
+    # The bearer token callers beyond loopback must send to the routes that change state or
+    # read payloads: the codec server, the tool server's faults and call log, the emulators'
+    # admin routes. Without it those routes answer callers on this machine only.
+    admin_token: SecretStr | None = None
+    # Those routes answer anyone, token or not (a trusted network; logged at start).
+    admin_allow_unauthenticated: bool = False
+
     data_dir: Path = ROOT / ".data"
     # Payloads of at least this size are kept in the payload store, the history holds a
     # reference (0: none are; references already written still read back).
@@ -71,7 +78,11 @@ class Settings(BaseSettings):
 
     webhook_host: str = "127.0.0.1"
     webhook_port: int = 8000
+    # Jira and GitHub sign deliveries with it; the webhook app does not start without it.
     webhook_secret: SecretStr | None = None
+    # Take deliveries without a signature (a local experiment): every answer says "unsigned",
+    # and so does the status of every ticket they reach.
+    webhook_allow_unsigned: bool = False
 
     emulator_host: str = "127.0.0.1"
     emulator_port: int = 8100

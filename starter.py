@@ -18,6 +18,12 @@ from dataclasses import dataclass
 from typing import Any
 
 Arguments = Callable[[argparse.ArgumentParser], None]
+WEBHOOKS = (
+    "Jira comments and GitHub events reach tickets through the webhook app, which checks "
+    "their signatures with TICKETSMITH_WEBHOOK_SECRET: `make up` and `make demo` make one "
+    "and keep it in <TICKETSMITH_DATA_DIR>/webhook-secret (.data/webhook-secret), and the "
+    "emulators sign with it."
+)
 
 
 @dataclass(frozen=True)
@@ -150,7 +156,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     names = {command.name for command in COMMANDS}
     if argv and argv[0] not in names and not argv[0].startswith("-"):
         argv = ["start", *argv]
-    parser = argparse.ArgumentParser(prog="starter.py", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="starter.py", description=__doc__.split("\n")[0], epilog=WEBHOOKS
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     for command in COMMANDS:
         command.arguments(sub.add_parser(command.name, help=command.help))

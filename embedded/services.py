@@ -88,7 +88,7 @@ def child_env(settings: Settings) -> dict[str, str]:
             "PYTHONUNBUFFERED": "1",
         }
     )
-    for name in ("jira_token", "github_token", "encryption_keys"):
+    for name in ("jira_token", "github_token", "encryption_keys", "admin_token"):
         secret = getattr(settings, name)
         if secret is not None:
             env[f"TICKETSMITH_{name.upper()}"] = secret.get_secret_value()
@@ -96,6 +96,10 @@ def child_env(settings: Settings) -> dict[str, str]:
         env["TICKETSMITH_OTEL_ENDPOINT"] = settings.otel_endpoint
     if settings.webhook_secret is not None:
         env["TICKETSMITH_WEBHOOK_SECRET"] = settings.webhook_secret.get_secret_value()
+    else:
+        env.pop("TICKETSMITH_WEBHOOK_SECRET", None)
+    env["TICKETSMITH_WEBHOOK_ALLOW_UNSIGNED"] = str(settings.webhook_allow_unsigned)
+    env["TICKETSMITH_ADMIN_ALLOW_UNAUTHENTICATED"] = str(settings.admin_allow_unauthenticated)
     # The Jira emulator sends its webhooks to the stack's webhook app unless told otherwise.
     webhook_app = f"http://{settings.webhook_host}:{settings.webhook_port}/webhooks/jira"
     env["TICKETSMITH_EMULATOR_WEBHOOK_URL"] = settings.emulator_webhook_url or webhook_app

@@ -29,6 +29,7 @@ from embedded.services import (
     port_free,
     temporal_port,
 )
+from embedded.webhook_secret import secret_source, with_webhook_secret
 from localmodel.server import LocalModelMissingError, describe_model, server_argv, server_ready
 
 __all__ = [
@@ -58,6 +59,7 @@ class Stack:
         report: Callable[[str], None] = to_stderr,
     ) -> None:
         self.settings = settings
+        self.secret_source = secret_source(settings)
         self.log_dir = settings.data_dir / "logs"
         self.report = report
         self.services = self._services(reset_emulators)
@@ -192,6 +194,8 @@ class Stack:
         """Start each service once those it needs are ready, the others side by side."""
         self.check_ports()
         self.log_dir.mkdir(parents=True, exist_ok=True)
+        # The emulators sign every delivery with it and the webhook app checks it.
+        self.settings = with_webhook_secret(self.settings)
         ready = {service.name: asyncio.Event() for service in self.services}
 
         async def start_when_its_needs_are_ready(service: Service) -> None:
@@ -297,6 +301,7 @@ class Stack:
                 f"Web UI          {s.temporal_ui_url}",
                 f"Emulators       {s.jira_base_url} (Jira, GitHub, git, Discord)",
                 f"Webhooks        http://{s.webhook_host}:{s.webhook_port}/webhooks/jira",
+                f"Webhook secret  {self.secret_source}",
                 f"Tool server     {s.toolserver_url}/mcp (MCP, streamable HTTP)",
                 f"Metrics         {metrics_url(s)}",
                 f"Codec server    {codec_url(s) if s.encryption_keys else 'off (no encryption)'}",

@@ -4,11 +4,13 @@
 """
 
 import argparse
+import logging
 import sys
 from pathlib import Path
 
 import uvicorn
 
+from access.admin import AdminAccess
 from config import get_settings
 from emulators.app import DEFAULT_SEED, create_app
 from emulators.cli import COMMANDS
@@ -65,6 +67,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--log-level", default="warning")
     args = parser.parse_args(argv)
     secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else None
+    admin = AdminAccess.from_settings(settings)
+    if notice := admin.start_notice(args.host):
+        logging.getLogger("ticketsmith.emulators").warning("%s", notice)
     app = create_app(
         args.state_dir,
         seed_file=args.seed,
@@ -76,6 +81,7 @@ def main(argv: list[str] | None = None) -> None:
         github_webhooks=GitHubWebhooks(args.github_webhook_url, secret),
         ci=args.ci,
         ci_reporter=args.ci_reporter,
+        admin=admin,
     )
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
 

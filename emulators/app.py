@@ -13,6 +13,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
+from access.admin import AdminAccess, AdminGuard
 from emulators.admin_routes import create_admin_router
 from emulators.control import create_control_router
 from emulators.discord_routes import create_discord_router
@@ -40,6 +41,9 @@ from emulators.state import EmulatorError, EmulatorState, RequestLog
 from faults.injector import FaultInjector
 
 DEFAULT_SEED = Path(__file__).resolve().parent / "seed.json"
+ADMIN_PREFIX = "/_emulator/"
+# Open to anyone: the health check, and job logs behind URLs the API signs (as GitHub's are).
+OPEN_ADMIN_ROUTES = ("/_emulator/health", "/_emulator/actions/logs/")
 
 
 def create_app(
@@ -52,10 +56,12 @@ def create_app(
     github_webhooks: GitHubWebhooks | None = None,
     ci: bool = False,
     ci_reporter: str = "checks",
+    admin: AdminAccess | None = None,
 ) -> FastAPI:
     """The emulators over `state_dir` (wiped first with `reset`), faults, Jira and GitHub
     webhooks, and with `ci` an emulated CI that tests every push, reporting as a check run
-    (`ci_reporter="checks"`) or as a GitHub Actions workflow run (`"actions"`)."""
+    (`ci_reporter="checks"`) or as a GitHub Actions workflow run (`"actions"`). `admin` says
+    who may use the `/_emulator` routes (default: callers on this machine)."""
     # Without `faults`, the seed file's "faults" are in force; without `webhooks`, Jira events
     # are not sent anywhere.
     seed_file = seed_file or DEFAULT_SEED
@@ -145,8 +151,14 @@ def create_app(
     app.include_router(create_races_router(races))
     app.include_router(create_git_router(repos_root, after_push, before_push))
     app.add_middleware(RecordingMiddleware, log=log, faults=faults, error=service_error)
+    app.add_middleware(AdminGuard, access=admin or AdminAccess(), guarded=admin_route)
     emulated_ci.transport = httpx.ASGITransport(app=app)
     return app
+
+
+def admin_route(method: str, path: str) -> bool:
+    """The `/_emulator` routes that read or change the emulators' state: the admin rule's."""
+    return path.startswith(ADMIN_PREFIX) and not path.startswith(OPEN_ADMIN_ROUTES)
 
 
 def service_error(

@@ -13,6 +13,7 @@ from typing import Any
 
 import httpx
 
+from access.admin import admin_headers
 from config import Settings, get_settings
 
 COMMANDS = ("add-repo", "add-issue")
@@ -25,7 +26,7 @@ class CliError(Exception):
 def _post(settings: Settings, path: str, payload: dict[str, Any]) -> dict[str, Any]:
     url = f"{settings.jira_base_url}/_emulator/{path}"
     try:
-        response = httpx.post(url, json=payload, timeout=60)
+        response = httpx.post(url, json=payload, headers=admin_headers(settings), timeout=60)
     except httpx.HTTPError as err:
         raise CliError(f"cannot reach the emulators at {settings.jira_base_url} ({err}); "
                        "is the stack running? (make up)") from err  # fmt: skip

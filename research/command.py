@@ -8,12 +8,15 @@ from pathlib import Path
 
 import httpx
 
+from access.admin import admin_headers
 from config import get_settings
 from tickets.commands import CommandError
 
 
 @asynccontextmanager
-async def faults_for_the_run(url: str, path: Path | None) -> AsyncIterator[None]:
+async def faults_for_the_run(
+    url: str, path: Path | None, headers: dict[str, str] | None = None
+) -> AsyncIterator[None]:
     """Put a fault profile in force on the tool server for the run, then restore the previous."""
     if path is None:
         yield
@@ -24,7 +27,7 @@ async def faults_for_the_run(url: str, path: Path | None) -> AsyncIterator[None]
         profile = FaultProfile.from_file(path)
     except ValueError as err:
         raise CommandError(str(err)) from err
-    async with httpx.AsyncClient(base_url=url, timeout=10) as http:
+    async with httpx.AsyncClient(base_url=url, headers=headers, timeout=10) as http:
         try:
             previous = (await http.get("/_faults")).raise_for_status().json()
             (await http.put("/_faults", json=profile.model_dump())).raise_for_status()
@@ -55,7 +58,7 @@ async def research(args: argparse.Namespace) -> int:
     agents = agent_steps(load_definition(DEFINITION).steps, AgentStep)
     faults = Path(args.faults) if args.faults else None
     client = await connect_temporal(settings)
-    async with faults_for_the_run(settings.toolserver_url, faults):
+    async with faults_for_the_run(settings.toolserver_url, faults, admin_headers(settings)):
         started = await start_research(client, settings, question, args.workflow_id)
         verb = "attached to the run already under way" if started.attached else "started"
         say(f"research {started.handle.id} {verb}")

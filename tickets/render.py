@@ -49,7 +49,8 @@ def render_status(
     lines += [Text(f"  tests: {line}") for line in notes if line.strip()]
     for decision in current.decisions:
         when = decision.at.strftime("%Y-%m-%d %H:%M")
-        head = f"  {when} {decision.author} {decision.kind}"
+        unsigned = " (unsigned delivery)" if decision.unsigned else ""
+        head = f"  {when} {decision.author} {decision.kind}{unsigned}"
         if not decision.text:
             lines.append(Text(head))
         elif full:
@@ -57,6 +58,13 @@ def render_status(
             lines.append(Text(f"{head}:\n{body}"))
         else:
             lines.append(Text(f"{head}: {preview(decision.text)}"))
+    if current.unsigned_deliveries:
+        lines.append(
+            Text(
+                f"  unsigned: {current.unsigned_deliveries} webhook deliveries reached this "
+                "ticket without a checked signature (TICKETSMITH_WEBHOOK_ALLOW_UNSIGNED)"
+            )
+        )
     budget = f" of {current.token_budget:,}" if current.token_budget else ""
     lines.append(Text(f"  model tokens: {current.tokens:,}{budget}"))
     parts: list[RenderableType] = [*lines]

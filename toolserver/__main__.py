@@ -1,11 +1,13 @@
 """Run the tool server: `python -m toolserver --port 8200` (MCP at /mcp, metrics at /metrics)."""
 
 import argparse
+import logging
 from pathlib import Path
 
 import uvicorn
 from starlette.applications import Starlette
 
+from access.admin import AdminAccess
 from config import Settings, get_settings
 from observability.logs import configure_logging
 from observability.tracing import configure_tracing
@@ -38,7 +40,9 @@ def build_app(settings: Settings, faults_file: Path | None = None) -> Starlette:
         settings.toolserver_search_provider, settings.toolserver_search_corpus
     )
     profile = startup_profile(settings, faults_file or settings.toolserver_faults_file)
-    return create_app(jira, settings.documents_dir, search, profile, settings.toolserver_url)
+    admin = AdminAccess.from_settings(settings)
+    docs = settings.documents_dir
+    return create_app(jira, docs, search, profile, settings.toolserver_url, admin)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -57,6 +61,8 @@ def main(argv: list[str] | None = None) -> None:
         app = build_app(settings, args.faults)
     except ValueError as err:
         parser.error(str(err))
+    if notice := AdminAccess.from_settings(settings).start_notice(args.host):
+        logging.getLogger("ticketsmith.toolserver").warning("%s", notice)
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
 
 

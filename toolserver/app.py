@@ -1,5 +1,5 @@
 """The tool server's ASGI app: MCP over streamable HTTP at /mcp, plus health, metrics, faults
-and the call log."""
+and the call log (these two only for callers on this machine or with the admin token)."""
 
 import logging
 from collections.abc import AsyncIterator
@@ -17,6 +17,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
+from access.admin import AdminAccess, AdminGuard
 from integrations.jira import JiraClient
 from toolserver.call_log import CallLog
 from toolserver.documents import DocumentNotFoundError, DocumentStore
@@ -27,6 +28,7 @@ from toolserver.search import SearchProvider
 from toolserver.tools import register_tools
 
 MCP_PATH = "/mcp"
+ADMIN_PATHS = ("/_faults", "/_calls")  # they change what calls meet, and show their arguments
 
 
 class SessionCloseNoise(logging.Filter):
@@ -63,8 +65,10 @@ def create_app(
     search: SearchProvider,
     profile: FaultProfile,
     public_url: str,
+    admin: AdminAccess | None = None,
 ) -> Starlette:
-    """The tool server; `public_url` is where callers reach it (document URLs start there)."""
+    """The tool server; `public_url` is where callers reach it (document URLs start there),
+    `admin` who may use its faults and call log (default: callers on this machine)."""
     metrics = ToolMetrics()
     calls = CallLog()
     faults = ToolFaults(profile)
@@ -134,9 +138,17 @@ def create_app(
         Route("/docs/{doc_id}", serve_doc),
         *mcp_routes,
     ]
-    middleware = [Middleware(ToolCallMiddleware, faults=faults, metrics=metrics, calls=calls)]
+    middleware = [
+        Middleware(AdminGuard, access=admin or AdminAccess(), guarded=admin_route),
+        Middleware(ToolCallMiddleware, faults=faults, metrics=metrics, calls=calls),
+    ]
     app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
     app.state.faults = faults
     app.state.metrics = metrics
     app.state.calls = calls
     return app
+
+
+def admin_route(method: str, path: str) -> bool:
+    """The faults and the call log: the routes the admin rule guards."""
+    return path.rstrip("/") in ADMIN_PATHS

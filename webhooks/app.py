@@ -28,7 +28,8 @@ from webhooks.jira_events import (
     read_labels_created,
 )
 from webhooks.responses import SIGNATURE, error, ignored, parse_json
-from webhooks.security import signature_valid
+from webhooks.security import WebhookSecretError, signature_valid, webhook_secret
+from webhooks.unsigned import NOTICE, UnsignedNotice
 from workflows.messages import Status
 
 log = logging.getLogger("ticketsmith.webhooks")
@@ -51,18 +52,24 @@ def create_app(
     client: Client | None = None,
     github_transport: httpx.AsyncBaseTransport | None = None,
 ) -> FastAPI:
-    """The webhook app; the Temporal client is made once, in the lifespan."""
+    """The webhook app; the Temporal client is made once, in the lifespan.
+
+    Raises WebhookSecretError without a webhook secret, unless unsigned deliveries are
+    allowed explicitly; then every answer and every signal says "unsigned".
+    """
     settings = settings or get_settings()
+    secret = webhook_secret(settings)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if secret is None:
-            log.warning("no webhook secret configured: webhook signatures are not checked")
+            log.warning("taking unsigned webhook deliveries: %s", NOTICE)
         app.state.temporal = client or await connect_temporal(settings)
         yield
 
     app = FastAPI(title="ticketsmith webhooks", lifespan=lifespan)
-    secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else None
+    if secret is None:
+        app.add_middleware(UnsignedNotice)
     deliveries = DeliveryLog()
 
     @app.get("/healthz")
@@ -115,6 +122,7 @@ def create_app(
         if message is None:
             return ignored("own comment")
         signal_name, signal_input = message
+        signal_input.unsigned = secret is None
         handle = temporal.get_workflow_handle(workflow_id(comment.issue_key))
         try:
             described = await handle.describe()
@@ -156,6 +164,7 @@ def create_app(
                 labels=change.issue_labels or change.labels, components=change.components
             )
             inp = ticket_input(change.issue_key, settings, facts=facts)
+            inp.unsigned_start = secret is None
             outcome = await start_ticket(temporal, settings, inp, change.summary)
         except LaunchError as err:
             return ignored(str(err))
@@ -176,7 +185,11 @@ def no_workflow(key: str, label: str) -> JSONResponse:
 
 
 def serve() -> FastAPI:
-    """The app as uvicorn runs it (`--factory`): JSON logs with every secret redacted."""
+    """The app as uvicorn runs it (`--factory`): JSON logs with every secret redacted; without
+    a webhook secret it exits at once with one line saying what to set."""
     settings = get_settings()
     configure_logging(secrets=secret_values(settings))
-    return create_app(settings)
+    try:
+        return create_app(settings)
+    except WebhookSecretError as err:
+        raise SystemExit(f"webhook app not started: {err}") from None

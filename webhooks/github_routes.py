@@ -32,7 +32,7 @@ def create_github_router(
     deliveries: DeliveryLog,
     github_transport: httpx.AsyncBaseTransport | None = None,
 ) -> APIRouter:
-    """The `/webhooks/github` route."""
+    """The `/webhooks/github` route; `secret` None takes unsigned deliveries (the app decides)."""
     router = APIRouter()
     bot = settings.github_bot_login
 
@@ -106,6 +106,7 @@ def create_github_router(
     ) -> JSONResponse:
         repository = str((payload.get("repository") or {}).get("full_name") or "")
         event.payload.delivery_id = delivery
+        event.payload.unsigned = secret is None
         if event.signal == "base_branch_moved":
             return await base_moved(temporal, event, repository, name)
         branches = event.branches or await head_branch(repository, event.pr_number)

@@ -53,11 +53,12 @@ class HumanHandlers:
         self._grant(inp)
 
     def _grant(self, inp: BudgetInput) -> None:
-        if self._human.first_delivery(inp.delivery_id):
+        if self._human.first_delivery(inp):
             self._status.token_budget = (self._status.token_budget or self._status.tokens) + (
                 inp.tokens
             )
-            self._human.decide("budget", inp.author, workflow.now(), f"+{inp.tokens} tokens")
+            text = f"+{inp.tokens} tokens"
+            self._human.decide("budget", inp.author, workflow.now(), text, inp.unsigned)
 
     @workflow.update
     def submit_answer(self, inp: AnswerInput) -> HumanInputAccepted:

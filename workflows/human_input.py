@@ -7,6 +7,7 @@ from temporalio import workflow
 from workflows.messages import (
     AnswerInput,
     ApprovalInput,
+    BudgetInput,
     Decision,
     Phase,
     RejectionInput,
@@ -14,6 +15,7 @@ from workflows.messages import (
     TicketStatus,
 )
 
+HumanSignal = AnswerInput | ApprovalInput | RejectionInput | BudgetInput
 WAITING_FOR = {
     Status.AWAITING_ANSWERS: "answers to its questions",
     Status.AWAITING_APPROVAL: "approval or rejection of its plan",
@@ -50,45 +52,47 @@ class HumanInput:
             return budget is None or self._status.tokens < budget
         return self._verdict is not None
 
-    def first_delivery(self, delivery_id: str | None) -> bool:
-        """False for a delivery already recorded (webhooks may be delivered twice)."""
-        if delivery_id is None:
-            return True
-        if delivery_id in self._seen_deliveries:
-            return False
-        self._seen_deliveries.add(delivery_id)
+    def first_delivery(self, inp: HumanSignal) -> bool:
+        """False for a delivery already recorded (webhooks may be delivered twice); a new one
+        without a checked signature is counted in the status."""
+        if inp.delivery_id is not None:
+            if inp.delivery_id in self._seen_deliveries:
+                return False
+            self._seen_deliveries.add(inp.delivery_id)
+        if inp.unsigned:
+            self._status.unsigned_deliveries += 1
         return True
 
     def record_answer(self, inp: AnswerInput, at: datetime) -> None:
         """Keep answers that arrive while refining (even before the questions are posted)."""
-        if not self.first_delivery(inp.delivery_id) or not inp.text.strip():
+        if not self.first_delivery(inp) or not inp.text.strip():
             return
         if self._status.phase != Phase.REFINEMENT:
             self._ignored("answers", inp.author)
             return
         self._answers.append(inp.text.strip())
         self._status.answers.append(inp.text.strip())
-        self.decide("answer", inp.author, at, inp.text.strip())
+        self.decide("answer", inp.author, at, inp.text.strip(), inp.unsigned)
 
     def record_approval(self, inp: ApprovalInput, at: datetime) -> None:
         """Take an approval of the plan under review; others are ignored."""
-        if not self.first_delivery(inp.delivery_id):
+        if not self.first_delivery(inp):
             return
         if not self._awaiting_verdict():
             self._ignored("an approval", inp.author)
             return
         self._verdict = inp
-        self.decide("approve", inp.author, at, f"plan v{self._status.plan_version}")
+        self.decide("approve", inp.author, at, f"plan v{self._status.plan_version}", inp.unsigned)
 
     def record_rejection(self, inp: RejectionInput, at: datetime) -> None:
         """Take a rejection of the plan under review; others are ignored."""
-        if not self.first_delivery(inp.delivery_id):
+        if not self.first_delivery(inp):
             return
         if not self._awaiting_verdict():
             self._ignored("a rejection", inp.author)
             return
         self._verdict = inp
-        self.decide("reject", inp.author, at, inp.reason)
+        self.decide("reject", inp.author, at, inp.reason, inp.unsigned)
 
     def _ignored(self, what: str, author: str) -> None:
         """Say in the log why a signal changed nothing (signals cannot answer back)."""
@@ -99,8 +103,11 @@ class HumanInput:
     def _awaiting_verdict(self) -> bool:
         return self._status.status == Status.AWAITING_APPROVAL and self._verdict is None
 
-    def decide(self, kind: str, author: str, at: datetime, text: str) -> None:
-        self._status.decisions.append(Decision(kind=kind, author=author, at=at, text=text))
+    def decide(
+        self, kind: str, author: str, at: datetime, text: str, unsigned: bool = False
+    ) -> None:
+        decision = Decision(kind=kind, author=author, at=at, text=text, unsigned=unsigned)
+        self._status.decisions.append(decision)
 
     def take_answers(self) -> list[str]:
         """The answers received so far, emptying the queue."""

@@ -91,6 +91,8 @@ class TicketInput(BaseModel):
     review: ReviewPolicy = Field(default_factory=ReviewPolicy)
     # Started again with --restart after an earlier run: the branch starts from the current base.
     restarted: bool = False
+    # Started by a webhook delivery no signature vouched for (TICKETSMITH_WEBHOOK_ALLOW_UNSIGNED).
+    unsigned_start: bool = False
 
 
 class ImplementationInput(BaseModel):
@@ -162,6 +164,7 @@ class AnswerInput(BaseModel):
     text: str
     author: str = "unknown"
     delivery_id: str | None = None
+    unsigned: bool = False  # from a webhook delivery without a checked signature
 
 
 class ApprovalInput(BaseModel):
@@ -169,6 +172,7 @@ class ApprovalInput(BaseModel):
 
     author: str = "unknown"
     delivery_id: str | None = None
+    unsigned: bool = False  # from a webhook delivery without a checked signature
 
 
 class RejectionInput(BaseModel):
@@ -177,6 +181,7 @@ class RejectionInput(BaseModel):
     reason: str
     author: str = "unknown"
     delivery_id: str | None = None
+    unsigned: bool = False  # from a webhook delivery without a checked signature
 
 
 class BudgetInput(BaseModel):
@@ -185,6 +190,7 @@ class BudgetInput(BaseModel):
     tokens: int = Field(gt=0)
     author: str = "unknown"
     delivery_id: str | None = None
+    unsigned: bool = False  # from a webhook delivery without a checked signature
 
 
 class Decision(BaseModel):
@@ -194,6 +200,7 @@ class Decision(BaseModel):
     author: str
     at: datetime
     text: str = ""
+    unsigned: bool = False  # it came in a webhook delivery no signature vouched for
 
 
 class HumanInputAccepted(BaseModel):
@@ -221,6 +228,8 @@ class TicketStatus(BaseModel):
     tests_passed: bool | None = None
     tests_note: str = ""
     decisions: list[Decision] = Field(default_factory=list)
+    # Webhook deliveries (signals, the start) the ticket took without a checked signature.
+    unsigned_deliveries: int = 0
     tokens: int = 0
     token_budget: int | None = None
     message: str = ""

@@ -30,6 +30,7 @@ class CheckInput(BaseModel):
     details_url: str | None = None
     description: str = ""
     delivery_id: str | None = None
+    unsigned: bool = False  # from a delivery without a checked signature
 
 
 class CommentKind(StrEnum):
@@ -60,6 +61,7 @@ class ReviewFeedbackInput(BaseModel):
     author: str = "unknown"
     trusted: bool = True  # False: the author may not start rounds; they get one reply
     delivery_id: str | None = None
+    unsigned: bool = False  # from a delivery without a checked signature
 
 
 class PullRequestChangeInput(BaseModel):
@@ -71,6 +73,7 @@ class PullRequestChangeInput(BaseModel):
     before: str | None = None  # the head before a push (`synchronize`)
     sender: str = "unknown"
     delivery_id: str | None = None
+    unsigned: bool = False  # from a delivery without a checked signature
 
 
 class BaseMovedInput(BaseModel):
@@ -79,6 +82,7 @@ class BaseMovedInput(BaseModel):
     base: str
     sha: str
     delivery_id: str | None = None
+    unsigned: bool = False  # from a delivery without a checked signature
 
 
 class CheckState(BaseModel):

@@ -50,7 +50,7 @@ class TicketWorkflow(HumanHandlers, PullRequestHandlers):
     def __init__(self, inp: TicketInput) -> None:
         self._tracker = Tracker(inp)
         HumanHandlers.__init__(self, self._tracker.status, inp.token_budget)
-        PullRequestHandlers.__init__(self)
+        PullRequestHandlers.__init__(self, self._tracker.status)
         self._inp = inp
         self._outbox = Outbox(inp.key, inp.project.jira_project)
         self._waiter = Waiter(inp.key, inp.waits, self._outbox)

@@ -33,6 +33,7 @@ class Tracker:
             phase=Phase.REFINEMENT,
             status=Status.RUNNING,
             token_budget=inp.token_budget,
+            unsigned_deliveries=int(inp.unsigned_start),
         )
         self._project = inp.project.jira_project
         self._indexed: tuple[Phase, Status] | None = None

@@ -72,8 +72,8 @@ def host_ports(service: dict[str, Any]) -> list[int]:
     ports = []
     for entry in service.get("ports", []):
         parts = str(entry).split(":")
-        assert len(parts) == 2, f"publish ports as HOST:CONTAINER, not {entry}"
-        ports.append(int(parts[0]))
+        assert len(parts) in (2, 3), f"publish ports as [ADDRESS:]HOST:CONTAINER, not {entry}"
+        ports.append(int(parts[-2]))
     return ports
 
 
@@ -153,7 +153,7 @@ def test_images_are_pinned(services: dict[str, dict[str, Any]]) -> None:
         assert "auto-setup" not in image
     ui = services["temporal-ui"]["environment"]
     assert ui["TEMPORAL_CODEC_ENDPOINT"].endswith(":8081")
-    assert "8081:8081" in services["codec"]["ports"]
+    assert host_ports(services["codec"]) == [8081]
 
 
 def test_scripts_and_config_files_exist(services: dict[str, dict[str, Any]]) -> None:
@@ -195,3 +195,26 @@ def test_docker_compose_accepts_it() -> None:
         cwd=ROOT,
     )
     assert done.returncode == 0, done.stderr
+
+
+def test_a_deployment_passes_a_webhook_secret_and_opens_no_route_to_anyone(
+    services: dict[str, dict[str, Any]],
+) -> None:
+    # The webhook app refuses to start without the secret: the env file asks for it.
+    assert "TICKETSMITH_WEBHOOK_SECRET" in env_file_names(ENV_EXAMPLE)
+    assert "secrets.token_hex(32)" in ENV_EXAMPLE.read_text()
+    assert services["webhooks"]["command"][:3] == ["uvicorn", "--factory", "webhooks.app:serve"]
+    for name in ("TICKETSMITH_WEBHOOK_ALLOW_UNSIGNED", "TICKETSMITH_ADMIN_ALLOW_UNAUTHENTICATED"):
+        assert name not in env_file_names(ENV_EXAMPLE), f"{name} is on for every service"
+    open_to_all = {
+        name
+        for name, service in services.items()
+        for setting in (
+            "TICKETSMITH_WEBHOOK_ALLOW_UNSIGNED",
+            "TICKETSMITH_ADMIN_ALLOW_UNAUTHENTICATED",
+        )
+        if str((service.get("environment") or {}).get(setting, "")).lower() == "true"
+    }
+    # Only the codec, which the browser calls without a token, and only on the host's loopback.
+    assert open_to_all == {"codec"}
+    assert all(str(port).startswith("127.0.0.1:") for port in services["codec"]["ports"])

@@ -12,6 +12,7 @@ from config import ROOT
 PRODUCT = (
     "workflows", "activities", "graphs", "integrations", "webhooks", "emulators", "localmodel",
     "embedded", "observability", "encryption", "tickets", "toolserver", "research", "faults",
+    "access",
 )  # fmt: skip
 LOCAL = {*PRODUCT, "config", "worker", "starter"}
 

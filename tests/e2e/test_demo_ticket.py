@@ -1,18 +1,21 @@
 """DEMO-1 end to end: dev server, real worker, emulators, webhook app and git, as processes."""
 
+import base64
 import json
 import re
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 from temporalio.client import WorkflowExecutionStatus
+from temporalio.service import RPCError
 
 from config import connect_temporal
 from embedded.demo import DEMO_KEY, drive, starter, stop_earlier_run
 from embedded.stack import Stack
-from tests.e2e.stacks import clone_branch, pull_requests
+from tests.e2e.stacks import clone_branch, poll, pull_requests
 from workflows.messages import Status
 
 pytestmark = pytest.mark.e2e
@@ -70,3 +73,56 @@ async def test_the_demo_stops_a_demo_ticket_left_running(stack: Stack) -> None:
     await stop_earlier_run(client)
     stopped = await client.get_workflow_handle(f"ticket-{DEMO_KEY}", run_id=left.run_id).describe()
     assert stopped.status == WorkflowExecutionStatus.TERMINATED
+
+
+async def test_a_default_stack_signs_its_own_deliveries_and_refuses_others(stack: Stack) -> None:
+    settings = stack.settings
+    secret = settings.data_dir / "webhook-secret"  # no secret was set: the stack made one
+    assert secret.stat().st_mode & 0o777 == 0o600
+    assert settings.webhook_secret is not None
+    assert secret.read_text().strip() == settings.webhook_secret.get_secret_value()
+    hooks = f"http://{settings.webhook_host}:{settings.webhook_port}/webhooks"
+    label = {"update": {"labels": [{"add": settings.jira_start_label}]}}
+    jira = json.dumps({"webhookEvent": "jira:issue_updated", "issue": {"key": "DEMO-2"}}).encode()
+    github = json.dumps({"action": "created", "sender": {"login": "mallory"}}).encode()
+    forged = "sha256=" + "0" * 64
+    async with httpx.AsyncClient(timeout=30) as http:
+        refused = [
+            await http.post(f"{hooks}/jira", content=jira, headers=signature)
+            for signature in ({}, {"X-Hub-Signature": forged})
+        ] + [
+            await http.post(
+                f"{hooks}/github",
+                content=github,
+                headers={"X-GitHub-Event": "issue_comment", **signature},
+            )
+            for signature in ({}, {"X-Hub-Signature-256": forged})
+        ]
+        # The emulator's own delivery of a label, signed with the stack's secret, starts DEMO-2.
+        alice = {"Authorization": "Basic " + base64.b64encode(b"alice@example.com:t").decode()}
+        labelled = await http.put(
+            f"{settings.jira_base_url}/rest/api/3/issue/DEMO-2", json=label, headers=alice
+        )
+        handle = (await connect_temporal(settings)).get_workflow_handle("ticket-DEMO-2")
+
+        async def described() -> Any:
+            try:
+                return await handle.describe()
+            except RPCError:  # not started yet: the delivery is on its way
+                return None
+
+        await poll(described, "the ticket the emulator's signed label delivery starts", 120)
+        await handle.terminate("the signed delivery started it")
+        jira_log = (await http.get(f"{settings.jira_base_url}/_emulator/webhooks")).json()
+        github_log = (await http.get(f"{settings.jira_base_url}/_emulator/github/webhooks")).json()
+    assert [r.status_code for r in refused] == [401, 401, 401, 401]
+    assert all("signature missing or wrong" in r.json()["error"] for r in refused)
+    assert labelled.status_code == 204
+    answered = [
+        attempt["status_code"]
+        for log in (jira_log, github_log)
+        for delivery in log["deliveries"]
+        for attempt in delivery["attempts"]
+        if "status_code" in attempt
+    ]
+    assert 202 in answered and 401 not in answered

@@ -58,6 +58,10 @@ def test_the_demo_prints_the_pull_request_and_time_and_tokens_per_phase(tmp_path
     assert "ticketsmith-bot replied in the thread:" in out
     assert re.search(r"Merged demo/calc#\d+ \([0-9a-f]{7}\)", out)
     assert "Jira says DEMO-1 is Done" in out
+    # No secret was set: the demo's stack made one, and its deliveries were signed with it.
+    secret = tmp_path / "webhook-secret"
+    assert secret.stat().st_mode & 0o777 == 0o600 and len(secret.read_text().strip()) == 64
+    assert f"Webhook secret  {secret} (made by the stack" in out
     assert "DEMO-1 merged: Pull request" in out
     pull = r"Pull request: http://127\.0\.0\.1:\d+/demo/calc/pull/\d+ \(a draft: its body"
     assert re.search(pull, out)  # the offline model writes no code

@@ -10,6 +10,7 @@ from pydantic import SecretStr
 from config import Settings
 from encryption.codec import new_key
 from encryption.server import cors_origins, create_app
+from tests.support.remote import served_everywhere
 
 UI = "http://127.0.0.1:8233"
 JSON_PLAIN = base64.b64encode(b"json/plain").decode()
@@ -90,3 +91,54 @@ async def test_without_keys_payloads_pass_through() -> None:
         encoded = await client.post("/encode", json=body("plan v1"))
         decoded = await client.post("/decode", json=body("plan v1"))
     assert encoded.json() == body("plan v1") == decoded.json()
+
+
+async def test_callers_elsewhere_need_the_admin_token() -> None:
+    token = {"Authorization": "Bearer codec-admin-token"}
+    guarded = create_app(settings(admin_token=SecretStr("codec-admin-token")))
+    with served_everywhere(guarded) as served:
+        async with served.remote() as http:
+            refused = await http.post("/decode", json=body("x"))
+            health = await http.get("/healthz")
+        async with served.remote(token) as http:
+            allowed = await http.post("/decode", json=body("x"))
+        async with served.local() as http:
+            local = await http.post("/decode", json=body("x"))
+    assert refused.status_code == 401
+    assert "TICKETSMITH_ADMIN_TOKEN" in refused.json()["detail"]
+    assert (health.status_code, allowed.status_code, local.status_code) == (200, 200, 200)
+
+
+async def test_without_a_token_only_this_machine_or_the_explicit_setting() -> None:
+    with served_everywhere(create_app(settings())) as served:
+        async with served.remote() as http:
+            refused = await http.post("/encode", json=body("x"))
+    with served_everywhere(create_app(settings(admin_allow_unauthenticated=True))) as served:
+        async with served.remote() as http:
+            anyone = await http.post("/encode", json=body("x"))
+    assert refused.status_code == 401
+    assert "answers only callers on this machine" in refused.json()["detail"]
+    assert anyone.status_code == 200
+
+
+async def test_a_page_of_another_origin_gets_no_answer() -> None:
+    guarded = create_app(settings(admin_token=SecretStr("codec-admin-token")))
+    with served_everywhere(guarded) as served:
+        async with served.local() as http:
+            ui = await http.post("/decode", json=body("x"), headers={"Origin": UI})
+            page = await http.post(
+                "/decode", json=body("x"), headers={"Origin": "http://evil.example"}
+            )
+        token = {"Authorization": "Bearer codec-admin-token", "Origin": "http://evil.example"}
+        async with served.local(token) as http:
+            listed_not = await http.post("/decode", json=body("x"))
+    assert ui.status_code == 200
+    assert page.status_code == 401  # a web page elsewhere is no caller on this machine
+    assert listed_not.status_code == 403
+    assert "TICKETSMITH_CODEC_CORS_ORIGINS" in listed_not.json()["detail"]
+
+
+@pytest.mark.parametrize("origins", ["*", "http://ok.example, *", "localhost:8080"])
+def test_a_wildcard_or_a_bare_name_is_no_origin(origins: str) -> None:
+    with pytest.raises(ValueError, match="TICKETSMITH_CODEC_CORS_ORIGINS names"):
+        create_app(settings(codec_cors_origins=origins))

@@ -84,7 +84,8 @@ def test_the_webhook_app_logs_json_without_secrets() -> None:
         f"logging.getLogger('uvicorn.error').warning('token {TOKEN} seen')\n"
         "logging.getLogger('ticketsmith.webhooks').warning('ignored a comment')\n"
     )
-    env = dict(os.environ, TICKETSMITH_JIRA_TOKEN=TOKEN)
+    # The app does not start without a webhook secret.
+    env = dict(os.environ, TICKETSMITH_JIRA_TOKEN=TOKEN, TICKETSMITH_WEBHOOK_SECRET="log-test")
     done = subprocess.run(
         [sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True
     )
