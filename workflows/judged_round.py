@@ -5,21 +5,43 @@ the revision; a judgement that fails or does not parse falls back to the files c
 """
 
 import asyncio
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from temporalio import workflow
 from temporalio.exceptions import ActivityError, is_cancelled_exception
 
 with workflow.unsafe.imports_passed_through():
-    from activities.round_messages import CommentToJudge, JudgeCommentsInput, JudgeCommentsResult
+    from activities.messages import RepoRef
+    from activities.round_messages import (
+        CommentToJudge,
+        CommitRoundResult,
+        JudgeCommentsInput,
+        JudgeCommentsResult,
+    )
     from activities.rounds import RoundActivities
     from workflows import review_texts
     from workflows.messages import Implementation
+    from workflows.pr_inbox import PullRequestInbox
     from workflows.review_bounds import out_of_bounds
     from workflows.review_messages import ReviewComment
 
-if TYPE_CHECKING:
-    from workflows.rounds import PullRequestRounds
+
+class Rounds(Protocol):
+    """What a judged round uses of the pull request's rounds (`workflows.rounds`)."""
+
+    key: str
+    repo: RepoRef
+    inbox: PullRequestInbox
+    last_push: CommitRoundResult | None
+
+    async def comment(self, step: str, body: str) -> None: ...
+    async def reply(self, step: str, comment: ReviewComment, body: str) -> None: ...
+    async def revise(self, kind: str, feedback: str, paths: list[str]) -> Implementation: ...
+    async def run_tests(self, done: Implementation) -> Any: ...
+    async def pushed_meanwhile(self, pushes: int, step: str) -> bool: ...
+    async def commit_changes(self, done: Implementation, message: str) -> str | None: ...
+    async def agent(self, activity: Any, arg: Any, summary: str) -> Any: ...
+
 
 Verdicts = dict[int, tuple[bool, str]]
 FALLBACK = "Review round %d: %s; replies fall back to the files changed"
@@ -36,7 +58,7 @@ def quoted_comments(comments: list[ReviewComment]) -> str:
 
 
 async def judged_review_round(
-    rounds: "PullRequestRounds", number: int, comments: list[ReviewComment]
+    rounds: Rounds, number: int, comments: list[ReviewComment]
 ) -> tuple[str | None, list[str]]:
     """Revise for the comments it may act on, judge each, commit once, answer every one."""
     pushes = len(rounds.inbox.pushed_by_others)
@@ -83,7 +105,7 @@ def _answer(
 
 
 async def _judge(
-    rounds: "PullRequestRounds", number: int, comments: list[ReviewComment], done: Implementation
+    rounds: Rounds, number: int, comments: list[ReviewComment], done: Implementation
 ) -> Verdicts:
     """The model's verdict per comment; empty (the file-changed rule) when it has none."""
     judged = [CommentToJudge(id=c.id, body=c.body, path=c.path, line=c.line) for c in comments]

@@ -1,0 +1,136 @@
+"""The product's modules import one another in one direction: no circles, no test code."""
+
+import ast
+from pathlib import Path
+
+from config import ROOT
+
+PACKAGES = (
+    "workflows", "activities", "graphs", "integrations", "webhooks", "emulators", "localmodel",
+    "embedded", "observability", "encryption", "tickets", "toolserver", "research", "faults",
+    "access",
+)  # fmt: skip
+TOP_MODULES = ("config", "worker", "starter")
+
+
+def product_modules() -> dict[str, Path]:
+    """Every product module by its dotted name."""
+    modules = {name: ROOT / f"{name}.py" for name in TOP_MODULES}
+    for package in PACKAGES:
+        for path in (ROOT / package).rglob("*.py"):
+            if "seed" in path.parts:
+                continue
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+            modules[name] = path
+    return modules
+
+
+def imports_of(name: str, path: Path, known: set[str]) -> set[str]:
+    """The product modules a module imports anywhere: at the top, in functions, for types."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, *([base] if base else [])])
+            targets = [f"{base}.{alias.name}" for alias in node.names] + [base]
+        else:
+            continue
+        for target in targets:
+            while target and target not in known:
+                target = target.rpartition(".")[0]
+            if target and target != name:
+                found.add(target)
+    return found
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Module -> the product modules it imports."""
+    modules = product_modules()
+    known = set(modules)
+    return {name: imports_of(name, path, known) for name, path in modules.items()}
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in sorted(graph.get(node, ())):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                group.append(member)
+                if member == node:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def is_package_init(name: str, graph: dict[str, set[str]]) -> bool:
+    return any(other.startswith(f"{name}.") for other in graph)
+
+
+def test_no_module_circle_among_the_products_modules() -> None:
+    graph = import_graph()
+    # A package's __init__ importing its own modules is how a package shows its surface.
+    graph = {
+        name: {t for t in targets if not (is_package_init(t, graph) and name.startswith(t))}
+        for name, targets in graph.items()
+    }
+    assert circles(graph) == [], "modules that import each other, directly or around a circle"
+
+
+def test_product_code_never_imports_the_tests() -> None:
+    modules = product_modules()
+    offenders = []
+    for name, path in modules.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            module = node.module if isinstance(node, ast.ImportFrom) else None
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else [module]
+            if any(n and (n == "tests" or n.startswith("tests.")) for n in names):
+                offenders.append(name)
+    assert offenders == []
+
+
+def test_the_tool_server_does_not_import_the_emulators() -> None:
+    graph = import_graph()
+    leaks = {
+        f"{name} -> {target}"
+        for name, targets in graph.items()
+        if name.startswith("toolserver")
+        for target in targets
+        if target.startswith("emulators")
+    }
+    assert leaks == set(), "share what both need in a package of its own (as `faults/`)"
+
+
+def test_a_circle_is_found_and_named() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert circles(graph) == [["a", "b", "c"]]
+    assert circles({"a": {"b"}, "b": set()}) == []
