@@ -55,9 +55,11 @@ def nothing_outlives_the_run() -> Iterator[None]:
     release_children()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 async def time_skipping_env() -> AsyncIterator[WorkflowEnvironment]:
-    """The time-skipping test server with our search attributes registered."""
+    """The time-skipping test server with our search attributes registered, one per module:
+    under xdist a worker runs modules in no fixed order, and work one module leaves behind
+    must not hold the clock of another's (it starts in well under a second)."""
     env = await WorkflowEnvironment.start_time_skipping(
         data_converter=pydantic_data_converter,
         test_server_existing_path=venv_binary("temporal-test-server"),
