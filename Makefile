@@ -4,9 +4,9 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 UV := $(VENV)/bin/uv
-# Every top-level script in bench/ that starts what it measures (make bench); cli_speed needs
-# `make up`, repos downloads real projects (make bench-repos).
-BENCHES := $(filter-out bench/__init__.py bench/cli_speed.py bench/repos.py,$(wildcard bench/*.py))
+# Every top-level script in bench/ that starts what it measures (make bench); repos downloads
+# real projects (make bench-repos).
+BENCHES := $(filter-out bench/__init__.py bench/repos.py,$(wildcard bench/*.py))
 # The model of `make demo` and `make up`: openai | local | offline (default: chosen from what is set up).
 MODEL ?=
 MODEL_ENV := $(if $(MODEL),TICKETSMITH_MODEL_PROVIDER=$(MODEL))

@@ -14,6 +14,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from integrations.sandbox import Limits, Sandbox, SandboxMode
 from localmodel.layout import Layout
+from tickets import temporal_settings as temporal
 
 if TYPE_CHECKING:  # the client is imported where it connects: `status` and `list` go without it
     from temporalio.client import Client
@@ -30,12 +31,13 @@ class Settings(BaseSettings):
 
     # The level of the worker's own loggers; DEBUG adds every prompt and answer of the local model.
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
-    temporal_address: str = "127.0.0.1:7233"
-    temporal_namespace: str = "default"
-    temporal_ui_port: int = 8233
+    # Read without pydantic by `status`, `list` and `watch` (tickets/temporal_settings.py).
+    temporal_address: str = temporal.TEMPORAL_ADDRESS
+    temporal_namespace: str = temporal.TEMPORAL_NAMESPACE
+    temporal_ui_port: int = temporal.TEMPORAL_UI_PORT
     temporal_ui_url: str = ""
-    # Temporal's HTTP API, where `status` and `list` read first; "off" reads over gRPC only.
-    temporal_http_port: int = 7243
+    # Temporal's HTTP API, where `status`, `list` and `watch` read; "off" reads over gRPC only.
+    temporal_http_port: int = temporal.TEMPORAL_HTTP_PORT
     temporal_http_url: str = ""
     task_queue: str = "ticketsmith"
     agent_task_queue: str = "ticketsmith-agents"
@@ -46,7 +48,7 @@ class Settings(BaseSettings):
     # take minutes to import the worker.
     ready_timeout_seconds: float = Field(default=600.0, gt=0)
     # How long `starter.py status` waits for a worker to answer about a running ticket.
-    status_query_seconds: float = Field(default=30.0, gt=0)
+    status_query_seconds: float = Field(default=temporal.STATUS_QUERY_SECONDS, gt=0)
 
     metrics_host: str = "127.0.0.1"
     metrics_port: int = Field(default=9000, ge=0, description="0 switches metrics off")
@@ -186,10 +188,9 @@ class Settings(BaseSettings):
         self.discord_base_url = self.discord_base_url or emulators
         tools = f"http://{self.toolserver_host}:{self.toolserver_port}"
         self.toolserver_url = self.toolserver_url or tools
-        self.temporal_ui_url = self.temporal_ui_url or f"http://127.0.0.1:{self.temporal_ui_port}"
-        host = self.temporal_address.rsplit(":", 1)[0]
-        self.temporal_http_url = (
-            self.temporal_http_url or f"http://{host}:{self.temporal_http_port}"
+        self.temporal_ui_url = self.temporal_ui_url or temporal.ui_url(self.temporal_ui_port)
+        self.temporal_http_url = self.temporal_http_url or temporal.http_url(
+            self.temporal_address, self.temporal_http_port
         )
         return self
 

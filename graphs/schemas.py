@@ -5,6 +5,10 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, field_validator
 
+from graphs.question import Question
+
+__all__ = ["Question"]
+
 LIST_MARKER = re.compile(r"^\s*(?:[-*+\u2022]|\d+[.)])\s+")
 
 
@@ -29,13 +33,6 @@ class Analysis(BaseModel):
     environment: str = ""  # how the repository declares its dependencies, as detected
     produced_offline: bool = False
     tokens: int = 0
-
-
-class Question(BaseModel):
-    """One clarifying question for the ticket's reporter."""
-
-    text: str
-    why: str
 
 
 class QuestionSet(BaseModel):

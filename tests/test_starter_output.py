@@ -136,3 +136,15 @@ def test_status_shows_the_pull_request_its_checks_and_rounds() -> None:
     assert "  rounds: 1 CI fix, 0 review" in text
     assert "    ci round 1: failed: ci / tests -> pushed abc1234" in text
     assert "  waiting for: CI results, reviews or a merge of pull request #7" in text
+
+
+def test_status_says_why_a_pull_request_is_a_draft() -> None:
+    current = TicketStatus(
+        key="DEMO-1", phase=Phase.REVIEW, status=Status.AWAITING_REVIEW,
+        pr_url="http://forge/demo/calc/pull/7", pr_draft=True,
+        pr_draft_reason="the tests do not pass",
+    )  # fmt: skip
+    text = to_text(render_status(current, "http://ui", T0))
+    assert "  pull request: http://forge/demo/calc/pull/7 (draft: the tests do not pass)" in text
+    ready = current.model_copy(update={"pr_draft": False, "pr_draft_reason": ""})
+    assert "  pull request: http://forge/demo/calc/pull/7\n" in to_text(render_status(ready, "u"))

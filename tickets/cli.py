@@ -1,6 +1,7 @@
 """What each subcommand of starter.py does with its parsed arguments, and how its answer prints."""
 
 import argparse
+import asyncio
 from datetime import UTC, datetime
 
 from rich.console import Group, RenderableType
@@ -10,25 +11,20 @@ from tickets import commands
 from tickets.graph_list import is_graph_id, list_graph_runs, render_runs
 from tickets.launch import web_ui_link, workflow_id
 from tickets.render import render_list, render_status
-from tickets.terminal import check_key, console
+from tickets.terminal import Answer, check_key, console
 from tickets.watch import follow
 from workflows.messages import AnswerInput, ApprovalInput, BudgetInput, RejectionInput
 
 
-async def start(args: argparse.Namespace) -> RenderableType | int | None:
+def start(args: argparse.Namespace) -> Answer:
     """Start the ticket (or attach to its run); with --follow, watch it afterwards."""
     settings = get_settings()
     key = check_key(args.key)
-    started = await commands.start(settings, key, args.restart, auto=args.auto)
+    started = asyncio.run(commands.start(settings, key, args.restart, auto=args.auto))
     if not args.follow:
         return started
     console().print(started, markup=False)
-    return await follow(settings, key, console())
-
-
-async def watch(args: argparse.Namespace) -> int:
-    """Show the ticket's progress until it ends; Ctrl-C stops watching, never the ticket."""
-    return await follow(get_settings(), check_key(args.key), console())
+    return follow(settings, key, console())  # outside the event loop: Ctrl-C stops it at once
 
 
 async def answer(args: argparse.Namespace) -> str:

@@ -4,7 +4,10 @@ Apart from tickets/graph_runs.py so that `status` and `list` of tickets never lo
 definitions' models.
 """
 
-from config import Settings
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # `list` imports this module; config costs more than the listing itself
+    from config import Settings
 
 PREFIX = "graph-"
 
@@ -14,7 +17,7 @@ def is_graph_id(text: str) -> bool:
     return text.startswith(PREFIX)
 
 
-async def list_graph_runs(settings: Settings, status_filter: str | None) -> list[dict[str, str]]:
+async def list_graph_runs(settings: "Settings", status_filter: str | None) -> list[dict[str, str]]:
     """Graph runs known to Temporal, newest first."""
     from tickets.commands import list_runs  # the gRPC client: `list` reads over HTTP first
 

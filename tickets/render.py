@@ -2,6 +2,7 @@
 
 import io
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from rich import box
 from rich.console import Console, Group, RenderableType
@@ -9,7 +10,9 @@ from rich.table import Table
 from rich.text import Text
 
 from tickets.review_lines import review_lines
-from workflows.messages import PhaseUsage, TicketStatus
+
+if TYPE_CHECKING:  # annotations only: `list` renders without building the status models
+    from workflows.status_messages import PhaseUsage, TicketStatus
 
 PREVIEW_CHARS = 100
 
@@ -28,7 +31,7 @@ def to_text(renderable: RenderableType, width: int = 120) -> str:
 
 
 def render_status(
-    current: TicketStatus, link: str, now: datetime | None = None, full: bool = False
+    current: "TicketStatus", link: str, now: datetime | None = None, full: bool = False
 ) -> RenderableType:
     """The status query's answer; `now` times the phase under way, `full` shows whole decisions."""
     lines = [
@@ -36,10 +39,13 @@ def render_status(
         Text(f"  {current.message}"),
     ]
     lines += [Text(f"  question {n}: {q.text}") for n, q in enumerate(current.questions, 1)]
+    pull_request = current.pr_url
+    if pull_request and current.pr_draft_reason:
+        pull_request += f" (draft: {current.pr_draft_reason})"
     for label, value in (
         ("plan version", current.plan_version or None),
         ("branch", current.branch),
-        ("pull request", current.pr_url),
+        ("pull request", pull_request),
     ):
         if value:
             lines.append(Text(f"  {label}: {value}"))
@@ -74,7 +80,7 @@ def render_status(
     return Group(*parts)
 
 
-def usage_table(usage: list[PhaseUsage], now: datetime | None = None) -> Table:
+def usage_table(usage: "list[PhaseUsage]", now: datetime | None = None) -> Table:
     """Time and model tokens per phase, with the time spent waiting on people apart.
 
     A phase still under way counts up to `now` (its start when not given).

@@ -1,9 +1,12 @@
 """The lines `starter.py status` shows about a ticket's pull request: checks and rounds."""
 
-from workflows.messages import TicketStatus
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # annotations only: `list` imports this module through tickets/render.py
+    from workflows.status_messages import TicketStatus
 
 
-def review_lines(current: TicketStatus) -> list[str]:
+def review_lines(current: "TicketStatus") -> list[str]:
     """The pull request's checks and rounds, for `starter.py status`."""
     view = current.pull_request
     if view is None:

@@ -18,31 +18,22 @@ from temporalio.client import (
 from temporalio.common import SearchAttributeKey
 from temporalio.service import RPCError, RPCStatusCode
 
+from tickets.endings import ended_message, ended_status, recorded
 from tickets.launch import workflow_id
-from tickets.temporal_http import no_worker_answered
+from tickets.temporal_http import never_started, no_worker_answered
 from workflows.failures import failure_in_words
 from workflows.messages import Phase, Status, TicketResult, TicketStatus
 
 PHASE = SearchAttributeKey.for_keyword("Phase")
 STATUS = SearchAttributeKey.for_keyword("Status")
-# How a closed run ended when the workflow could not record it itself (terminated, timed out).
-# The statuses a ticket ends with.
-ENDED = {
-    Status.COMPLETED,
-    Status.MERGED,
-    Status.CLOSED,
-    Status.FAILED,
-    Status.CANCELLED,
-    Status.EXPIRED,
-}
-ENDED_AS = {
-    WorkflowExecutionStatus.COMPLETED: Status.COMPLETED,
-    WorkflowExecutionStatus.CANCELED: Status.CANCELLED,
-}
 
 
 class StatusUnreadable(Exception):
     """The status cannot be read; the message says why and what to do."""
+
+
+class NeverStarted(StatusUnreadable):
+    """No workflow has the ticket's id."""
 
 
 async def read_status(client: Client, key: str, query_timeout: timedelta) -> TicketStatus:
@@ -52,9 +43,7 @@ async def read_status(client: Client, key: str, query_timeout: timedelta) -> Tic
         described = await handle.describe()
     except RPCError as err:
         if err.status == RPCStatusCode.NOT_FOUND:
-            raise StatusUnreadable(
-                f"{key} has never been started; start it with: starter.py {key}"
-            ) from None
+            raise NeverStarted(never_started(key)) from None
         raise StatusUnreadable(f"Temporal did not describe {key}: {err.message}") from err
     if described.status == WorkflowExecutionStatus.RUNNING:
         return await _query(handle, key, described, query_timeout)
@@ -82,9 +71,8 @@ async def closed_status(
 ) -> TicketStatus:
     """The status of a ticket whose workflow has closed, from what the server keeps."""
     phase, status = indexed(described)
-    ended = ENDED_AS.get(described.status, Status.FAILED) if described.status else Status.FAILED
-    if status not in ENDED:
-        status = ended  # the run ended before it could record how (terminated, timed out)
+    # A run that ended before it could record how (terminated, timed out) ends as its state says.
+    status = ended_status(described.status.name if described.status else "", status)
     try:
         result = await handle.result(follow_runs=False)
     except WorkflowFailureError as err:
@@ -99,15 +87,9 @@ async def closed_status(
 def indexed(described: WorkflowExecutionDescription) -> tuple[Phase, Status]:
     """The phase and status the workflow last wrote to its search attributes."""
     attributes = described.typed_search_attributes
-    phase, status = attributes.get(PHASE), attributes.get(STATUS)
-    return (
-        Phase(phase) if phase in set(Phase) else Phase.REFINEMENT,
-        Status(status) if status in set(Status) else Status.RUNNING,
-    )
+    return recorded(attributes.get(PHASE), attributes.get(STATUS))
 
 
 def ended_why(status: Status, err: WorkflowFailureError) -> str:
     """Why a run that did not complete ended, as the workflow itself words it."""
-    if status == Status.CANCELLED:
-        return "Work on this ticket was cancelled."
-    return f"Work on this ticket stopped. {failure_in_words(err)}"
+    return ended_message(status, failure_in_words(err))

@@ -1,7 +1,6 @@
 """What every subcommand shares and nothing heavy: key checks, the console, running a handler."""
 
 import argparse
-import asyncio
 import re
 from collections.abc import Callable, Coroutine
 from typing import Any
@@ -9,10 +8,12 @@ from typing import Any
 from rich.console import Console, RenderableType
 
 from encryption.errors import PayloadStoreError
+from tickets import temporal_settings
 
 KEY_PATTERN = re.compile(r"^[A-Z][A-Z0-9_]+-[1-9][0-9]*$")
 Answer = RenderableType | int | None
-Handler = Callable[[argparse.Namespace], Coroutine[Any, Any, Answer]]
+# A subcommand's function gives its answer, or a coroutine that gives it (the gRPC client's).
+Handler = Callable[[argparse.Namespace], Answer | Coroutine[Any, Any, Answer]]
 
 
 class CommandError(Exception):
@@ -26,6 +27,14 @@ def check_key(key: str) -> str:
     return key
 
 
+def temporal_endpoints() -> temporal_settings.TemporalSettings:
+    """Where Temporal is, read as `config` reads it (without it); a malformed value is an error."""
+    try:
+        return temporal_settings.read()
+    except ValueError as err:
+        raise CommandError(str(err)) from None
+
+
 def console() -> Console:
     """Standard output; outside a terminal plain text, wide enough that tables keep their rows."""
     out = Console(highlight=False)
@@ -36,7 +45,11 @@ def run(handler: Handler, args: argparse.Namespace) -> int:
     """Carry out one subcommand and print its answer; a CommandError is one line on stderr."""
     out = console()
     try:
-        answer: Answer = asyncio.run(handler(args))
+        answer = handler(args)
+        if isinstance(answer, Coroutine):
+            import asyncio  # only when needed: `status` and `list` answer without an event loop
+
+            answer = asyncio.run(answer)
     except (CommandError, PayloadStoreError) as err:
         Console(stderr=True, highlight=False, soft_wrap=True).print(f"error: {err}", markup=False)
         return 1

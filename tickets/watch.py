@@ -1,28 +1,30 @@
-"""Watching a ticket: its status query, redrawn in place on a terminal, else a line per change.
+"""Watching a ticket: its status, redrawn in place on a terminal, else a line per change.
 
-Watching only reads: Ctrl-C stops the watching, never the ticket.
+Read over Temporal's HTTP API as `status` reads it (so the first frame comes as fast), and over
+gRPC from the first read that API cannot make. Watching only reads: Ctrl-C stops the watching,
+never the ticket.
 """
 
-import asyncio
+import argparse
+import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from rich.console import Console, Group, RenderableType
 from rich.live import Live
 from rich.table import Table
 from rich.text import Text
-from temporalio.client import Client
-from temporalio.service import RPCError, RPCStatusCode
 
-from config import Settings
 from graphs.progress import tests_line
-from tickets.commands import CommandError, connect
-from tickets.launch import workflow_id
-from tickets.status import ENDED, StatusUnreadable, read_status
-from workflows.messages import Phase, Status, TicketStatus
+from tickets import temporal_http as api
+from tickets.endings import ENDED
+from tickets.http_status import ticket_status
+from tickets.temporal_settings import TemporalEndpoints
+from tickets.terminal import CommandError, check_key, console, temporal_endpoints
+from workflows.status_messages import Phase, Status, TicketStatus
 
 POLL_SECONDS = 0.5
-QUERY_TIMEOUT = timedelta(seconds=10)
 
 
 def live_tokens(current: TicketStatus) -> int:
@@ -88,34 +90,78 @@ def progress_view(current: TicketStatus, now: datetime) -> RenderableType:
     return Group(title, grid)
 
 
-async def poll(
-    client: Client,
-    key: str,
+def poll(
+    read: Callable[[], TicketStatus | None],
     show: Callable[[TicketStatus], None],
     interval: float,
-    query_timeout: timedelta = QUERY_TIMEOUT,
 ) -> TicketStatus:
-    """Read the ticket's status until it ends, handing each answer to `show`.
-
-    A running ticket whose worker is slow to answer is asked again; one never started is an error.
-    """
-    try:
-        await client.get_workflow_handle(workflow_id(key)).describe()
-    except RPCError as err:
-        if err.status == RPCStatusCode.NOT_FOUND:
-            message = f"{key} has never been started; start it with: starter.py {key}"
-            raise CommandError(message) from None
-        raise CommandError(f"Temporal did not describe {key}: {err.message}") from err
+    """Read the ticket's status until it ends, handing each answer to `show`; a read that gets
+    no answer (a worker slow to answer the query) is made again."""
     while True:
-        try:
-            current = await read_status(client, key, query_timeout)
-        except StatusUnreadable:
-            current = None
+        current = read()
         if current is not None:
             show(current)
             if current.status in ENDED:
                 return current
-        await asyncio.sleep(interval)
+        time.sleep(interval)
+
+
+class StatusReader:
+    """Reads a ticket's status over HTTP, and over gRPC from the first read HTTP cannot make
+    (no API there, an encrypted or stored payload); None while no worker answers."""
+
+    def __init__(self, settings: TemporalEndpoints, key: str) -> None:
+        self._settings, self._key = settings, key
+        self._grpc: GrpcReader | None = None
+
+    def __call__(self) -> TicketStatus | None:
+        if self._grpc is None:
+            try:
+                return ticket_status(self._settings, self._key)
+            except api.QueryUnanswered:
+                return None
+            except api.Unreadable:
+                self._grpc = GrpcReader(self._key)
+        return self._grpc.read()
+
+    def close(self) -> None:
+        if self._grpc is not None:
+            self._grpc.close()
+
+
+class GrpcReader:
+    """One ticket's status over gRPC for synchronous code: one client on an event loop of its own,
+    run for each read, so that Ctrl-C interrupts a read as it interrupts the sleep between."""
+
+    def __init__(self, key: str) -> None:
+        # Imported only here: the gRPC client and the full settings take a second to import.
+        import asyncio
+
+        from config import get_settings
+        from tickets.commands import connect
+        from tickets.status import NeverStarted, StatusUnreadable, read_status
+
+        self._key, self._read = key, read_status
+        self._never_started, self._unreadable = NeverStarted, StatusUnreadable
+        settings = get_settings()
+        self._timeout = timedelta(seconds=settings.status_query_seconds)
+        self._loop = asyncio.new_event_loop()
+        self._client: Any = self._loop.run_until_complete(connect(settings))
+
+    def read(self) -> TicketStatus | None:
+        """The status now; None when it cannot be read yet (it is asked again)."""
+        try:
+            current: TicketStatus = self._loop.run_until_complete(
+                self._read(self._client, self._key, self._timeout)
+            )
+        except self._never_started as err:
+            raise CommandError(str(err)) from None
+        except self._unreadable:
+            return None
+        return current
+
+    def close(self) -> None:
+        self._loop.close()
 
 
 class Display:
@@ -151,15 +197,23 @@ class Display:
         return progress_view(self._latest, datetime.now(UTC))
 
 
-async def follow(settings: Settings, key: str, out: Console, interval: float = POLL_SECONDS) -> int:
+def follow(
+    settings: TemporalEndpoints, key: str, out: Console, interval: float = POLL_SECONDS
+) -> int:
     """Show the ticket's progress until it ends: 0 when it completed, 1 when it ended otherwise."""
-    client = await connect(settings)
+    reader = StatusReader(settings, key)
     try:
         with Display(out, key) as display:
-            timeout = timedelta(seconds=settings.status_query_seconds)
-            final = await poll(client, key, display.show, interval, timeout)
-    except (KeyboardInterrupt, asyncio.CancelledError):
+            final = poll(reader, display.show, interval)
+    except KeyboardInterrupt:
         out.print(f"stopped watching {key}; it goes on (starter.py status {key})", markup=False)
         return 0
+    finally:
+        reader.close()
     out.print(f"{key} {final.status.value}: {final.message}", markup=False)
     return 0 if final.status == Status.COMPLETED else 1
+
+
+def watch(args: argparse.Namespace) -> int:
+    """`starter.py watch KEY`: the ticket's progress until it ends."""
+    return follow(temporal_endpoints(), check_key(args.key), console())

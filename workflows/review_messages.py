@@ -1,9 +1,13 @@
 """Typed payloads of the review phase: pull-request events as signals, rounds, checks."""
 
-from datetime import datetime, timedelta
+from datetime import timedelta
 from enum import StrEnum
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel
+
+from workflows.status_messages import CheckState, PullRequestView, RoundRecord
+
+__all__ = ["CheckState", "PullRequestView", "RoundRecord"]
 
 
 class ReviewPolicy(BaseModel):
@@ -83,36 +87,3 @@ class BaseMovedInput(BaseModel):
     sha: str
     delivery_id: str | None = None
     unsigned: bool = False  # from a delivery without a checked signature
-
-
-class CheckState(BaseModel):
-    """The last known conclusion of one check on the pull request's head."""
-
-    name: str
-    conclusion: str
-    head_sha: str
-
-
-class RoundRecord(BaseModel):
-    """One round of work on the pull request."""
-
-    number: int
-    kind: str  # ci | review | base
-    trigger: str
-    started_at: datetime
-    commit: str | None = None
-    files: list[str] = Field(default_factory=list)
-    outcome: str = ""
-
-
-class PullRequestView(BaseModel):
-    """What the status query shows about the pull request."""
-
-    number: int | None = None
-    head_sha: str | None = None
-    state: str = "open"
-    checks: list[CheckState] = Field(default_factory=list)
-    rounds: list[RoundRecord] = Field(default_factory=list)
-    ci_rounds: int = 0
-    review_rounds: int = 0
-    waiting_for: str = ""

@@ -1,13 +1,14 @@
 """A ticket's status: a closed one answers from the server alone, a running one needs a worker."""
 
+import asyncio
 import uuid
 from collections.abc import AsyncIterator
 from datetime import timedelta
 
 import pytest
-from temporalio import workflow
+from temporalio import activity, workflow
 from temporalio.client import Client, WorkflowFailureError
-from temporalio.common import SearchAttributeKey
+from temporalio.common import RetryPolicy, SearchAttributeKey
 from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.exceptions import ApplicationError
 from temporalio.testing import WorkflowEnvironment
@@ -22,14 +23,27 @@ PHASE = SearchAttributeKey.for_keyword("Phase")
 STATUS = SearchAttributeKey.for_keyword("Status")
 
 
+@activity.defn(name="run_tests")
+async def slow_tests() -> None:
+    """A step that outlasts its time limit (cancelled when the worker stops)."""
+    await asyncio.Event().wait()
+
+
 @workflow.defn(name="TicketWorkflow")
 class ScriptedTicket:
-    """Ends as its key says: completed, failed, or waits (running)."""
+    """Ends as its key says: completed, failed, failed in a step that timed out (SLOW, with
+    `slow_tests` registered), or waits (running)."""
 
     @workflow.run
     async def run(self, key: str) -> TicketResult:
         if key.startswith("WAIT"):
             await workflow.wait_condition(lambda: False)
+        if key.startswith("SLOW"):
+            await workflow.execute_activity(
+                "run_tests",
+                start_to_close_timeout=timedelta(milliseconds=300),
+                retry_policy=RetryPolicy(maximum_attempts=1),
+            )
         if key.startswith("FAIL"):
             workflow.upsert_search_attributes(
                 [PHASE.value_set("planning"), STATUS.value_set("failed")]

@@ -1,0 +1,45 @@
+"""A ticket's status over Temporal's HTTP API, whatever state its run is in, read as
+`tickets.status.read_status` reads it over gRPC."""
+
+from tickets import temporal_http as api
+from tickets.endings import ended_message, ended_status, recorded
+from tickets.temporal_settings import TemporalEndpoints
+from tickets.terminal import CommandError
+from workflows.status_messages import Phase, Status, TicketResult, TicketStatus
+
+
+def ticket_status(settings: TemporalEndpoints, key: str) -> TicketStatus:
+    """The ticket's status, as `tickets.status.read_status` reads it over gRPC: the status
+    query's answer while it runs, what it returned once it completed, how it ended otherwise.
+
+    A ticket never started is a CommandError; `QueryUnanswered` says why a running one whose
+    worker does not answer cannot be read.
+    """
+    workflow_id = f"ticket-{key}"
+    try:
+        described = api.describe(settings, workflow_id)
+    except api.NotStarted:
+        raise CommandError(api.never_started(key)) from None
+    info = described.get("workflowExecutionInfo", {})
+    state = str(info.get("status", ""))
+    attrs = api.search_attributes(info)
+    if state == api.RUNNING:
+        try:
+            return TicketStatus.model_validate(api.query(settings, workflow_id, "status"))
+        except api.QueryUnanswered as err:
+            raise api.QueryUnanswered(
+                api.no_worker_answered(
+                    key,
+                    settings.status_query_seconds,
+                    str(err),
+                    attrs.get("Phase", Phase.REFINEMENT.value),
+                    attrs.get("Status", Status.RUNNING.value),
+                )  # fmt: skip
+            ) from None
+    closing = api.closing_event(settings, workflow_id)
+    if state == api.COMPLETED:
+        return TicketResult.model_validate(api.returned(closing)).as_status()
+    phase, last_status = recorded(attrs.get("Phase"), attrs.get("Status"))
+    ended = ended_status(state.removeprefix(api.RUN_STATE_PREFIX), last_status)
+    message = ended_message(ended, api.why_it_closed(closing))
+    return TicketStatus(key=key, phase=phase, status=ended, message=message)

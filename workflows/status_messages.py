@@ -1,0 +1,150 @@
+"""What a ticket's status says: the status query's answer and a ticket's result.
+
+Apart from workflows/messages.py so that `status`, `list` and `watch` build only these models.
+"""
+
+from datetime import datetime
+from enum import StrEnum
+
+from pydantic import BaseModel, Field
+
+from graphs.progress import ImplementationProgress
+from graphs.question import Question
+
+
+class Phase(StrEnum):
+    """The three phases of a ticket, plus where it ends."""
+
+    REFINEMENT = "refinement"
+    PLANNING = "planning"
+    IMPLEMENTATION = "implementation"
+    REVIEW = "review"
+    DONE = "done"
+
+
+class Status(StrEnum):
+    """What a ticket is doing right now."""
+
+    RUNNING = "running"
+    AWAITING_ANSWERS = "awaiting_answers"
+    AWAITING_APPROVAL = "awaiting_approval"
+    AWAITING_BUDGET = "awaiting_budget"
+    AWAITING_REVIEW = "awaiting_review"
+    COMPLETED = "completed"
+    MERGED = "merged"
+    CLOSED = "closed"
+    FAILED = "failed"
+    CANCELLED = "cancelled"
+    EXPIRED = "expired"
+
+
+class CheckState(BaseModel):
+    """The last known conclusion of one check on the pull request's head."""
+
+    name: str
+    conclusion: str
+    head_sha: str
+
+
+class RoundRecord(BaseModel):
+    """One round of work on the pull request."""
+
+    number: int
+    kind: str  # ci | review | base
+    trigger: str
+    started_at: datetime
+    commit: str | None = None
+    files: list[str] = Field(default_factory=list)
+    outcome: str = ""
+
+
+class PullRequestView(BaseModel):
+    """What the status query shows about the pull request."""
+
+    number: int | None = None
+    head_sha: str | None = None
+    state: str = "open"
+    checks: list[CheckState] = Field(default_factory=list)
+    rounds: list[RoundRecord] = Field(default_factory=list)
+    ci_rounds: int = 0
+    review_rounds: int = 0
+    waiting_for: str = ""
+
+
+class PhaseUsage(BaseModel):
+    """Time and model tokens one phase took; `waiting_seconds` is time spent waiting on people."""
+
+    phase: Phase
+    started_at: datetime
+    ended_at: datetime | None = None
+    tokens: int = 0
+    waiting_seconds: float = 0.0
+    waiting_since: datetime | None = None  # set while the phase waits on people
+
+
+class Decision(BaseModel):
+    """One human input the workflow acted on."""
+
+    kind: str
+    author: str
+    at: datetime
+    text: str = ""
+    unsigned: bool = False  # it came in a webhook delivery no signature vouched for
+
+
+class TicketStatus(BaseModel):
+    """The status query's answer."""
+
+    key: str
+    phase: Phase
+    status: Status
+    questions: list[Question] = Field(default_factory=list)
+    # Which round of questions is open (1: the first; follow-ups may repeat a question).
+    question_round: int = 0
+    answers: list[str] = Field(default_factory=list)
+    plan_version: int = 0
+    plan_markdown: str | None = None
+    branch: str | None = None
+    pr_url: str | None = None
+    pr_draft: bool | None = None
+    pr_draft_reason: str = ""
+    tests_passed: bool | None = None
+    tests_note: str = ""
+    decisions: list[Decision] = Field(default_factory=list)
+    # Webhook deliveries (signals, the start) the ticket took without a checked signature.
+    unsigned_deliveries: int = 0
+    tokens: int = 0
+    token_budget: int | None = None
+    message: str = ""
+    usage: list[PhaseUsage] = Field(default_factory=list)
+    pull_request: PullRequestView | None = None
+    step: str | None = None
+    step_started_at: datetime | None = None
+    implementation: ImplementationProgress | None = None
+
+
+class TicketResult(BaseModel):
+    """How a ticket ended."""
+
+    key: str
+    status: Status
+    plan_version: int = 0
+    branch: str | None = None
+    pr_url: str | None = None
+    pr_draft: bool | None = None
+    tests_passed: bool | None = None
+    message: str = ""
+    usage: list[PhaseUsage] = Field(default_factory=list)
+    pull_request: PullRequestView | None = None
+    # The status query's last answer: a closed ticket's status is read from here, no replay.
+    final_status: "TicketStatus | None" = None
+
+    def as_status(self) -> "TicketStatus":
+        """The ended ticket's status: its last recorded answer, else what the result says."""
+        if self.final_status is not None:
+            return self.final_status
+        return TicketStatus(
+            key=self.key, phase=Phase.DONE, status=self.status, plan_version=self.plan_version,
+            branch=self.branch, pr_url=self.pr_url, pr_draft=self.pr_draft,
+            tests_passed=self.tests_passed, message=self.message, usage=self.usage,
+        )  # fmt: skip
