@@ -34,6 +34,8 @@ with workflow.unsafe.imports_passed_through():
 
 # A pull request whose tests pass but do not show the acceptance criteria met opens as a draft.
 UNPROVEN_CRITERIA_DRAFT = "draft-untested-criteria"
+# The project's Discord channel hears when the pull request opens, as Jira does.
+NOTIFY_PULL_REQUEST = "notify-pull-request"
 
 
 @workflow.defn(name="ImplementationWorkflow")
@@ -132,13 +134,17 @@ class ImplementationWorkflow:
             summary="Open the pull request",
         )
         workflow.set_current_details(f"Pull request: {pr.url}")
-        await asyncio.gather(
+        why = texts.draft_reason(implementation, tests, reason) if draft else ""
+        said = [
             outbox.comment(
                 "pull-request",
                 texts.pr_comment(pr.url, pr.draft, tests.passed, implementation, note),
             ),
             outbox.transition("In Review"),
-        )
+        ]
+        if workflow.patched(NOTIFY_PULL_REQUEST):
+            said.append(outbox.notify(texts.pr_notice(inp.key, pr.url, tests, why)))
+        await asyncio.gather(*said)
         return ImplementationResult(
             pr_url=pr.url,
             draft=pr.draft,
@@ -147,4 +153,5 @@ class ImplementationWorkflow:
             tests_note=note,
             pr_number=pr.number,
             head_sha=head_sha,
+            draft_reason=why,
         )

@@ -18,6 +18,8 @@ with workflow.unsafe.imports_passed_through():
 
 
 CI_ROUND_PER_HEAD = "ci-round-once-per-head"
+# A round that pushes to the pull request is told to the project's Discord channel.
+NOTIFY_ROUND_PUSH = "notify-round-push"
 
 
 class ReviewPhase:
@@ -132,6 +134,7 @@ class ReviewPhase:
         self._inbox.base_moved = False
         sha, files = await self._rounds.ci_round(number, failures)
         self._finish(record, sha, files, self._rounds.push_outcome())
+        await self._announce(record)
 
     async def _review_round(self) -> None:
         comments = self._inbox.take_comments()
@@ -146,6 +149,7 @@ class ReviewPhase:
         self._inbox.base_moved = False
         sha, files = await self._rounds.review_round(number, comments)
         self._finish(record, sha, files, self._rounds.push_outcome())
+        await self._announce(record)
 
     async def _base_round(self) -> None:
         """The base moved without other work: merge it in if it now conflicts."""
@@ -160,6 +164,7 @@ class ReviewPhase:
             outcome = "merged" if result.merged else f"conflicts left: {result.unresolved}"
             record = self._start("base", number, f"{self._rounds.repo.base_branch} moved")
             self._finish(record, result.sha, result.resolved, outcome)
+            await self._announce(record)
 
     async def _at_bound(self, kind: str, limit: int) -> None:
         """Ask for a person once per kind; the ticket keeps waiting for the merge."""
@@ -178,6 +183,12 @@ class ReviewPhase:
         record.commit, record.files = sha, files
         record.outcome = outcome or (f"pushed {sha[:7]}" if sha else "no change")
         self._inbox.last_activity = workflow.now()
+
+    async def _announce(self, record: RoundRecord) -> None:
+        """Tell the project's Discord channel what a round pushed (nothing when it pushed none)."""
+        if record.commit and workflow.patched(NOTIFY_ROUND_PUSH):
+            notice = review_texts.round_notice(self._inp.key, record, self._url)
+            await self._outbox.notify(notice)
 
     async def _ended(self, merged: bool) -> tuple[Status, str]:
         key, branch = self._inp.key, self._tracker.status.branch

@@ -1,6 +1,6 @@
 """What the review phase writes on the pull request, Jira and Discord (pure functions)."""
 
-from workflows.review_messages import CheckInput, ReviewComment
+from workflows.review_messages import CheckInput, ReviewComment, RoundRecord
 
 OUTSIDER_REPLY = (
     "Thanks for the comment, @{author}. ticketsmith only acts on feedback from the "
@@ -66,6 +66,17 @@ def conflict_comment(base: str, files: list[str]) -> str:
         "ticketsmith could not resolve this and did not force anything; please resolve the "
         "conflict by hand."
     )
+
+
+ROUND_NAMES = {"ci": "CI fix round", "review": "review round", "base": "base update"}
+
+
+def round_notice(key: str, record: RoundRecord, url: str) -> str:
+    """The Discord notice when a round pushed to the pull request: which commit, which files."""
+    sha = (record.commit or "")[:7]
+    files = f", changing {', '.join(record.files)}" if record.files else ""
+    name = ROUND_NAMES.get(record.kind, f"{record.kind} round")
+    return f"{key}: {name} {record.number} pushed {sha} to {url}{files} ({record.trigger})."
 
 
 def merged_text(key: str, url: str, done: str) -> str:

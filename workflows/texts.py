@@ -173,6 +173,39 @@ def tests_note(run: RunTestsResult) -> str:
     return "\n\n".join(notes)
 
 
+def draft_reason(
+    implementation: Implementation, tests: RunTestsResult, unproven_reason: str
+) -> str:
+    """Why the pull request opens as a draft, in a few words."""
+    if implementation.produced_offline:
+        return "the offline model writes no code, so the branch holds the plan only"
+    if not implementation.changes:
+        return "the implementation produced no changes"
+    if tests.environment_error or tests.limit or not tests.passed:
+        return "the tests do not pass"
+    if implementation.qa_passed is False:
+        return "QA did not pass the change"
+    return unproven_reason or "a person should check it first"
+
+
+def tests_verdict(tests: RunTestsResult) -> str:
+    """The test run in one sentence, for a notice."""
+    if tests.environment_error:
+        return "The tests could not run: their environment did not build."
+    if tests.limit:
+        return f"The test run was stopped by the sandbox's {tests.limit} limit."
+    if tests.passed:
+        return "The tests pass."
+    return f"The tests fail (exit code {tests.exit_code})."
+
+
+def pr_notice(key: str, url: str, tests: RunTestsResult, draft_why: str) -> str:
+    """The Discord notice when the pull request opens: ready for review, or a draft and why."""
+    if not draft_why:
+        return f"{key}: pull request ready for review: {url}. {tests_verdict(tests)}"
+    return f"{key}: draft pull request opened: {url}. {tests_verdict(tests)} Draft: {draft_why}."
+
+
 def pr_comment(
     url: str, draft: bool, passed: bool, implementation: Implementation, note: str = ""
 ) -> str:

@@ -108,6 +108,7 @@ class TicketWorkflow(HumanHandlers, PullRequestHandlers):
         self._status.pr_url = done.pr_url
         self._status.pr_draft, self._status.tests_passed = done.draft, done.tests_passed
         self._status.tests_note = done.tests_note
+        self._status.pr_draft_reason = done.draft_reason
         # Tickets that started before the review phase existed end when the PR opens.
         if (
             workflow.patched("review-phase")

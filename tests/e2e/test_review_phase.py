@@ -1,10 +1,15 @@
-"""DEMO-1 after its pull request opens, end to end: dev server, real worker (scripted model
-server), emulators with emulated CI and GitHub webhooks, the webhook app and real git.
+"""DEMO-1 through its whole life, end to end: dev server on moved ports, real worker (scripted
+model server), emulators with emulated CI and GitHub webhooks, the webhook app and real git.
 
-The first implementation has a bug the emulated CI catches; a fix round pushes one commit and
-the check goes green. A person pushes to the branch, a reviewer asks for two changes inline,
-a passer-by asks for something, the reviewer asks again past the bound, the base moves into
-a conflict that is merged in; the PR is merged with `starter.py merge` and Jira says Done.
+It asks a question, which `starter.py answer` answers; its first plan is rejected and the
+second approved. The first implementation has a bug the tests catch, so the pull request opens
+as a draft (Discord hears of it with its URL); the emulated CI fails too, a fix round pushes
+one commit and the check goes green. A person pushes to the branch, a reviewer asks for two
+changes inline, a passer-by asks for something, the reviewer asks again past the bound, the
+base moves into a conflict that is merged in; the PR is merged with `starter.py merge` and Jira
+says Done.
+Every row of the table of what ticketsmith says (docs/integrations.md) that this life reaches
+is checked against what Jira, Discord and GitHub got.
 """
 
 import base64
@@ -14,16 +19,20 @@ from pathlib import Path
 
 import httpx
 import pytest
+from temporalio.client import Client
+from temporalio.service import RPCError
 
 from config import connect_temporal
 from embedded.demo import starter
 from embedded.stack import Stack
+from integrations.adf import adf_to_markdown
 from tests.e2e.review_helpers import (
     KEY,
     REPO,
     as_person,
     check_on_head,
     comments_with,
+    current,
     following_stack,
     git,
     second_answer,
@@ -32,17 +41,19 @@ from tests.e2e.review_helpers import (
 )
 from tests.e2e.stacks import poll
 from tests.support.fake_openai import FakeModelServer
+from tests.support.notices import check_row
 from tests.support.pr_team import OPS, TESTS, pull_request_brain
 from webhooks.security import expected_signature
-from workflows.messages import Status, TicketResult
+from workflows.messages import Status, TicketResult, TicketStatus
 
 pytestmark = pytest.mark.e2e
 SECRET = "review-e2e-secret"
+QUESTION = "Should a negative exponent return a float?"
 
 
 @pytest.fixture(scope="module")
 async def model() -> AsyncIterator[FakeModelServer]:
-    server = FakeModelServer(pull_request_brain())
+    server = FakeModelServer(pull_request_brain(QUESTION))
     server.start()
     yield server
     server.stop()
@@ -62,15 +73,30 @@ async def test_the_ticket_follows_its_pull_request_to_the_merge(
 ) -> None:
     settings = stack.settings
     client = await connect_temporal(settings)
-    assert "started" in starter(settings, KEY, "--auto").lower()
+    assert "started" in starter(settings, KEY).lower()
+    questioned = await poll(lambda: waiting(client, Status.AWAITING_ANSWERS), "questions", 120)
+    assert [q.text for q in questioned.questions] == [QUESTION]
+    starter(settings, "answer", KEY, "Yes, a float.", "--as", "alice")
+    await poll(lambda: waiting(client, Status.AWAITING_APPROVAL), "plan v1", 120)
+    starter(settings, "reject", KEY, "Say which tests cover it.", "--as", "bob")
+    await poll(lambda: waiting(client, Status.AWAITING_APPROVAL, 2), "plan v2", 120)
+    starter(settings, "approve", KEY, "--as", "bob")
+    moved: list[str] = []
     async with httpx.AsyncClient(base_url=settings.jira_base_url, timeout=30) as http:
         # (a) The emulated CI fails on the first implementation; one fix commit turns it green.
         fixed = await poll(lambda: waiting_after(client, "ci", 1), "the CI fix round", 300)
         view = fixed.pull_request
         assert view is not None and view.rounds[0].files == [OPS]
+        # The tests failed on the first implementation: a draft, and Discord heard it opened.
+        assert fixed.pr_draft and fixed.pr_draft_reason == "the tests do not pass"
+        opened = f"{KEY}: draft pull request opened: {fixed.pr_url}. The tests fail (exit code"
+        assert any(m.startswith(opened) for m in await discord_messages(http))
+        issue = (await http.get(f"/rest/api/3/issue/{KEY}")).json()
+        moved.append(issue["fields"]["status"]["name"])
         head = view.head_sha or ""
         assert await poll(lambda: check_on_head(http, head), "CI on the fix", 120) == "success"
         number = view.number
+        assert number is not None
         comments = (
             await http.get(f"{REPO}/issues/{number}/comments", headers=as_person("carol"))
         ).json()
@@ -240,9 +266,54 @@ async def test_the_ticket_follows_its_pull_request_to_the_merge(
         handle = client.get_workflow_handle(f"ticket-{KEY}", result_type=TicketResult)
         result = await handle.result(rpc_timeout=None)
         issue = (await http.get(f"/rest/api/3/issue/{KEY}")).json()
+        said = await everything_said(http, number)
     assert result.status == Status.MERGED, result.message
     assert issue["fields"]["status"]["name"] == "Done"
+    said["moved"] = [*moved, issue["fields"]["status"]["name"]]
+    check_row("questions asked", **said)
+    check_row("plan written", **said)
+    check_row("plan rewritten", **said)
+    check_row("plan approved", **said)
+    check_row("pull request draft", **said)
+    check_row("CI fix round", **said)
+    check_row("review round", **said)
+    check_row("push raced", **said)
+    check_row("base merged in", **said)
+    check_row("outsider comment", **said)
+    check_row("rounds at their bound", **said)
+    check_row("pull request merged", **said)
+    assert f"{KEY}: review round 1 pushed {round_.commit[:7]} to {result.pr_url}" in str(said)
     assert result.pull_request and (
         result.pull_request.ci_rounds,
         result.pull_request.review_rounds,
     ) == (1, 1)
+
+
+async def waiting(client: Client, status: Status, plan_version: int = 1) -> TicketStatus | None:
+    """The ticket's status once it waits as `status` (with plan `plan_version` when it has one)."""
+    try:
+        now = await current(client)
+    except RPCError:  # not started yet
+        return None
+    plan_ok = now.plan_version in (0, plan_version)
+    return now if now.status == status and plan_ok else None
+
+
+async def discord_messages(http: httpx.AsyncClient) -> list[str]:
+    """What the project's Discord channel got, oldest first."""
+    state = (await http.get("/_emulator/state")).json()
+    return [m["content"] for m in state["discord"]["messages"]]
+
+
+async def everything_said(http: httpx.AsyncClient, number: int) -> dict[str, list[str]]:
+    """Every Jira comment (as markdown), Discord notice and GitHub text of the ticket."""
+    jira = (await http.get(f"/rest/api/3/issue/{KEY}/comment")).json()["comments"]
+    people = as_person("carol")
+    pull = (await http.get(f"{REPO}/pulls/{number}", headers=people)).json()
+    conversation = (await http.get(f"{REPO}/issues/{number}/comments", headers=people)).json()
+    threads = (await http.get(f"{REPO}/pulls/{number}/comments", headers=people)).json()
+    return {
+        "jira": [adf_to_markdown(c["body"]) for c in jira],
+        "discord": await discord_messages(http),
+        "github": [pull["body"], *(c["body"] for c in [*conversation, *threads])],
+    }

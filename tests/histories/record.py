@@ -17,7 +17,9 @@ commit's fix round started (which pushed nothing) starts no second round.
 `followup-repeated` takes the `no-repeated-questions` patch: a follow-up round that repeats
 an answered question asks only the new one. `untested-criteria` takes the
 `draft-untested-criteria` patch: tests that pass but test no
-acceptance criterion open a draft.
+acceptance criterion open a draft. `review-notified` (and its child, `notified-implementation`)
+takes the `notify-pull-request` and `notify-round-push` patches: Discord hears when the pull
+request opens and when a round pushes to it.
 """
 
 import asyncio
@@ -174,7 +176,10 @@ SCENARIOS: dict[str, Callable[[Handle], Awaitable[None]]] = {
     "review-ci-once": review_ci_once,  # its rounds push nothing
     "review-judged": review_judged,
     "followup-repeated": followup_repeated,  # its follow-up round repeats a question
+    "review-notified": review_merged,  # Discord hears of the pull request and each push
 }
+# Scenarios whose implementation child is saved too, and under which name.
+CHILDREN = {"happy": "happy-implementation", "review-notified": "notified-implementation"}
 
 
 def scenario_input(name: str, number: int) -> TicketInput:
@@ -246,9 +251,9 @@ async def record(env: WorkflowEnvironment, names: list[str]) -> list[str]:
             await asyncio.wait_for(drive(handle), 60)
         await save(env.client, workflow_id, name)
         written.append(f"{name}.json")
-        if name == "happy":
-            await save(env.client, f"{workflow_id}-implementation", "happy-implementation")
-            written.append("happy-implementation.json")
+        if name in CHILDREN:
+            await save(env.client, f"{workflow_id}-implementation", CHILDREN[name])
+            written.append(f"{CHILDREN[name]}.json")
     if not names or "tested-implementation" in names:
         written.append(await record_tested_implementation(env))
     if not names or UNTESTED in names:

@@ -12,6 +12,7 @@ from temporalio.exceptions import ApplicationError
 from integrations.github import GitHubClient
 from tests.emulators.helpers import BASE_URL, add_branch, emulator_client, new_emulator
 from tests.integrations.conftest import Emulator
+from tests.support.notices import check_row
 
 API = f"{BASE_URL}/api/v3"
 
@@ -188,3 +189,7 @@ async def test_open_pull_request_activity_updates_the_body_of_the_open_one(
     await activities.open_pull_request(opening("The restarted run's description"))
     created = [p["path"] for p in await posts(app)]
     assert created == ["/api/v3/repos/demo/calc/pulls", "/api/v3/repos/demo/calc/issues/1/comments"]
+    async with emulator_client(app) as http:
+        path = f"/api/v3/repos/demo/calc/issues/{first.number}/comments"
+        comments = (await http.get(path, headers={"Authorization": "Bearer t"})).json()
+    check_row("restarted", github=[pr["body"], *(c["body"] for c in comments)])

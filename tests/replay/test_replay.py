@@ -39,6 +39,7 @@ def test_every_scenario_is_recorded() -> None:
     assert tickets | {"expiry", "progress"} <= names
     assert {"review-merged", "review-closed", "review-expired"} <= names
     assert {"review-ci-once", "review-judged", "untested-criteria", "followup-repeated"} <= names
+    assert {"review-notified", "notified-implementation"} <= names  # Discord notices
     graphs = {"sequence", "parallel", "conditional-then", "conditional-else", "retry"}
     graphs |= {"error-handler", "wait-approved", "wait-expired", "foreach-loop"}
     assert {f"graph-{name}" for name in graphs} <= names

@@ -24,7 +24,16 @@ TEST_ZERO = (
 
 
 class PullRequestBrain(TeamBrain):
-    """Writes a buggy power(), fixes it when CI fails, and answers review comments."""
+    """Writes a buggy power(), fixes it when CI fails, and answers review comments; asks
+    `question` before planning when it is set."""
+
+    question = ""
+
+    def _questions(self, body: dict[str, Any], inputs: dict[str, Any]) -> str:
+        if not self.question:
+            return super()._questions(body, inputs)
+        asked = {"text": self.question, "why": "It decides the return type."}
+        return json.dumps({"questions": [asked], "clear": False})
 
     def _implement_file(self, body: dict[str, Any], inputs: dict[str, Any]) -> Any:
         human = next(m["content"] for m in reversed(body["messages"]) if m.get("role") == "user")
@@ -70,6 +79,8 @@ class PullRequestBrain(TeamBrain):
         return json.dumps({"verdicts": verdicts})
 
 
-def pull_request_brain() -> PullRequestBrain:
-    """The brain whose first power() is wrong."""
-    return PullRequestBrain(additions={OPS: BUGGY, TESTS: TEST_POWER})
+def pull_request_brain(question: str = "") -> PullRequestBrain:
+    """The brain whose first power() is wrong (and which asks `question` first, if given)."""
+    brain = PullRequestBrain(additions={OPS: BUGGY, TESTS: TEST_POWER})
+    brain.question = question
+    return brain

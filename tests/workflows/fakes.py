@@ -86,6 +86,19 @@ class FakeActivities:
         self.criteria: list[CriterionCoverage] = []  # which tests cover the criteria, then
         self.repeat_questions = False  # follow-up rounds ask the first question again
 
+    def said(self) -> dict[str, list[str]]:
+        """What the ticket posted on Jira, Discord and GitHub, and where it moved the issue, as
+        `tests.support.notices.check_row` takes it."""
+        github = [c.body for c in self.calls["open_pull_request"]]
+        github += [c.body for c in self.calls["comment_on_pull_request"]]
+        github += [c.body for c in self.calls["reply_to_review_comment"]]
+        return {
+            "jira": [c.body for c in self.calls["post_jira_comment"]],
+            "discord": [c.content for c in self.calls["notify_discord"]],
+            "github": github,
+            "moved": [c.status for c in self.calls["transition_jira_issue"]],
+        }
+
     def all(self) -> list[Any]:
         """Every fake, for the worker."""
         return [

@@ -5,6 +5,7 @@ import asyncio
 from temporalio.testing import WorkflowEnvironment
 
 from graphs.schemas import CriterionCoverage
+from tests.support.notices import check_row
 from tests.workflows.fakes import FakeActivities
 from tests.workflows.test_ticket_workflow import DEADLINE_S, running_ticket, ticket_input
 from workflows.messages import Status
@@ -41,6 +42,7 @@ async def test_failing_tests_from_the_graph_make_a_draft(
     assert fakes.calls["run_tests"] == []
     (pr,) = fakes.calls["open_pull_request"]
     assert "failed (exit code 1)" in pr.body and pr.draft
+    assert "The tests fail (exit code 1). Draft: the tests do not pass." in str(fakes.said())
 
 
 async def test_untested_changes_are_tested_by_the_activity(
@@ -66,6 +68,12 @@ async def test_passing_tests_that_test_no_criterion_open_a_draft_saying_so(
     assert "- power(2, -1) is 0.5 (no test covers it)" in pr.body
     comment = next(c.body for c in fakes.calls["post_jira_comment"] if "pull request" in c.body)
     assert "It is a draft: no test exercises 1 of the 2 acceptance criteria." in comment
+    check_row("pull request draft", **fakes.said())
+    (notice,) = [n.content for n in fakes.calls["notify_discord"] if "pull request" in n.content]
+    assert notice == (
+        "TESTED-4: draft pull request opened: http://forge/demo/calc/pull/7. The tests pass."
+        " Draft: no test exercises 1 of the 2 acceptance criteria."
+    )
 
 
 async def test_passing_tests_that_test_every_criterion_open_a_ready_pull_request(

@@ -6,6 +6,7 @@ from datetime import timedelta
 from temporalio.client import WorkflowHandle
 from temporalio.testing import WorkflowEnvironment
 
+from tests.support.notices import check_row
 from tests.workflows.fakes import FakeActivities
 from tests.workflows.test_ticket_workflow import (
     DEADLINE_S,
@@ -74,6 +75,7 @@ async def test_merge_moves_jira_to_done(time_skipping_env: WorkflowEnvironment) 
     assert "pull request #7" in waiting.message
     assert result.status == Status.MERGED
     assert [t.status for t in fakes.calls["transition_jira_issue"]] == ["In Review", "Closed"]
+    check_row("pull request merged", **fakes.said())
     merged = fakes.calls["post_jira_comment"][-1]
     assert merged.marker.endswith("/merged") and "was merged" in merged.body
     assert "was merged" in fakes.calls["notify_discord"][-1].content
@@ -96,6 +98,7 @@ async def test_closed_without_merge_leaves_the_branch(
     assert result.status == Status.CLOSED
     assert "branch `ticketsmith/REV-2-add-power` is left" in result.message
     assert [t.status for t in fakes.calls["transition_jira_issue"]] == ["In Review"]
+    check_row("pull request closed", **fakes.said())
 
 
 async def test_nothing_happening_expires(time_skipping_env: WorkflowEnvironment) -> None:
@@ -107,6 +110,7 @@ async def test_nothing_happening_expires(time_skipping_env: WorkflowEnvironment)
     assert result.status == Status.EXPIRED
     assert "for 14 days" in result.message
     assert fakes.calls["post_jira_comment"][-1].marker.endswith("/review-expired")
+    check_row("pull request left alone", **fakes.said())
 
 
 async def test_ci_failure_on_the_head_gets_one_fix_round(
@@ -132,6 +136,11 @@ async def test_ci_failure_on_the_head_gets_one_fix_round(
     assert "`tests` (failure)" in comment.body and "`calc/operations.py`" in comment.body
     assert after.pull_request and after.pull_request.head_sha == "sha3"
     assert after.pull_request.rounds[0].commit == "sha3"
+    check_row("CI fix round", **fakes.said())
+    assert fakes.calls["notify_discord"][-2].content == (
+        "REV-4: CI fix round 1 pushed sha3 to http://forge/demo/calc/pull/7, changing"
+        " calc/operations.py (failed: tests)."
+    )
 
 
 async def test_rounds_stop_at_the_bound_and_ask_a_person(
@@ -250,6 +259,7 @@ async def test_a_push_during_a_round_is_not_written_over(
     assert markers == ["review-round-1-superseded", "review-round-2"]
     assert "frank pushed human2" in fakes.calls["comment_on_pull_request"][0].body
     assert [r.comment_id for r in fakes.calls["reply_to_review_comment"]] == [21]
+    check_row("round superseded", **fakes.said())
 
 
 async def test_a_failed_round_is_reported_and_the_ticket_keeps_following(
@@ -268,6 +278,7 @@ async def test_a_failed_round_is_reported_and_the_ticket_keeps_following(
     failed_comment = fakes.calls["comment_on_pull_request"][-1]
     assert failed_comment.marker.endswith("/round-1-failed")
     assert "could not finish: the model kept answering" in failed_comment.body
+    check_row("round failed", **fakes.said())
 
 
 async def test_a_moved_base_is_checked_and_a_conflict_reported(
@@ -296,3 +307,4 @@ async def test_a_moved_base_is_checked_and_a_conflict_reported(
     ]
     assert after.pull_request and after.pull_request.rounds[0].outcome.startswith("conflicts left")
     assert "revise_pull_request" not in fakes.calls
+    check_row("base conflict left", **fakes.said())

@@ -8,6 +8,7 @@ from temporalio.client import WorkflowFailureError
 from temporalio.exceptions import ApplicationError, CancelledError
 from temporalio.testing import WorkflowEnvironment
 
+from tests.support.notices import check_row
 from tests.workflows.fakes import FakeActivities
 from tests.workflows.test_ticket_workflow import (
     DEADLINE_S,
@@ -19,6 +20,7 @@ from tests.workflows.test_ticket_workflow import (
 )
 from workflows.messages import (
     AnswerInput,
+    ApprovalInput,
     BudgetInput,
     RejectionInput,
     Status,
@@ -50,6 +52,7 @@ async def test_reminder_fires_after_the_interval(time_skipping_env: WorkflowEnvi
         await wait_for_calls(fakes, "post_jira_comment", 2)
         assert steps_of(fakes) == ["questions-1", "reminder-1-1"]
         assert "still waiting for answers" in fakes.calls["post_jira_comment"][1].body
+        check_row("reminder", **fakes.said())
         await handle.signal(TicketWorkflow.answer, AnswerInput(text="floats"))
         await wait_until(handle, awaiting(Status.AWAITING_APPROVAL))
         await cancel_and_wait(handle)
@@ -71,6 +74,7 @@ async def test_expires_after_the_limit(time_skipping_env: WorkflowEnvironment) -
     assert timedelta(days=7) <= elapsed < timedelta(days=7, hours=1)
     assert steps_of(fakes) == ["questions-1", "reminder-1-1", "reminder-1-2", "expired-1"]
     assert "starter.py WAIT-2 --restart" in fakes.calls["post_jira_comment"][-1].body
+    check_row("wait expired", **fakes.said())
     assert not fakes.calls["refine_requirements"]
 
 
@@ -93,6 +97,8 @@ async def test_sixth_plan_never_happens(time_skipping_env: WorkflowEnvironment) 
     assert "rejected 5 times" in fakes.calls["post_jira_comment"][-1].body
     plan_v2 = fakes.calls["post_jira_comment"][1].body
     assert "Changes since v1" in plan_v2 and "fix 1" in plan_v2
+    check_row("plan rewritten", **fakes.said())
+    check_row("failed", **fakes.said())
 
 
 async def test_cancel_reports_where_the_branch_is(time_skipping_env: WorkflowEnvironment) -> None:
@@ -110,6 +116,22 @@ async def test_cancel_reports_where_the_branch_is(time_skipping_env: WorkflowEnv
     assert last.marker.endswith("/cancelled")
     assert "ticketsmith/STOP-1-add-power" in last.body
     assert "cancelled" in fakes.calls["notify_discord"][-1].content
+    check_row("cancelled", **fakes.said())
+
+
+async def test_a_project_that_implements_by_hand_ends_at_the_approval(
+    time_skipping_env: WorkflowEnvironment,
+) -> None:
+    fakes = FakeActivities(questions=False)
+    inp = ticket_input("HAND-1", implement=False)
+    async with running_ticket(time_skipping_env, fakes, inp) as handle:
+        await wait_until(handle, awaiting(Status.AWAITING_APPROVAL))
+        await handle.signal(TicketWorkflow.approve, ApprovalInput(author="bob"))
+        result = await asyncio.wait_for(handle.result(), DEADLINE_S)
+
+    assert result.status == Status.COMPLETED and result.pr_url is None
+    assert not fakes.calls["implement_changes"]
+    check_row("plan approved, implemented by hand", **fakes.said())
 
 
 async def test_auto_mode_goes_straight_to_a_pull_request(
@@ -137,6 +159,7 @@ async def test_over_budget_waits_for_more(time_skipping_env: WorkflowEnvironment
         paused = await wait_until(handle, awaiting(Status.AWAITING_BUDGET))
         assert paused.tokens == 15 and not fakes.calls["refine_requirements"]
         assert steps_of(fakes)[-1] == "budget-15"
+        check_row("budget used up", **fakes.said())
         reply = await handle.execute_update(TicketWorkflow.raise_budget, BudgetInput(tokens=100))
         assert "112" in reply.message
         await wait_until(handle, awaiting(Status.AWAITING_APPROVAL))

@@ -12,6 +12,7 @@ from temporalio.exceptions import ApplicationError
 from temporalio.testing import WorkflowEnvironment
 from temporalio.worker import Worker
 
+from tests.support.notices import check_row
 from tests.workflows.fakes import FakeActivities
 from workflows.messages import (
     AnswerInput,
@@ -116,6 +117,16 @@ async def test_happy_path_opens_pull_request(time_skipping_env: WorkflowEnvironm
     assert steps == ["questions-1", "plan-v1", "approved-v1", "pull-request"]
     assert fakes.calls["transition_jira_issue"][0].status == "In Review"
     assert [d.kind for d in final.decisions] == ["answer", "approve"]
+    check_row("questions asked", **fakes.said())
+    check_row("plan written", **fakes.said())
+    check_row("plan approved", **fakes.said())
+    check_row("pull request ready", **fakes.said())
+    check_row("ended at the pull request", **fakes.said())
+    notices = [n.content for n in fakes.calls["notify_discord"]]
+    assert notices[-2:] == [
+        "DEMO-1: pull request ready for review: http://forge/demo/calc/pull/7. The tests pass.",
+        "DEMO-1 completed: Pull request opened: http://forge/demo/calc/pull/7",
+    ]
     assert final.tokens == 10 + 5 + 3 + 7 + 20
     assert [(u.phase, u.tokens) for u in result.usage] == [
         (Phase.REFINEMENT, 10 + 5 + 3),
