@@ -171,6 +171,9 @@ class Settings(BaseSettings):
     sandbox_cpu_seconds: int = Field(default=600, ge=1, description="CPU time per process")
     sandbox_output_mb: int = Field(default=16, ge=1, description="output a run may print")
     environment_setup_timeout_seconds: float = Field(default=900, gt=0)
+    # Hosts set-up may reach besides the package indexes pip and uv are configured with
+    # ("host" or "host:port", comma-separated), e.g. a git host the dependencies come from.
+    setup_allowed_hosts: str = ""
 
     models_dir: Path = ROOT / ".models"
     local_model_path: Path | None = None
@@ -213,6 +216,11 @@ class Settings(BaseSettings):
     def environments_dir(self) -> Path:
         """Repositories' virtual environments, cached by the hash of their dependency files."""
         return self.data_dir / "environments"
+
+    @property
+    def setup_hosts(self) -> list[str]:
+        """The extra hosts set-up may reach, one entry each."""
+        return self.setup_allowed_hosts.replace(",", " ").split()
 
     def sandbox_config(self) -> Sandbox:
         """The sandbox workspace commands run in."""

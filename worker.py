@@ -75,6 +75,7 @@ def build_activities(settings: Settings, stack: AsyncExitStack) -> ActivitySets:
         settings.environments_dir,
         settings.sandbox_config(),
         settings.environment_setup_timeout_seconds,
+        settings.setup_hosts,
     )
     workspaces = Workspaces(
         settings.workspace_dir,

@@ -56,6 +56,7 @@ class Workspaces:
                 self._root.parent / "environments",  # beside the workspaces, in the data dir
                 settings.sandbox_config(),
                 settings.environment_setup_timeout_seconds,
+                settings.setup_hosts,
             )
         return self._environments
 

@@ -86,4 +86,4 @@ async def run_project_tests(
 def footer(env: Environment, sandboxed: bool) -> str:
     """The lines every test report ends with: the environment and whether it was sandboxed."""
     where = "sandbox: bubblewrap, no network" if sandboxed else UNSANDBOXED
-    return f"[{env.report()}]\n[{where}]"
+    return "\n".join(f"[{line}]" for line in [*env.report().splitlines(), where])

@@ -2,19 +2,24 @@
 
 The cache key is the hash of the repository's dependency files, so a second ticket on the
 same repository (or a second test run) reuses the environment. The build is the only
-workspace command with network; tests then run offline in the finished environment.
+workspace command with a way out, and only to the package indexes: in the sandbox it reaches the
+network through the egress proxy (integrations/egress.py); tests then run offline in the
+finished environment.
 """
 
 import asyncio
+import contextlib
 import shlex
 import shutil
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from pydantic import BaseModel
 
 from integrations.commands import SYSTEM_PATH, CommandResult, run_command
+from integrations.egress import EgressPolicy, EgressProxy, proxy_free_env
 from integrations.envdetect import EnvironmentRecipe, detect_environment
 from integrations.indexes import package_sources
 from integrations.sandbox import MOUNT_POINT, Mounts, Sandbox
@@ -22,6 +27,8 @@ from integrations.sandbox import MOUNT_POINT, Mounts, Sandbox
 READY = ".ticketsmith-ready"
 LOCKED_REQUIREMENTS = "locked-requirements.txt"
 TAIL_LINES = 30
+BRIDGE = Path(__file__).with_name("egress_bridge.py")
+ALLOW_SETTING = "TICKETSMITH_SETUP_ALLOWED_HOSTS"
 
 
 class Environment(BaseModel):
@@ -33,14 +40,17 @@ class Environment(BaseModel):
     reused: bool = False
     setup_seconds: float = 0.0
     error: str | None = None
+    # host:port set-up tried to reach that is not a package index (refused by the proxy).
+    refused: list[str] = []
 
     def report(self) -> str:
-        """One line for test reports."""
+        """One line for test reports (and one more per connection set-up was refused)."""
+        refusals = "".join(f"\nset-up tried to reach {where}: refused" for where in self.refused)
         if self.error:
-            return f"environment: could not be built ({self.description})"
+            return f"environment: could not be built ({self.description}){refusals}"
         how = "reused from the cache" if self.reused else "built"
         how = f"{how} in {self.setup_seconds:.2f}s"
-        return f"environment: {self.description}; {self.python}; {how}"
+        return f"environment: {self.description}; {self.python}; {how}{refusals}"
 
 
 def uv_binary() -> Path:
@@ -55,10 +65,17 @@ def uv_binary() -> Path:
 class Environments:
     """Builds and caches environments under `root`, one folder per repository."""
 
-    def __init__(self, root: Path, sandbox: Sandbox, timeout_s: float = 900) -> None:
+    def __init__(
+        self,
+        root: Path,
+        sandbox: Sandbox,
+        timeout_s: float = 900,
+        allowed_hosts: Sequence[str] = (),
+    ) -> None:
         self._root = root
         self._sandbox = sandbox
         self._timeout = timeout_s
+        self._allowed_hosts = tuple(allowed_hosts)
         self._locks: dict[Path, asyncio.Lock] = {}
 
     @property
@@ -98,14 +115,37 @@ class Environments:
         target.mkdir(parents=True)
         (home / "uv-cache").mkdir(exist_ok=True)
         sources = package_sources()
+        proxy = None
+        if self._sandbox.sandboxed:
+            proxy = EgressProxy(EgressPolicy.for_sources(sources.env, self._allowed_hosts))
+        async with proxy or contextlib.nullcontext():
+            built = await self._install(checkout, recipe, home, target, started, proxy)
+        if proxy is not None and proxy.refused:
+            built.refused = list(proxy.refused)
+            if built.error:
+                built.error += _refusal_advice(proxy)
+        return built
+
+    async def _install(
+        self,
+        checkout: Path,
+        recipe: EnvironmentRecipe,
+        home: Path,
+        target: Path,
+        started: float,
+        proxy: EgressProxy | None,
+    ) -> Environment:
+        sources = package_sources()
         uv = str(MOUNT_POINT / "uv") if self._sandbox.sandboxed else str(uv_binary())
-        mounts = Mounts(
-            writable=[target, home / "uv-cache"],
-            readable=sources.paths,
-            files={uv_binary(): MOUNT_POINT / "uv"},
-        )
+        files = {uv_binary(): MOUNT_POINT / "uv"}
+        if proxy is not None:
+            files |= {
+                proxy.socket_path: MOUNT_POINT / "egress.sock",
+                BRIDGE: MOUNT_POINT / BRIDGE.name,
+            }
+        mounts = Mounts(writable=[target, home / "uv-cache"], readable=sources.paths, files=files)
         env = {
-            **sources.env,
+            **(proxy_free_env(sources.env) if proxy else sources.env),
             "UV_CACHE_DIR": str(home / "uv-cache"),
             "UV_PYTHON_DOWNLOADS": "never",
             "UV_NO_PROGRESS": "1",
@@ -122,10 +162,11 @@ class Environments:
         if recipe.python:
             steps[0][1].extend(["--python", recipe.python])
         for what, argv in [*steps, *_install_steps(recipe, uv, target)]:
-            result = await self._run(checkout, argv, mounts, env, started)
+            result = await self._run(checkout, self._outbound(argv, proxy), mounts, env, started)
             if result.exit_code != 0 and what.startswith("create") and recipe.python:
                 note = f"Python {recipe.python} was requested but is not available here; "
-                result = await self._run(checkout, argv[:-2], mounts, env, started)
+                retry = self._outbound(argv[:-2], proxy)
+                result = await self._run(checkout, retry, mounts, env, started)
             if result.exit_code != 0:
                 shutil.rmtree(target, ignore_errors=True)
                 return _failure(recipe, what, argv, result)
@@ -145,10 +186,23 @@ class Environments:
             argv,
             remaining,
             sandbox=self._sandbox.for_setup(self._timeout),
-            network=True,
+            network=not self._sandbox.sandboxed,  # sandboxed, it goes out through the proxy
             extra_env=env,
             mounts=mounts,
         )
+
+    @staticmethod
+    def _outbound(argv: list[str], proxy: EgressProxy | None) -> list[str]:
+        """The command run behind the bridge to the egress proxy (unchanged without one)."""
+        if proxy is None:
+            return argv
+        python = shutil.which("python3", path=SYSTEM_PATH)
+        if python is None:
+            raise FileNotFoundError(
+                f"set-up needs a python3 on {SYSTEM_PATH} for its way to the package index"
+            )
+        bridge = str(MOUNT_POINT / BRIDGE.name)
+        return [python, "-I", bridge, str(MOUNT_POINT / "egress.sock"), "--", *argv]
 
     async def _python_version(
         self, checkout: Path, target: Path, mounts: Mounts, env: dict[str, str], started: float
@@ -182,6 +236,16 @@ def _install_steps(recipe: EnvironmentRecipe, uv: str, target: Path) -> list[tup
             ("install the project (editable, after its dependencies)", [*install, "-e", "."])
         )
     return steps
+
+
+def _refusal_advice(proxy: EgressProxy) -> str:
+    """What to do when set-up failed after being refused a host it may have needed."""
+    refused = ", ".join(proxy.refused)
+    return (
+        f"\nSet-up tried to reach {refused}, which is not a package index it may use "
+        f"(allowed: {proxy.policy.describe()}). If the project needs it, add it to "
+        f"{ALLOW_SETTING}."
+    )
 
 
 def _failure(

@@ -198,3 +198,48 @@ def _free_port_still_usable() -> bool:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1] > 0
+
+
+SETUP_PY = """
+import os, pathlib, socket, urllib.request
+from setuptools import setup
+
+def attempt(action):
+    try:
+        action()
+    except Exception:
+        pass
+
+for url in ("http://127.0.0.1:{port}/rest/api/3/issue/EVIL-1/comment",
+            "http://169.254.169.254/latest/meta-data/"):
+    attempt(lambda: urllib.request.urlopen(url, data=b"{{}}", timeout=5))
+attempt(lambda: socket.create_connection(("127.0.0.1", {port}), timeout=3))
+attempt(lambda: pathlib.Path({planted!r}).write_text("x"))
+attempt(lambda: pathlib.Path(".git", "hooks", "post-checkout").write_text("#!/bin/sh\\nid\\n"))
+setup(name="victim", version="0", py_modules=[])
+"""
+
+
+async def test_a_hostile_set_up_reaches_no_service_and_the_report_names_what_it_tried(
+    tmp_path: Path, remote: RepoRef, listener: tuple[int, list[str]]
+) -> None:
+    port, connections = listener
+    planted = tmp_path / "worker-planted.txt"
+    repo = tmp_path / "hostile"
+    git(tmp_path, "clone", "-q", str(tmp_path / "victim.git"), str(repo))
+    (repo / "pyproject.toml").write_text(
+        '[build-system]\nrequires = ["setuptools"]\nbuild-backend = "setuptools.build_meta"\n'
+    )  # no [project] table: the metadata is setup.py's, so set-up builds the project
+    (repo / "setup.py").write_text(SETUP_PY.format(port=port, planted=str(planted)))
+    git(repo, "add", "setup.py", "pyproject.toml")
+    git(repo, "-c", "user.name=t", "-c", "user.email=t@e", "commit", "-qm", "build hook")
+    git(repo, "push", "-q", "origin", "main")
+    own = Environments(tmp_path / "environments", working_sandbox())
+    activities = RepoActivities(Workspaces(tmp_path / "workspaces", None, "t", "t@e", own))
+    result = await run(activities, remote, GOOD_TEST)
+    assert result.passed, result.output
+    assert connections == [] and not planted.exists()
+    assert f"[set-up tried to reach 127.0.0.1:{port}: refused]" in result.output, result.output
+    assert "[set-up tried to reach 169.254.169.254:80: refused]" in result.output
+    hooks = tmp_path / "workspaces"
+    assert not list(hooks.rglob(".git/hooks/post-checkout")), "a set-up planted a git hook"

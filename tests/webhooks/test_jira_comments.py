@@ -76,9 +76,7 @@ async def test_reject_with_a_reason_replans(
         response = await http.post("/webhooks/jira", **jira_request(reject, "r-1"))
         assert response.json() == {"status": "accepted", "signal": "reject"}
         # the new plan's version is set a step before the ticket waits on it again
-        await wait_until(
-            h, lambda s: s.plan_version == 2 and s.status == Status.AWAITING_APPROVAL
-        )
+        await wait_until(h, lambda s: s.plan_version == 2 and s.status == Status.AWAITING_APPROVAL)
         await h.terminate("test over")  # a waiting ticket would hold the test server's clock
     assert fakes.calls["generate_plan"][1].feedback == ["Also cover the CLI"]
 
