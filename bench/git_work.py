@@ -22,9 +22,9 @@ from fastapi import FastAPI
 
 from bench.support.figures import Report, run_main
 from emulators.git_hosting import SEED_REPOS_DIR, create_git_router, ensure_seed_repository
+from harness.serving import serve
 from integrations.git import GitWorkspace
 from integrations.git_mirror import GitMirror, mirror_name
-from tests.emulators.helpers import serve
 
 SYNCS = 7  # per ticket, below
 

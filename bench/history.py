@@ -25,8 +25,8 @@ from bench.support.stack import (
     ticket_keys,
 )
 from encryption.codec import new_key
-from tests.support.fake_openai import FakeModelServer
-from tests.support.fake_team import TeamBrain
+from harness.model_server import FakeModelServer
+from harness.team import TeamBrain
 
 EVENT_LIMIT = 50_000
 BYTE_LIMIT = 50 * 2**20

@@ -24,8 +24,8 @@ from bench.support.stack import bench_stack, client_for, scripted_model
 from config import get_settings
 from embedded.stack import child_env
 from emulators.jira_webhooks import sign
+from harness.jira_payloads import comment_event
 from starter import handler, parse_args
-from tests.webhooks.payloads import comment_event
 from tickets.launch import ticket_input
 from workflows.messages import Status, TicketStatus
 

@@ -25,9 +25,9 @@ from bench.support.figures import CannotMeasureError, Report, run_main
 from bench.support.stack import bench_stack, client_for, restart, run_ticket, scripted_model
 from config import Settings
 from embedded.stack import Stack
-from tests.e2e.test_worker_crash import OPERATIONS, held, progress
-from tests.support.fake_openai import FakeModelServer
-from tests.support.processes import until
+from harness.model_server import FakeModelServer
+from harness.processes import until
+from harness.recovery import OPERATIONS, held, progress
 from workflows.messages import TicketStatus
 
 SIDE_EFFECTS = ("Jira comments", "pull requests", "Discord messages", "commits")

@@ -52,8 +52,8 @@ from bench.support.research_results import (  # noqa: E402
 )
 from config import Settings, get_settings  # noqa: E402
 from encryption.codec import data_converter  # noqa: E402
+from harness.processes import clean_env, free_port, kill, spawn, start_emulators, until  # noqa: E402
 from research.launch import start_research  # noqa: E402
-from tests.support.processes import clean_env, free_port, kill, spawn, start_emulators, until  # noqa: E402
 from workflows.graph import GraphWorkflow  # noqa: E402
 
 NOMINAL = {"seed": 1, "faults": [{"delay_seconds": 0, "max_delay_seconds": 0.5}]}

@@ -1,10 +1,7 @@
 """Session-wide Temporal test servers (no downloads: binaries come from pip packages)."""
 
 import os
-import shutil
-import sys
 from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
 
 import pytest
 from temporalio.api.enums.v1 import IndexedValueType
@@ -13,21 +10,12 @@ from temporalio.client import Client
 from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.testing import WorkflowEnvironment
 
-from tests.support.processes import guard_children, release_children
+from embedded.services import SEARCH_ATTRIBUTES
+from harness.processes import guard_children, release_children, venv_binary
 
 # The suite runs on the offline model whatever is installed or set in the shell; a test that
 # needs a real model names it in its own settings (tests/e2e/test_local_model.py).
 os.environ["TICKETSMITH_MODEL_PROVIDER"] = "offline"
-
-SEARCH_ATTRIBUTES = ("TicketKey", "Phase", "Status", "Project")
-
-
-def venv_binary(name: str) -> str:
-    """A binary installed by pip next to this interpreter."""
-    found = shutil.which(name, path=str(Path(sys.executable).parent)) or shutil.which(name)
-    if found is None:
-        pytest.fail(f"{name} is not installed; run `make install`")
-    return found
 
 
 async def register_search_attributes(client: Client) -> None:

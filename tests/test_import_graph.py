@@ -1,4 +1,5 @@
-"""The product's modules import one another in one direction: no circles, no test code."""
+"""The product's modules import one another in one direction: no circles, no test code (nor
+do the benches and the harness they share with the tests)."""
 
 import ast
 from pathlib import Path
@@ -105,17 +106,31 @@ def test_no_module_circle_among_the_products_modules() -> None:
     assert circles(graph) == [], "modules that import each other, directly or around a circle"
 
 
-def test_product_code_never_imports_the_tests() -> None:
-    modules = product_modules()
+def importers_of_the_tests(paths: dict[str, Path]) -> list[str]:
+    """The modules among `paths` that import anything from `tests`."""
     offenders = []
-    for name, path in modules.items():
+    for name, path in paths.items():
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             module = node.module if isinstance(node, ast.ImportFrom) else None
             names = [a.name for a in node.names] if isinstance(node, ast.Import) else [module]
             if any(n and (n == "tests" or n.startswith("tests.")) for n in names):
                 offenders.append(name)
-    assert offenders == []
+    return offenders
+
+
+def test_product_code_never_imports_the_tests() -> None:
+    assert importers_of_the_tests(product_modules()) == []
+
+
+def test_benches_and_the_harness_never_import_the_tests() -> None:
+    paths = {
+        str(path.relative_to(ROOT)): path
+        for folder in ("bench", "harness")
+        for path in (ROOT / folder).rglob("*.py")
+    }
+    assert len(paths) > 10
+    assert importers_of_the_tests(paths) == [], "move what both need into harness/"
 
 
 def test_the_tool_server_does_not_import_the_emulators() -> None:

@@ -19,6 +19,7 @@ from embedded.services import port_free
 from graphs.models import make_chat_model
 from graphs.offline import OfflineChatModel
 from graphs.research.scripted import research_reader
+from harness.processes import clean_env, kill, spawn, until
 from localmodel.server import (
     LocalModelMissingError,
     describe_model,
@@ -26,7 +27,6 @@ from localmodel.server import (
     server_library_path,
     server_ready,
 )
-from tests.support.processes import clean_env, kill, spawn, until
 
 MODELS = ("scripted", "offline", "local", "openai")
 LANGUAGE_MODELS = ("local", "openai")

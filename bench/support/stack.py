@@ -22,9 +22,9 @@ from config import Settings, connect_temporal
 from embedded.stack import Stack, StackError, child_env
 from emulators.app import DEFAULT_SEED
 from emulators.state import seed_data
-from tests.e2e.stacks import stack_settings
-from tests.support.fake_openai import FakeModelServer
-from tests.support.fake_team import TeamBrain
+from harness.model_server import FakeModelServer
+from harness.stacks import stack_settings
+from harness.team import TeamBrain
 from tickets.launch import ticket_input
 from workflows.messages import TicketResult
 
@@ -143,7 +143,7 @@ async def trivial_worker(
     client: Client, settings: Settings, task_queue: str = "trivial"
 ) -> AsyncIterator[subprocess.Popen[bytes]]:
     """The trivial workflow's worker as its own process, polling `task_queue`."""
-    from tests.support.processes import kill, spawn, until
+    from harness.processes import kill, spawn, until
 
     argv = [sys.executable, "-m", "bench.support.trivial", settings.temporal_address, task_queue]
     process = spawn(argv, child_env(settings), settings.data_dir / "logs" / "trivial.log")

@@ -19,10 +19,10 @@ from activities.repo import Workspaces
 from graphs.dsl import load_definition
 from graphs.dsl.calls import AgentCall, AgentResult
 from graphs.models import make_chat_model
+from harness.model_server import FakeModelServer
 from integrations.environments import Environments
 from integrations.sandbox import Sandbox
 from tests.support.fake_mvp import TODO_FIXED, MvpBrain
-from tests.support.fake_openai import FakeModelServer
 from workflows.graph import GraphWorkflow
 from workflows.graph_messages import GraphInput, GraphStatusValue
 from workflows.registry import WORKFLOWS

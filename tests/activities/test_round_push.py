@@ -19,9 +19,10 @@ from emulators.app import create_app
 from emulators.github_webhooks import GitHubWebhooks
 from graphs.models import ScriptedChatModel
 from graphs.schemas import FileChange
-from tests.emulators.helpers import BOT, add_branch, serve
+from harness.processes import until
+from harness.serving import serve
+from tests.emulators.helpers import BOT, add_branch
 from tests.emulators.test_github_pull_life import Receiver
-from tests.support.processes import until
 
 BRANCH = "ticketsmith/DEMO-1-add-power"
 OPS = "calc/operations.py"

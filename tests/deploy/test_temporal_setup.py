@@ -10,7 +10,7 @@ import pytest
 
 from config import ROOT
 from embedded.services import SEARCH_ATTRIBUTES
-from tests.support.processes import clean_env, free_port, kill, spawn
+from harness.processes import clean_env, free_port, kill, spawn
 
 SCRIPT = ROOT / "deploy" / "temporal-setup.sh"
 BIN = Path(sys.executable).parent

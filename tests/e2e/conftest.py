@@ -5,7 +5,8 @@ from collections.abc import AsyncIterator
 import pytest
 
 from embedded.stack import Stack
-from tests.e2e.stacks import running, stack_settings
+from harness.stacks import stack_settings
+from tests.e2e.stacks import running
 
 
 @pytest.fixture(scope="module")

@@ -14,8 +14,9 @@ from pydantic import SecretStr
 from temporalio.client import Client
 
 from embedded.stack import Stack
-from tests.e2e.stacks import running, stack_settings
-from tests.support.fake_openai import FakeModelServer, task_of
+from harness.model_server import FakeModelServer, task_of
+from harness.stacks import stack_settings
+from tests.e2e.stacks import running
 from workflows.messages import Status, TicketStatus
 
 KEY = "DEMO-1"

@@ -15,7 +15,8 @@ from temporalio.exceptions import ActivityError, ApplicationError
 from config import connect_temporal
 from embedded.demo import DEMO_KEY, drive
 from embedded.stack import Stack
-from tests.e2e.stacks import admin, poll, running, stack_settings
+from harness.stacks import stack_settings
+from tests.e2e.stacks import admin, poll, running
 from tickets.launch import start_ticket, ticket_input
 from workflows.messages import Status, TicketStatus
 

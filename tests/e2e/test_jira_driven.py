@@ -14,8 +14,9 @@ from temporalio.client import Client
 from config import Settings, connect_temporal
 from embedded.demo import DEMO_ANSWER, DEMO_KEY
 from embedded.stack import Stack
+from harness.stacks import stack_settings
 from integrations.adf import markdown_to_adf
-from tests.e2e.stacks import admin, poll, running, stack_settings
+from tests.e2e.stacks import admin, poll, running
 from workflows.messages import Status, TicketResult, TicketStatus
 
 pytestmark = pytest.mark.e2e

@@ -20,8 +20,9 @@ from config import Settings, connect_temporal
 from embedded import demo
 from embedded.demo import DEMO_KEY
 from embedded.stack import Stack
+from harness.stacks import stack_settings
 from localmodel.server import layout_for
-from tests.e2e.stacks import clone_branch, pull_requests, running, stack_settings
+from tests.e2e.stacks import clone_branch, pull_requests, running
 from workflows.messages import Status, TicketResult, TicketStatus
 
 pytestmark = [pytest.mark.local_model, pytest.mark.e2e]

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from config import ROOT
-from tests.support.processes import clean_env, free_port
+from harness.processes import clean_env, free_port
 
 pytestmark = pytest.mark.e2e
 PHASE_ROW = re.compile(

@@ -11,9 +11,10 @@ import pytest
 
 from config import ROOT
 from embedded.stack import Stack, child_env
-from tests.e2e.stacks import running, stack_settings
+from harness.model_server import FakeModelServer
+from harness.stacks import stack_settings
+from tests.e2e.stacks import running
 from tests.support.fake_mvp import TESTS, TODO_FIXED, MvpBrain
-from tests.support.fake_openai import FakeModelServer
 
 pytestmark = pytest.mark.e2e
 PROMPT = "Build an MVP for a todo-list app"

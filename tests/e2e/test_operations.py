@@ -26,7 +26,7 @@ from config import Settings, connect_temporal
 from embedded.demo import DEMO_ANSWER, DEMO_KEY, drive
 from embedded.stack import SEARCH_ATTRIBUTES, Stack
 from encryption.codec import new_key
-from tests.e2e.stacks import stack_settings
+from harness.stacks import stack_settings
 from tests.e2e.webui import render_workflow_page
 from workflows.messages import Phase, Status, TicketResult
 

@@ -16,7 +16,8 @@ import pytest
 from config import connect_temporal
 from embedded.demo import starter
 from embedded.stack import Stack
-from tests.e2e.stacks import running, stack_settings
+from harness.stacks import stack_settings
+from tests.e2e.stacks import running
 from workflows.messages import TicketResult
 
 pytestmark = pytest.mark.e2e

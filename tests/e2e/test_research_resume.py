@@ -28,9 +28,9 @@ from encryption.codec import data_converter
 from encryption.store import payload_storage
 from graphs.research.scripted import research_answer
 from graphs.research.state import StepOutput
+from harness.model_server import Call, FakeModelServer, task_of
+from harness.processes import clean_env, dev_server, kill, start_worker, until
 from research.launch import start_research
-from tests.support.fake_openai import Call, FakeModelServer, task_of
-from tests.support.processes import clean_env, dev_server, kill, start_worker, until
 from tests.support.research import report_of, retried_attempts
 from tests.support.toolserver import tool_server
 

@@ -25,6 +25,7 @@ from temporalio.service import RPCError
 from config import connect_temporal
 from embedded.demo import starter
 from embedded.stack import Stack
+from harness.model_server import FakeModelServer
 from integrations.adf import adf_to_markdown
 from tests.e2e.review_helpers import (
     KEY,
@@ -40,7 +41,6 @@ from tests.e2e.review_helpers import (
     waiting_after,
 )
 from tests.e2e.stacks import poll
-from tests.support.fake_openai import FakeModelServer
 from tests.support.notices import check_row
 from tests.support.pr_team import OPS, TESTS, pull_request_brain
 from webhooks.security import expected_signature

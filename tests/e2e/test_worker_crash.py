@@ -12,14 +12,12 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from temporalio.client import Client
 from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.testing import WorkflowEnvironment
 
 from graphs.implementation.journal import Progress
-from tests.support.fake_openai import Call, FakeModelServer
-from tests.support.fake_team import TeamBrain
-from tests.support.processes import (
+from harness.model_server import FakeModelServer
+from harness.processes import (
     clean_env,
     dev_server,
     free_port,
@@ -28,6 +26,8 @@ from tests.support.processes import (
     start_worker,
     until,
 )
+from harness.recovery import OPERATIONS, POWER, TEST_POWER, TESTS, held, progress
+from harness.team import TeamBrain
 from workflows.messages import ImplementationResult, TicketInput, TicketProject, TicketResult
 from workflows.policies import LLM_HEARTBEAT, LLM_RETRY
 from workflows.review_messages import ReviewPolicy
@@ -35,15 +35,6 @@ from workflows.review_messages import ReviewPolicy
 pytestmark = pytest.mark.e2e
 KEY = "DEMO-1"
 QUEUE = "crash-test"
-OPERATIONS, TESTS = "calc/operations.py", "tests/test_operations.py"
-POWER = (
-    "\n\ndef power(base: float, exponent: int) -> float:\n"
-    '    """Return base raised to exponent."""\n    return base**exponent\n'
-)
-TEST_POWER = (
-    "\n\ndef test_power() -> None:\n    from calc.operations import power\n\n"
-    "    assert power(2, 3) == 8\n"
-)
 # After the kill, the server retries the activity once its heartbeat timeout has passed.
 RESUME_WAIT_S = LLM_HEARTBEAT.total_seconds() + LLM_RETRY.initial_interval.total_seconds() + 60
 
@@ -53,24 +44,6 @@ async def env(tmp_path: Path) -> AsyncIterator[WorkflowEnvironment]:
     """A dev server with our search attributes, on a free port."""
     async with dev_server(pydantic_data_converter) as server:
         yield server
-
-
-def held(call: Call) -> bool:
-    """The first revision's call for the test file waits until released."""
-    return call.task == "implement_file" and call.inputs.get("path") == TESTS
-
-
-async def progress(client: Client, workflow_id: str) -> Progress | None:
-    """The progress the running implementation activity last heartbeated, if any."""
-    try:
-        described = await client.get_workflow_handle(workflow_id).describe()
-    except Exception:  # the child workflow does not exist yet
-        return None
-    for activity in described.raw_description.pending_activities:
-        if activity.heartbeat_details.payloads:
-            values = await client.data_converter.decode(activity.heartbeat_details.payloads)
-            return Progress.model_validate(values[0])
-    return None
 
 
 async def test_a_killed_worker_resumes_from_the_last_step(

@@ -3,7 +3,7 @@
 import socket
 from pathlib import Path
 
-from tests.support.processes import free_port, worker_ports
+from harness.processes import free_port, worker_ports
 
 
 def test_ports_are_distinct_bindable_and_below_the_ephemeral_range() -> None:

@@ -11,7 +11,7 @@ import pytest
 
 from config import ROOT
 from embedded.reaper import children
-from tests.support.processes import clean_env, free_port, until
+from harness.processes import clean_env, free_port, until
 
 
 def alive(pid: int) -> bool:
@@ -89,7 +89,7 @@ async def test_killing_a_test_run_kills_the_dev_server_the_sdk_started(tmp_path:
             import asyncio, shutil, sys
             from pathlib import Path
             from temporalio.testing import WorkflowEnvironment
-            from tests.support.processes import guard_children
+            from harness.processes import guard_children
 
             async def main():
                 temporal = shutil.which("temporal", path=str(Path(sys.executable).parent))

@@ -11,7 +11,7 @@ from config import Settings
 from embedded import stack as stack_module
 from embedded.services import Service
 from embedded.stack import LAUNCH, Stack, StackNotReadyError
-from tests.support.processes import free_port
+from harness.processes import free_port
 
 
 async def never_ready() -> bool:
@@ -83,10 +83,11 @@ def test_the_launcher_says_it_starts_then_runs_the_module_with_its_arguments() -
 async def test_a_test_stack_that_cannot_start_fails_its_tests_at_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from harness.stacks import stack_settings
     from tests.e2e import stacks
 
     monkeypatch.setattr(stacks, "_too_slow", [])
-    settings = stacks.stack_settings(tmp_path, ready_timeout_seconds=0.01)
+    settings = stack_settings(tmp_path, ready_timeout_seconds=0.01)
     with pytest.raises(pytest.fail.Exception) as first:
         async with stacks.running(settings):
             raise AssertionError("the stack cannot have started")
@@ -94,7 +95,7 @@ async def test_a_test_stack_that_cannot_start_fails_its_tests_at_once(
     assert "TICKETSMITH_READY_TIMEOUT_SECONDS" in str(first.value)
     # The next module's stack does not wait again: its tests fail with the same message.
     with pytest.raises(pytest.fail.Exception, match="an earlier stack of this run did not start"):
-        async with stacks.running(stacks.stack_settings(tmp_path)):
+        async with stacks.running(stack_settings(tmp_path)):
             raise AssertionError("the stack cannot have started")
 
 

@@ -3,7 +3,7 @@
 from pathlib import Path
 
 from embedded.stack import Stack
-from tests.e2e.stacks import stack_settings
+from harness.stacks import stack_settings
 
 
 def test_the_server_writes_sqlite_with_wal_and_normal_sync(tmp_path: Path) -> None:

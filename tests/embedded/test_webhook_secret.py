@@ -11,7 +11,7 @@ from pydantic import SecretStr
 from embedded.services import StackError, child_env
 from embedded.stack import Stack
 from embedded.webhook_secret import secret_file, secret_source, stack_secret, with_webhook_secret
-from tests.e2e.stacks import stack_settings
+from harness.stacks import stack_settings
 
 
 def mode(path: Path) -> int:

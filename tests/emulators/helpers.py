@@ -4,18 +4,12 @@ branches in its repositories."""
 import os
 import subprocess
 import tempfile
-import threading
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
-import uvicorn
 from fastapi import FastAPI
 
 from emulators.app import create_app
-from tests.support.processes import free_port
 
 BASE_URL = "http://emulator.test"
 BOT = {"Authorization": "Bearer test-token"}
@@ -29,25 +23,6 @@ def emulator_client(app: FastAPI) -> httpx.AsyncClient:
 def new_emulator(state_dir: Path) -> FastAPI:
     """A fresh emulator app over a state directory."""
     return create_app(state_dir)
-
-
-@contextmanager
-def serve(app: FastAPI, ready_timeout_s: float = 10) -> Iterator[str]:
-    """Serve an ASGI app over real HTTP on a free port (uvicorn in a thread); yields its URL."""
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, name=f"uvicorn-{port}", daemon=True)
-    thread.start()
-    deadline = time.monotonic() + ready_timeout_s
-    while not server.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
-            raise RuntimeError(f"the app did not start serving on port {port}")
-        time.sleep(0.01)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
 
 
 def add_branch(

@@ -7,8 +7,9 @@ from pathlib import Path
 import httpx
 
 from config import ROOT
-from tests.emulators.helpers import BOT, new_emulator, serve
-from tests.support.processes import clean_env
+from harness.processes import clean_env
+from harness.serving import serve
+from tests.emulators.helpers import BOT, new_emulator
 
 
 def git(cwd: Path, *args: str) -> str:

@@ -14,7 +14,7 @@ import pytest
 from access.admin import AdminAccess
 from config import ROOT
 from emulators.app import create_app
-from tests.support.processes import clean_env
+from harness.processes import clean_env
 from tests.support.remote import Served, outward_address, served_everywhere
 
 TOKEN = "emulator-admin-token"

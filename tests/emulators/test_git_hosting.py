@@ -17,7 +17,7 @@ from emulators.git_hosting import (
     ensure_seed_repository,
     repository_path,
 )
-from tests.emulators.helpers import serve
+from harness.serving import serve
 
 CALC_SOURCE = SEED_REPOS_DIR / "calc"
 

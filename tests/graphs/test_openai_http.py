@@ -15,8 +15,8 @@ from graphs.models import make_chat_model
 from graphs.planning import create_plan
 from graphs.refinement import generate_questions, refine_requirements
 from graphs.schemas import TicketContext
-from tests.support.fake_openai import FakeModelServer
-from tests.support.fake_team import TeamBrain
+from harness.model_server import FakeModelServer
+from harness.team import TeamBrain
 from tests.support.local_tester import LocalTester
 
 SUBTRACT = "\n\ndef subtract(a: int, b: int) -> int:\n    return a - b\n"

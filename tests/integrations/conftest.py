@@ -12,7 +12,8 @@ import pytest
 from fastapi import FastAPI, Request, Response
 
 from emulators.git_hosting import SEED_REPOS_DIR, create_git_router, ensure_seed_repository
-from tests.emulators.helpers import BASE_URL, emulator_client, new_emulator, serve
+from harness.serving import serve
+from tests.emulators.helpers import BASE_URL, emulator_client, new_emulator
 
 
 @dataclass

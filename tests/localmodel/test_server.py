@@ -7,6 +7,7 @@ import pytest
 
 from config import Settings
 from embedded.stack import Stack, StackError, child_env
+from harness.processes import free_port
 from localmodel.layout import Layout
 from localmodel.server import (
     LocalModelMissingError,
@@ -14,7 +15,6 @@ from localmodel.server import (
     server_argv,
     server_ready,
 )
-from tests.support.processes import free_port
 
 FAKE_SERVER = """#!{python}
 import http.server, sys

@@ -6,8 +6,8 @@ import pytest
 from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.testing import WorkflowEnvironment
 
+from harness.processes import guard_children
 from tests.conftest import venv_binary
-from tests.support.processes import guard_children
 
 
 @pytest.fixture(scope="package")

@@ -8,7 +8,7 @@ import json
 from typing import Any
 
 from graphs.fences import fence
-from tests.support.fake_openai import Reply, task_of
+from harness.model_server import Reply, task_of
 
 TODO_BUGGY = '''"""A todo list."""
 

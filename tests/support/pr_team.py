@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from graphs.fences import fence, find_file_block
-from tests.support.fake_team import TeamBrain
+from harness.team import TeamBrain
 
 OPS, TESTS = "calc/operations.py", "tests/test_operations.py"
 BUGGY = (

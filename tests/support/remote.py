@@ -3,17 +3,14 @@ loopback and as one on another address (which the admin rule and the codec refus
 
 import ipaddress
 import socket
-import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
 import httpx
-import uvicorn
 from starlette.types import ASGIApp
 
-from tests.support.processes import free_port
+from harness.serving import served
 
 # Where a caller elsewhere comes from when this machine has no address but loopback.
 ELSEWHERE = "192.0.2.77"
@@ -61,18 +58,5 @@ class Served:
 @contextmanager
 def served_everywhere(app: ASGIApp, ready_timeout_s: float = 30) -> Iterator[Served]:
     """Serve the app on 0.0.0.0 (uvicorn in a thread, lifespan included) until the block ends."""
-    port = free_port()
-    config = uvicorn.Config(app, host="0.0.0.0", port=port, log_level="warning", lifespan="on")
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, name=f"uvicorn-{port}", daemon=True)
-    thread.start()
-    deadline = time.monotonic() + ready_timeout_s
-    while not server.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
-            raise RuntimeError(f"the app did not start serving on port {port}")
-        time.sleep(0.01)
-    try:
+    with served(app, "0.0.0.0", ready_timeout_s, lifespan="on") as port:
         yield Served(app, port, outward_address())
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)

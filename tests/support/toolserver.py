@@ -13,7 +13,7 @@ from mcp.client.streamable_http import streamable_http_client
 from starlette.types import ASGIApp
 
 from emulators.app import create_app as create_emulators
-from tests.support.processes import free_port, until
+from harness.processes import free_port, until
 from toolserver.app import JiraAccess, create_app
 from toolserver.documents import seed_documents
 from toolserver.faults import FaultProfile

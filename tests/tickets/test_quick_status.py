@@ -17,8 +17,8 @@ from temporalio.testing import WorkflowEnvironment
 from temporalio.worker import UnsandboxedWorkflowRunner, Worker
 
 from config import ROOT, Settings
+from harness.processes import free_port, guard_children
 from tests.conftest import SEARCH_ATTRIBUTES, venv_binary
-from tests.support.processes import free_port, guard_children
 from tests.tickets.test_status import ScriptedTicket, slow_tests
 from tickets import commands, http_status, listing
 from tickets import temporal_http as api

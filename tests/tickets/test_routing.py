@@ -6,7 +6,8 @@ import httpx
 import pytest
 
 from config import Settings
-from tests.emulators.helpers import new_emulator, serve
+from harness.serving import serve
+from tests.emulators.helpers import new_emulator
 from tickets.commands import ensure_ticket_exists
 from tickets.launch import LaunchError, ticket_input
 from tickets.projects import ProjectConfigError, load_projects

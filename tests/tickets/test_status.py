@@ -14,8 +14,8 @@ from temporalio.exceptions import ApplicationError
 from temporalio.testing import WorkflowEnvironment
 from temporalio.worker import UnsandboxedWorkflowRunner, Worker
 
+from harness.processes import guard_children
 from tests.conftest import SEARCH_ATTRIBUTES, venv_binary
-from tests.support.processes import guard_children
 from tickets.status import StatusUnreadable, read_status
 from workflows.messages import Phase, Status, TicketResult, TicketStatus
 

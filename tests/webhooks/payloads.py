@@ -4,15 +4,15 @@ import copy
 import functools
 import hashlib
 import hmac
-import itertools
 import json
 import random
 import uuid
 from pathlib import Path
 from typing import Any
 
+from harness.jira_payloads import issue_payload, next_comment_id
+
 SECRET = "s3cret"
-_comment_ids = itertools.count(20000)
 
 
 def unique_key(project: str = "WEB") -> str:
@@ -20,54 +20,12 @@ def unique_key(project: str = "WEB") -> str:
     return f"{project}-{random.randrange(10**6, 10**7)}"
 
 
-def _issue(key: str, labels: list[str] | None = None) -> dict[str, Any]:
-    return {
-        "id": "10001",
-        "self": f"http://jira.test/rest/api/2/issue/{key}",
-        "key": key,
-        "fields": {
-            "summary": "Add a power operation",
-            "labels": labels or [],
-            "status": {"name": "To Do", "id": "10000"},
-            "project": {"id": "10000", "key": key.split("-")[0], "name": "Demo"},
-        },
-    }
-
-
-def comment_event(
-    key: str,
-    body: str | dict[str, Any],
-    author: str = "alice-1",
-    name: str = "Alice Reporter",
-    comment_id: str | None = None,
-) -> dict[str, Any]:
-    """A `comment_created` payload; a string body is wiki markup, as Jira sends it."""
-    created = "2025-01-06T09:30:00.000+0000"
-    comment_id = comment_id or str(next(_comment_ids))
-    user = {"self": "http://jira.test/rest/api/2/user", "accountId": author, "displayName": name}
-    return {
-        "timestamp": 1736155800000,
-        "webhookEvent": "comment_created",
-        "comment": {
-            "self": f"http://jira.test/rest/api/2/issue/10001/comment/{comment_id}",
-            "id": comment_id,
-            "author": user,
-            "updateAuthor": user,
-            "body": body,
-            "created": created,
-            "updated": created,
-            "jsdPublic": True,
-        },
-        "issue": _issue(key),
-    }
-
-
 def server_comment_events(
     key: str, body: str, author: str = "alice", name: str = "Alice Reporter"
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """What Jira Server/DC sends for one comment: `comment_created` without the issue, and
     `jira:issue_updated` (issue_commented) with both."""
-    comment_id = str(next(_comment_ids))
+    comment_id = next_comment_id()
     user = {"self": "http://jira.test/rest/api/2/user", "name": author, "key": author,
             "displayName": name}  # fmt: skip
     comment = {
@@ -85,7 +43,7 @@ def server_comment_events(
         "webhookEvent": "jira:issue_updated",
         "issue_event_type_name": "issue_commented",
         "user": user,
-        "issue": _issue(key),
+        "issue": issue_payload(key),
         "comment": comment,
     }
     return created, updated
@@ -98,7 +56,7 @@ def created_event(key: str, labels: list[str]) -> dict[str, Any]:
         "webhookEvent": "jira:issue_created",
         "issue_event_type_name": "issue_created",
         "user": {"accountId": "alice-1", "displayName": "Alice Reporter"},
-        "issue": _issue(key, labels),
+        "issue": issue_payload(key, labels),
     }
 
 
@@ -118,7 +76,7 @@ def labels_event(key: str, before: list[str], after: list[str]) -> dict[str, Any
         "webhookEvent": "jira:issue_updated",
         "issue_event_type_name": "issue_updated",
         "user": {"accountId": "alice-1", "displayName": "Alice Reporter"},
-        "issue": _issue(key, after),
+        "issue": issue_payload(key, after),
         "changelog": {"id": "10500", "items": [item]},
     }
 

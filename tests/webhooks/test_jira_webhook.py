@@ -9,13 +9,8 @@ from temporalio.testing import WorkflowEnvironment
 from temporalio.worker import Worker
 
 from config import Settings
-from tests.webhooks.payloads import (
-    comment_event,
-    created_event,
-    jira_request,
-    labels_event,
-    unique_key,
-)
+from harness.jira_payloads import comment_event
+from tests.webhooks.payloads import created_event, jira_request, labels_event, unique_key
 from tests.workflows.fakes import FakeActivities
 from tests.workflows.test_ticket_workflow import awaiting, wait_until
 from workflows.messages import Status

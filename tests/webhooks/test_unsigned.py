@@ -15,14 +15,9 @@ from temporalio.testing import WorkflowEnvironment
 from temporalio.worker import Worker
 
 from config import ROOT, Settings
-from tests.support.processes import clean_env, free_port
-from tests.webhooks.payloads import (
-    comment_event,
-    github_request,
-    jira_request,
-    labels_event,
-    unique_key,
-)
+from harness.jira_payloads import comment_event
+from harness.processes import clean_env, free_port
+from tests.webhooks.payloads import github_request, jira_request, labels_event, unique_key
 from tests.webhooks.test_github_routes import REPOSITORY, github_api, moved
 from tests.workflows.fakes import FakeActivities
 from tests.workflows.test_review_phase import following

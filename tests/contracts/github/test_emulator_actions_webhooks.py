@@ -18,6 +18,7 @@ import pytest
 
 from emulators.app import DEFAULT_SEED, create_app
 from emulators.github_webhooks import GitHubWebhooks
+from harness.serving import serve
 from tests.contracts.github.test_emulator_webhooks import (
     BRANCH,
     CAROL,
@@ -26,7 +27,7 @@ from tests.contracts.github.test_emulator_webhooks import (
     kind,
     push_a_fix,
 )
-from tests.emulators.helpers import add_branch, serve
+from tests.emulators.helpers import add_branch
 
 # A failing test command, as fast as one can be: the run, its job and check run fail.
 COMMAND = "python -c \"raise SystemExit('1 failed')\""

@@ -19,7 +19,8 @@ from jsonschema import Draft7Validator
 
 from emulators.app import create_app
 from emulators.github_webhooks import GitHubWebhooks
-from tests.emulators.helpers import BOT, add_branch, serve
+from harness.serving import serve
+from tests.emulators.helpers import BOT, add_branch
 
 SCHEMAS = json.loads((Path(__file__).parent / "webhook_schemas.json").read_text())
 REPO = "/api/v3/repos/demo/calc"

@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from graphs.fences import fence, find_file_block
-from tests.support.fake_openai import Reply, ToolCalls, task_of
+from harness.model_server import Reply, ToolCalls, task_of
 
 
 @dataclass

@@ -3,6 +3,7 @@
 import asyncio
 import os
 import random
+import shutil
 import signal
 import socket
 import subprocess
@@ -20,6 +21,7 @@ from temporalio.testing import WorkflowEnvironment
 
 from config import ROOT, get_settings
 from embedded.reaper import Reaper, popen_bound
+from embedded.services import SEARCH_ATTRIBUTES
 
 T = TypeVar("T")
 _reaper: list[Reaper] = []
@@ -145,11 +147,17 @@ def start_worker(env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
     return spawn([sys.executable, "-m", "embedded.launch", "worker", "worker.py"], env, log)
 
 
+def venv_binary(name: str) -> str:
+    """A binary installed next to this interpreter (the venv's), else one on PATH."""
+    found = shutil.which(name, path=str(Path(sys.executable).parent)) or shutil.which(name)
+    if found is None:
+        raise FileNotFoundError(f"{name} is not installed; run `make install`")
+    return found
+
+
 @asynccontextmanager
 async def dev_server(converter: DataConverter) -> AsyncIterator[WorkflowEnvironment]:
     """A dev server with our search attributes on a free port, its client using `converter`."""
-    from tests.conftest import SEARCH_ATTRIBUTES, venv_binary
-
     server = await WorkflowEnvironment.start_local(
         data_converter=converter,
         dev_server_existing_path=venv_binary("temporal"),

@@ -1,0 +1,2 @@
+"""What the tests and the benchmarks both drive the product with: a scripted model server and
+team, processes and stacks on free ports, HTTP apps served in a thread, webhook payloads."""
