@@ -118,6 +118,7 @@ def build_activities(settings: Settings, stack: AsyncExitStack) -> ActivitySets:
         jira_activities.fetch_jira_ticket,
         jira_activities.post_jira_comment,
         jira_activities.transition_jira_issue,
+        jira_activities.look_up_approver,
         github_activities.open_pull_request,
         discord_activities.notify_discord,
         repo_activities.prepare_repository,

@@ -1,8 +1,11 @@
-"""Jira activities: read the ticket, post idempotent comments, move the issue."""
+"""Jira activities: read the ticket, post idempotent comments, move the issue, look up an
+approver."""
 
 from temporalio import activity
 
 from activities.messages import (
+    ApproverFacts,
+    ApproverLookupInput,
     FetchTicketInput,
     PostCommentInput,
     PostCommentResult,
@@ -54,6 +57,16 @@ class JiraActivities:
                 return PostCommentResult(comment_id=comment.id, already_posted=True)
         comment = await self._jira.add_comment(inp.key, f"{inp.body}\n\n_{line}_")
         return PostCommentResult(comment_id=comment.id)
+
+    @activity.defn
+    async def look_up_approver(self, inp: ApproverLookupInput) -> ApproverFacts:
+        """Whether a verdict's author reported the issue, and which asked groups they are in."""
+        reporter = set(await self._jira.reporter_ids(inp.key))
+        member_of: list[str] = []
+        if inp.groups and inp.author_ids:
+            theirs = {g.casefold() for g in await self._jira.user_groups(inp.author_ids[0])}
+            member_of = [g for g in inp.groups if g.casefold() in theirs]
+        return ApproverFacts(is_reporter=bool(reporter & set(inp.author_ids)), member_of=member_of)
 
     @activity.defn
     async def transition_jira_issue(self, inp: TransitionInput) -> TransitionResult:

@@ -33,6 +33,21 @@ class PostCommentResult(BaseModel):
     already_posted: bool = False
 
 
+class ApproverLookupInput(BaseModel):
+    """What Jira knows of a plan's approver: is it the reporter, which of these groups."""
+
+    key: str
+    author_ids: list[str]
+    groups: list[str] = Field(default_factory=list)
+
+
+class ApproverFacts(BaseModel):
+    """The author is the issue's reporter; the asked groups the author belongs to."""
+
+    is_reporter: bool
+    member_of: list[str] = Field(default_factory=list)
+
+
 class TransitionInput(BaseModel):
     """Move a Jira issue to a status by name."""
 

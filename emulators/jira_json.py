@@ -88,6 +88,11 @@ class JiraViews:
         }
         return out | {"name": account_id, "key": account_id} if version == 2 else out
 
+    def group(self, name: str, base: str, version: int) -> dict[str, Any]:
+        """A group as the user's group list shows it (Server has no group id)."""
+        shown = {"name": name, "self": f"{base}/rest/api/{version}/group?groupname={name}"}
+        return shown if version == 2 else shown | {"groupId": f"group-{name}"}
+
     def comment(self, issue: dict[str, Any], c: dict[str, Any], version: int, base: str) -> Any:
         """A comment as GET .../comment shows it."""
         author = self.user(c["author"], base, version)

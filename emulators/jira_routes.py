@@ -73,6 +73,35 @@ def create_jira_router(state: EmulatorState, webhooks: JiraWebhooks | None = Non
         state.save()
         hooks.emit(views.issue_updated(issue, who, items, base))
 
+    @api.get("/user/groups")
+    def user_groups(version: int, request: Request, accountId: str = "") -> Any:  # noqa: N803
+        """The groups of a user (Cloud: by account id)."""
+        user = state.user(accountId)
+        if user is None:
+            raise jira_error(
+                404, f"Specified user does not exist or you do not have access: {accountId}"
+            )
+        return [views.group(name, _base(request), version) for name in user.get("groups", [])]
+
+    @api.get("/user")
+    def get_user(
+        version: int,
+        request: Request,
+        accountId: str = "",
+        username: str = "",
+        expand: str = "",  # noqa: N803
+    ) -> Any:
+        """A user (Cloud: by account id; Server: by user name), its groups when expanded."""
+        account = accountId or username
+        user = state.user(account)
+        if user is None:
+            raise jira_error(404, f"The user named '{account}' does not exist")
+        shown = views.user(account, _base(request), version)
+        if "groups" in expand.split(","):
+            items = [views.group(n, _base(request), version) for n in user.get("groups", [])]
+            shown["groups"] = {"size": len(items), "items": items}
+        return shown
+
     @api.get("/field")
     def list_fields() -> Any:
         return views.field_list()

@@ -160,6 +160,27 @@ class JiraClient(ServiceClient):
             self._criteria_id = ids[0]
         return self._criteria_id
 
+    async def reporter_ids(self, key: str) -> list[str]:
+        """Every id the issue's reporter is known by (account id; name and key on Server)."""
+        data = (await self._request("GET", f"/issue/{key}", params={"fields": "reporter"})).json()
+        reporter = data["fields"].get("reporter") or {}
+        return [str(reporter[k]) for k in ("accountId", "name", "key") if reporter.get(k)]
+
+    async def user_groups(self, user_id: str) -> list[str]:
+        """The names of the Jira groups a user belongs to (none for an unknown user)."""
+        if self._version == 3:
+            path, params = "/user/groups", {"accountId": user_id}
+        else:  # Server / Data Center: users by name, groups expanded on the user
+            path, params = "/user", {"username": user_id, "expand": "groups"}
+        try:
+            data = (await self._request("GET", path, params=params)).json()
+        except ApplicationError as err:
+            if err.type == f"{SERVICE}NotFound":
+                return []
+            raise
+        groups = data if isinstance(data, list) else (data.get("groups") or {}).get("items", [])
+        return [str(g["name"]) for g in groups if isinstance(g, dict) and g.get("name")]
+
     async def add_comment(self, key: str, markdown: str) -> JiraComment:
         """Post a comment written in markdown."""
         body = markdown_to_wiki(markdown) if self._version == 2 else markdown_to_adf(markdown)

@@ -35,13 +35,15 @@ async def answer(args: argparse.Namespace) -> str:
 
 async def approve(args: argparse.Namespace) -> str:
     """Approve the plan under review."""
-    approval = ApprovalInput(author=args.author)
+    approval = ApprovalInput(author=args.author, author_ids=[args.author])
     return await commands.send_update(get_settings(), check_key(args.key), "approve_plan", approval)
 
 
 async def reject(args: argparse.Namespace) -> str:
     """Reject the plan with the reason that guides the next one."""
-    rejection = RejectionInput(reason=" ".join(args.reason), author=args.author)
+    rejection = RejectionInput(
+        reason=" ".join(args.reason), author=args.author, author_ids=[args.author]
+    )
     return await commands.send_update(get_settings(), check_key(args.key), "reject_plan", rejection)
 
 

@@ -90,6 +90,8 @@ async def send_update(settings: Settings, key: str, update: str, payload: Any) -
     except WorkflowUpdateFailedError as err:
         # The validator's refusal says what the ticket is waiting for instead.
         raise CommandError(getattr(err.cause, "message", None) or str(err)) from None
+    if not accepted.accepted:
+        raise CommandError(accepted.message)
     return accepted.message
 
 

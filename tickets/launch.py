@@ -11,7 +11,7 @@ from temporalio.service import RPCError, RPCStatusCode
 from config import Settings
 from tickets.projects import ProjectConfigError, clone_url_for, project_for
 from tickets.routing import RoutingError, TicketFacts, choose_repository
-from workflows.messages import TicketInput, TicketProject, WaitPolicy
+from workflows.messages import ApprovalPolicy, TicketInput, TicketProject, WaitPolicy
 from workflows.review_messages import ReviewPolicy
 
 
@@ -71,6 +71,11 @@ def ticket_input(
             expire_after=timedelta(days=project.expire_after_days),
         ),
         agent_task_queue=settings.agent_task_queue,
+        approval=ApprovalPolicy(
+            approvers=project.approvers,
+            required=project.approvals_required,
+            reporter_may_approve=project.reporter_may_approve,
+        ),
         review=ReviewPolicy(
             follow_pull_request=project.follow_pull_request,
             done_status=project.done_status,

@@ -54,6 +54,11 @@ class ProjectConfig(BaseModel):
     review_expire_after_days: float = Field(default=14, gt=0)
     # GitHub logins that may start rounds besides the repository's owners, members, collaborators.
     review_allow: list[str] = Field(default_factory=list)
+    # Who may /approve or /reject a plan: Jira account ids or user names, `group:NAME` for a
+    # Jira group's members; empty means anyone who can comment on the issue.
+    approvers: list[str] = Field(default_factory=list)
+    approvals_required: int = Field(default=1, ge=1)
+    reporter_may_approve: bool = True
 
 
 class ProjectConfigError(ValueError):

@@ -115,7 +115,7 @@ def create_app(
         # The comment id identifies the input even across webhooks that each deliver it once.
         key = f"jira-comment-{comment.comment_id}" if comment.comment_id else delivery
         try:
-            message = parse_comment(comment.text, comment.author_name, key)
+            message = parse_comment(comment.text, comment.author_name, key, comment.author_ids)
         except CommandError as err:
             log.warning("unusable command on %s: %s", comment.issue_key, err)
             return error(422, f"{comment.issue_key}: {err}")

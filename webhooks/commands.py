@@ -1,6 +1,7 @@
 """Turn a Jira comment into the human input it carries: answers, approval, rejection or budget."""
 
 import re
+from collections.abc import Sequence
 
 from workflows.messages import AnswerInput, ApprovalInput, BudgetInput, RejectionInput
 
@@ -31,7 +32,9 @@ def budget_tokens(amount: str) -> int:
     return tokens
 
 
-def parse_comment(text: str, author: str, delivery_id: str | None) -> HumanMessage | None:
+def parse_comment(
+    text: str, author: str, delivery_id: str | None, author_ids: Sequence[str] = ()
+) -> HumanMessage | None:
     """The signal name and payload a comment stands for; None for our own comments.
 
     Raises CommandError for a `/budget` comment without a usable amount.
@@ -43,9 +46,12 @@ def parse_comment(text: str, author: str, delivery_id: str | None) -> HumanMessa
         tokens = budget_tokens(budget.group("amount"))
         return "add_budget", BudgetInput(tokens=tokens, author=author, delivery_id=delivery_id)
     if APPROVE.match(text):
-        return "approve", ApprovalInput(author=author, delivery_id=delivery_id)
+        ids = list(author_ids)
+        return "approve", ApprovalInput(author=author, author_ids=ids, delivery_id=delivery_id)
     rejection = REJECT.match(text)
     if rejection:
         reason = rejection.group("reason").strip() or "no reason given"
-        return "reject", RejectionInput(reason=reason, author=author, delivery_id=delivery_id)
+        return "reject", RejectionInput(
+            reason=reason, author=author, author_ids=list(author_ids), delivery_id=delivery_id
+        )
     return "answer", AnswerInput(text=text.strip(), author=author, delivery_id=delivery_id)

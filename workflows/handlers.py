@@ -3,10 +3,12 @@
 from temporalio import workflow
 
 with workflow.unsafe.imports_passed_through():
+    from workflows.approvals import refusal
     from workflows.human_input import HumanInput
     from workflows.messages import (
         AnswerInput,
         ApprovalInput,
+        ApprovalPolicy,
         BudgetInput,
         HumanInputAccepted,
         RejectionInput,
@@ -18,9 +20,12 @@ with workflow.unsafe.imports_passed_through():
 class HumanHandlers:
     """Handlers only record input; the workflow's main loop acts on it."""
 
-    def __init__(self, status: TicketStatus, token_budget: int | None) -> None:
+    def __init__(
+        self, status: TicketStatus, token_budget: int | None, policy: ApprovalPolicy | None = None
+    ) -> None:
         self._status = status
-        self._human = HumanInput(status)
+        self._policy = policy or ApprovalPolicy()
+        self._human = HumanInput(status, self._policy)
         status.token_budget = token_budget
 
     def _over_budget(self) -> bool:
@@ -73,7 +78,12 @@ class HumanHandlers:
     @workflow.update
     def approve_plan(self, inp: ApprovalInput) -> HumanInputAccepted:
         """Approval from the command line."""
+        refused = self._refused_at_once(inp)
+        if refused:
+            return refused
         self._human.record_approval(inp, workflow.now())
+        if not self._policy.open:
+            return HumanInputAccepted(message=self._to_be_judged(inp))
         return HumanInputAccepted(message=f"Plan v{self._status.plan_version} approved.")
 
     @approve_plan.validator
@@ -83,10 +93,37 @@ class HumanHandlers:
     @workflow.update
     def reject_plan(self, inp: RejectionInput) -> HumanInputAccepted:
         """Rejection from the command line."""
+        refused = self._refused_at_once(inp)
+        if refused:
+            return refused
         self._human.record_rejection(inp, workflow.now())
+        if not self._policy.open:
+            return HumanInputAccepted(message=self._to_be_judged(inp))
         return HumanInputAccepted(
             message=f"Plan v{self._status.plan_version} rejected; writing the next version."
         )
+
+    def _refused_at_once(self, inp: ApprovalInput | RejectionInput) -> HumanInputAccepted | None:
+        """A verdict from someone the approvers rule names no way for (it needs no lookup):
+        refused and recorded, the refusal returned."""
+        if self._policy.needs_lookup or not self._policy.people:
+            return None
+        text = refusal(self._policy, inp, None, self._status.plan_version)
+        if text is None:
+            return None
+        kind = "approve" if isinstance(inp, ApprovalInput) else "reject"
+        self._human.decide("refused", inp.author, workflow.now(), f"/{kind}: {text}", inp.unsigned)
+        return HumanInputAccepted(accepted=False, message=text)
+
+    def _to_be_judged(self, inp: ApprovalInput | RejectionInput) -> str:
+        recorded = f"{inp.author}'s verdict on plan v{self._status.plan_version} is recorded"
+        if self._policy.needs_lookup:
+            return (
+                f"{recorded}; it counts once Jira confirms {inp.author} may give it "
+                "(`starter.py status` shows the outcome)."
+            )
+        needed = self._policy.required
+        return f"{recorded} (the plan needs {needed} approvals)." if needed > 1 else f"{recorded}."
 
     @reject_plan.validator
     def _validate_rejection(self, inp: RejectionInput) -> None:

@@ -7,6 +7,7 @@ from temporalio import workflow
 from workflows.messages import (
     AnswerInput,
     ApprovalInput,
+    ApprovalPolicy,
     BudgetInput,
     Decision,
     Phase,
@@ -16,6 +17,7 @@ from workflows.messages import (
 )
 
 HumanSignal = AnswerInput | ApprovalInput | RejectionInput | BudgetInput
+Verdict = ApprovalInput | RejectionInput
 WAITING_FOR = {
     Status.AWAITING_ANSWERS: "answers to its questions",
     Status.AWAITING_APPROVAL: "approval or rejection of its plan",
@@ -25,10 +27,15 @@ WAITING_FOR = {
 class HumanInput:
     """Records what people sent; the workflow's main loop decides what to do with it."""
 
-    def __init__(self, status: TicketStatus) -> None:
+    def __init__(self, status: TicketStatus, policy: ApprovalPolicy | None = None) -> None:
         self._status = status
+        self._policy = policy or ApprovalPolicy()
         self._answers: list[str] = []
-        self._verdict: ApprovalInput | RejectionInput | None = None
+        self._verdict: Verdict | None = None
+        # Verdicts the project's approvers rule must judge before one counts (main loop).
+        self._arrived: list[Verdict] = []
+        # True while the main loop judges arrived verdicts: more may arrive meanwhile.
+        self.judging = False
         self._seen_deliveries: set[str] = set()
 
     def check(self, expected: Status, what: str, text: str) -> None:
@@ -50,7 +57,7 @@ class HumanInput:
         if status == Status.AWAITING_BUDGET:
             budget = self._status.token_budget
             return budget is None or self._status.tokens < budget
-        return self._verdict is not None
+        return self._verdict is not None or bool(self._arrived)
 
     def first_delivery(self, inp: HumanSignal) -> bool:
         """False for a delivery already recorded (webhooks may be delivered twice); a new one
@@ -81,6 +88,9 @@ class HumanInput:
         if not self._awaiting_verdict():
             self._ignored("an approval", inp.author)
             return
+        if not self._policy.open:
+            self._arrived.append(inp)
+            return
         self._verdict = inp
         self.decide("approve", inp.author, at, f"plan v{self._status.plan_version}", inp.unsigned)
 
@@ -91,8 +101,24 @@ class HumanInput:
         if not self._awaiting_verdict():
             self._ignored("a rejection", inp.author)
             return
+        if not self._policy.open:
+            self._arrived.append(inp)
+            return
         self._verdict = inp
         self.decide("reject", inp.author, at, inp.reason, inp.unsigned)
+
+    def take_arrived(self) -> list[Verdict]:
+        """The verdicts waiting for the approvers rule, emptying the queue."""
+        arrived, self._arrived = self._arrived, []
+        return arrived
+
+    def decided(self) -> bool:
+        """True when a verdict decides the plan under review."""
+        return self._verdict is not None
+
+    def settle(self, verdict: Verdict) -> None:
+        """Let a verdict the approvers rule accepted decide the plan."""
+        self._verdict = verdict
 
     def _ignored(self, what: str, author: str) -> None:
         """Say in the log why a signal changed nothing (signals cannot answer back)."""
@@ -101,7 +127,8 @@ class HumanInput:
         )
 
     def _awaiting_verdict(self) -> bool:
-        return self._status.status == Status.AWAITING_APPROVAL and self._verdict is None
+        waiting = self._status.status == Status.AWAITING_APPROVAL or self.judging
+        return waiting and self._verdict is None
 
     def decide(
         self, kind: str, author: str, at: datetime, text: str, unsigned: bool = False

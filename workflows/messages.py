@@ -56,6 +56,46 @@ class TicketProject(BaseModel):
     implement_after_approval: bool = False
 
 
+class ApprovalPolicy(BaseModel):
+    """Who may approve or reject a plan, and how many approvals it needs (the default: anyone,
+    one approval)."""
+
+    # Jira account ids or user names, and `group:NAME` for members of a Jira group.
+    approvers: list[str] = Field(default_factory=list)
+    required: int = Field(default=1, ge=1)
+    reporter_may_approve: bool = True
+
+    @property
+    def open(self) -> bool:
+        """True when anyone's verdict counts and one approval is enough."""
+        return not self.approvers and self.reporter_may_approve and self.required == 1
+
+    @property
+    def people(self) -> list[str]:
+        """The approvers named one by one."""
+        return [a for a in self.approvers if not a.startswith("group:")]
+
+    @property
+    def groups(self) -> list[str]:
+        """The Jira groups whose members may approve."""
+        return [a.removeprefix("group:") for a in self.approvers if a.startswith("group:")]
+
+    @property
+    def needs_lookup(self) -> bool:
+        """True when deciding needs Jira: a group to look up or a reporter to recognise."""
+        return bool(self.groups) or not self.reporter_may_approve
+
+    def describe(self) -> str:
+        """Who may approve, for a reply on Jira."""
+        who = [*self.people, *(f"members of the Jira group {g}" for g in self.groups)]
+        text = ", ".join(who) if who else "anyone on the issue"
+        if not self.reporter_may_approve:
+            text += " (not the ticket's reporter)"
+        if self.required > 1:
+            text += f"; the plan needs {self.required} approvals"
+        return text
+
+
 class WaitPolicy(BaseModel):
     """How long to wait for people: remind every interval, up to a count; expire after a limit."""
 
@@ -80,6 +120,7 @@ class TicketInput(BaseModel):
     restarted: bool = False
     # Started by a webhook delivery no signature vouched for (TICKETSMITH_WEBHOOK_ALLOW_UNSIGNED).
     unsigned_start: bool = False
+    approval: ApprovalPolicy = Field(default_factory=ApprovalPolicy)
 
 
 class ImplementationInput(BaseModel):
@@ -122,6 +163,8 @@ class ApprovalInput(BaseModel):
 
     author: str = "unknown"
     delivery_id: str | None = None
+    # Every id Jira knows the author by (account id, user name, key): approvers are matched on them.
+    author_ids: list[str] = Field(default_factory=list)
     unsigned: bool = False  # from a webhook delivery without a checked signature
 
 
@@ -131,6 +174,8 @@ class RejectionInput(BaseModel):
     reason: str
     author: str = "unknown"
     delivery_id: str | None = None
+    # Every id Jira knows the author by (account id, user name, key): approvers are matched on them.
+    author_ids: list[str] = Field(default_factory=list)
     unsigned: bool = False  # from a webhook delivery without a checked signature
 
 

@@ -11,6 +11,7 @@ from temporalio.exceptions import (
 )
 
 with workflow.unsafe.imports_passed_through():
+    from workflows.approvals import Approvals
     from workflows.failures import failure_in_words
     from workflows.handlers import HumanHandlers
     from workflows.implementation import ImplementationWorkflow
@@ -49,10 +50,13 @@ class TicketWorkflow(HumanHandlers, PullRequestHandlers):
     @workflow.init
     def __init__(self, inp: TicketInput) -> None:
         self._tracker = Tracker(inp)
-        HumanHandlers.__init__(self, self._tracker.status, inp.token_budget)
+        HumanHandlers.__init__(self, self._tracker.status, inp.token_budget, inp.approval)
         PullRequestHandlers.__init__(self, self._tracker.status)
         self._inp = inp
         self._outbox = Outbox(inp.key, inp.project.jira_project)
+        self._approvals = Approvals(
+            inp.key, inp.approval, self._tracker.status, self._human, self._outbox
+        )
         self._waiter = Waiter(inp.key, inp.waits, self._outbox)
 
     @workflow.run
@@ -188,6 +192,8 @@ class TicketWorkflow(HumanHandlers, PullRequestHandlers):
             if self._inp.auto:
                 return plan
             await self._wait(Status.AWAITING_APPROVAL, f"approval of plan v{version}")
+            while not await self._approvals.judge():  # the project's approvers rule
+                await self._wait(Status.AWAITING_APPROVAL, f"approval of plan v{version}", False)
             rejection = self._human.take_verdict()
             if rejection is None:
                 return plan
@@ -199,17 +205,20 @@ class TicketWorkflow(HumanHandlers, PullRequestHandlers):
                 )
                 raise ApplicationError(message, type="PlanRejectedTooOften", non_retryable=True)
 
-    async def _wait(self, status: Status, what: str) -> None:
-        """Suspend durably until the input arrives; raise Expired when it never does."""
+    async def _wait(self, status: Status, what: str, announce: bool = True) -> None:
+        """Suspend durably until the input arrives; raise Expired when it never does.
+
+        `announce` False waits on quietly (input arrived that did not count).
+        """
         phase = self._status.phase
         notice = f"{self._inp.key} is waiting for {what}."
         # Notify first, so that once the status says "waiting" nothing else is in flight.
         notify_first = workflow.patched("notify-before-waiting")
-        if notify_first:
+        if notify_first and announce:
             await self._outbox.notify(notice)
         self._tracker.set(phase, status, f"Waiting for {what}")
         self._tracker.event("suspended", what)
-        if not notify_first:
+        if not notify_first and announce:
             await self._outbox.notify(notice)
         if not await self._waiter.wait(lambda: self._human.ready_for(status), status, what):
             self._tracker.set(Phase.DONE, Status.EXPIRED, f"Expired waiting for {what}")

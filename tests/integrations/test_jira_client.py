@@ -11,7 +11,7 @@ from temporalio.exceptions import ApplicationError
 from temporalio.testing import ActivityEnvironment
 
 from activities.jira import JiraActivities
-from activities.messages import FetchTicketInput
+from activities.messages import ApproverFacts, ApproverLookupInput, FetchTicketInput
 from integrations.jira import JiraClient
 from tests.emulators.helpers import BASE_URL
 from tests.integrations.conftest import Emulator
@@ -191,3 +191,20 @@ async def test_fetch_activity_carries_acceptance_criteria(emulator: Emulator, ve
     assert plain.acceptance_criteria.startswith("1. `power(2, 3)` returns `8`")
     assert "## Acceptance criteria" not in plain.description
     assert "## Not decided yet" in plain.description
+
+
+async def test_an_approvers_groups_and_the_reporter_are_looked_up(jira: JiraClient) -> None:
+    assert await jira.user_groups("bob-2") == ["release-managers", "jira-software-users"]
+    assert await jira.user_groups("erin-5") == []
+    assert await jira.user_groups("nobody-0") == []  # an unknown user is in no group
+    assert "alice-1" in await jira.reporter_ids("DEMO-1")
+    facts = await ActivityEnvironment().run(
+        JiraActivities(jira).look_up_approver,
+        ApproverLookupInput(key="DEMO-1", author_ids=["bob-2"], groups=["Release-Managers", "x"]),
+    )
+    assert facts == ApproverFacts(is_reporter=False, member_of=["Release-Managers"])
+    reporter = await ActivityEnvironment().run(
+        JiraActivities(jira).look_up_approver,
+        ApproverLookupInput(key="DEMO-1", author_ids=["alice-1"]),
+    )
+    assert reporter.is_reporter and reporter.member_of == []

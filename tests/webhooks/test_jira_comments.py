@@ -9,7 +9,7 @@ from integrations.adf import markdown_to_adf
 from tests.webhooks.payloads import jira_request, server_comment_events, unique_key
 from tests.workflows.fakes import FakeActivities
 from tests.workflows.test_ticket_workflow import awaiting, running_ticket, ticket_input, wait_until
-from workflows.messages import Status
+from workflows.messages import ApprovalPolicy, Status
 from workflows.ticket import TicketWorkflow
 
 
@@ -152,3 +152,32 @@ async def test_a_cloud_comment_sent_as_both_events_counts_once(
     assert first.json()["signal"] == "approve"
     assert second.status_code in (200, 202)  # ignored, or dropped by the workflow as seen
     assert [d.kind for d in decisions] == ["answer", "approve"]
+
+
+async def test_an_approve_comment_counts_only_from_an_approver_named_by_account_id(
+    http: httpx.AsyncClient, time_skipping_env: WorkflowEnvironment
+) -> None:
+    key = unique_key()
+    fakes = FakeActivities(questions=False)
+    inp = ticket_input(key).model_copy(update={"approval": ApprovalPolicy(approvers=["bob-2"])})
+    async with running_ticket(time_skipping_env, fakes, inp, workflow_id=f"ticket-{key}") as h:
+        await wait_until(h, awaiting(Status.AWAITING_APPROVAL))
+        # Bob's display name is not enough: approvers are named by the ids Jira sends.
+        pretender = comment_event(key, "/approve", author="mallory-9", name="bob-2")
+        assert (await http.post("/webhooks/jira", **jira_request(pretender, "g-1"))).is_success
+        await wait_until(
+            h,
+            lambda s: (
+                [d.kind for d in s.decisions] == ["refused"]
+                and s.status == Status.AWAITING_APPROVAL
+            ),
+        )
+        approver = comment_event(key, "/approve", author="bob-2", name="Bob Reviewer")
+        assert (await http.post("/webhooks/jira", **jira_request(approver, "g-2"))).is_success
+        await h.result()
+        final = await h.query(TicketWorkflow.status)
+    assert [(d.kind, d.author) for d in final.decisions] == [
+        ("refused", "bob-2"),
+        ("approve", "Bob Reviewer"),
+    ]
+    assert any("may not approve plan v1" in c.body for c in fakes.calls["post_jira_comment"])

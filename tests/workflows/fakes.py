@@ -9,6 +9,8 @@ from temporalio.exceptions import ApplicationError
 
 from activities.messages import (
     AnalyseInput,
+    ApproverFacts,
+    ApproverLookupInput,
     CommitFilesInput,
     CommitFilesResult,
     DiscordNoticeInput,
@@ -85,6 +87,8 @@ class FakeActivities:
         self.tests_passed = tests_passed
         self.criteria: list[CriterionCoverage] = []  # which tests cover the criteria, then
         self.repeat_questions = False  # follow-up rounds ask the first question again
+        self.reporter = "alice-1"  # who reported the ticket, as look_up_approver sees it
+        self.groups: dict[str, list[str]] = {}  # Jira groups by account id
 
     def said(self) -> dict[str, list[str]]:
         """What the ticket posted on Jira, Discord and GitHub, and where it moved the issue, as
@@ -105,6 +109,7 @@ class FakeActivities:
             self.fetch_jira_ticket,
             self.post_jira_comment,
             self.transition_jira_issue,
+            self.look_up_approver,
             self.open_pull_request,
             self.notify_discord,
             self.prepare_repository,
@@ -138,6 +143,15 @@ class FakeActivities:
     async def transition_jira_issue(self, inp: TransitionInput) -> TransitionResult:
         self.calls["transition_jira_issue"].append(inp)
         return TransitionResult(moved=True)
+
+    @activity.defn(name="look_up_approver")
+    async def look_up_approver(self, inp: ApproverLookupInput) -> ApproverFacts:
+        self.calls["look_up_approver"].append(inp)
+        theirs = self.groups.get(inp.author_ids[0], [])
+        return ApproverFacts(
+            is_reporter=self.reporter in inp.author_ids,
+            member_of=[g for g in inp.groups if g in theirs],
+        )
 
     @activity.defn(name="open_pull_request")
     async def open_pull_request(self, inp: OpenPullRequestInput) -> OpenPullRequestResult:
