@@ -5,10 +5,10 @@ from collections.abc import Awaitable, Callable, Sequence
 from langchain_core.language_models import BaseChatModel
 from langchain_core.tools import BaseTool
 
-from graphs.implementation.best import rank
-from graphs.implementation.gate import syntax_errors
 from graphs.implementation.journal import WorkerOutcome
 from graphs.implementation.state import Tester, WorkerState
+from graphs.implementation.tester.best import rank
+from graphs.implementation.tester.gate import syntax_errors
 from graphs.schemas import FileChange, TestReport
 
 CANDIDATE_TEMPERATURE = 0.7

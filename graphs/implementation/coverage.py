@@ -8,9 +8,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from graphs.implementation.best import Standing
 from graphs.implementation.failures import file_text, test_source
 from graphs.implementation.files import code_names
+from graphs.implementation.tester.best import Standing
 from graphs.schemas import (
     LIST_MARKER,
     CriterionCoverage,

@@ -11,10 +11,10 @@ from graphs.fences import fence, find_file_block
 from graphs.implementation.examples import example_tests, implied_subject
 from graphs.implementation.failures import is_test_file
 from graphs.implementation.files import fence_language, read_current
-from graphs.implementation.gate import syntax_errors
 from graphs.implementation.journal import Journal, WorkerOutcome
 from graphs.implementation.modules import module_of
 from graphs.implementation.state import ImplementationState, Tester
+from graphs.implementation.tester.gate import syntax_errors
 from graphs.implementation.written_tests import stated_checks, with_written_tests, written_tests
 from graphs.node_types import AsyncNode
 from graphs.prompting import task_messages

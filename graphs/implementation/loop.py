@@ -6,22 +6,28 @@ from typing import Any, Literal
 
 from langchain_core.language_models import BaseChatModel
 
-from graphs.implementation.best import (
+from graphs.implementation.budget import Budget
+from graphs.implementation.coverage import acceptance_criteria, test_accounts
+from graphs.implementation.criteria import criteria_path
+from graphs.implementation.journal import Journal
+from graphs.implementation.review import current_changes
+from graphs.implementation.state import ImplementationState, Tester
+from graphs.implementation.tester.best import (
     Standing,
     broken_failures,
     own_tests,
     regression,
     revert_files,
 )
-from graphs.implementation.budget import Budget
-from graphs.implementation.coverage import acceptance_criteria, test_accounts
-from graphs.implementation.criteria import criteria_path
-from graphs.implementation.gate import syntax_errors
-from graphs.implementation.hold import HELD_PART, held_back, held_note, hold_update, is_best
-from graphs.implementation.journal import Journal
-from graphs.implementation.review import current_changes
-from graphs.implementation.salvage import salvage
-from graphs.implementation.state import ImplementationState, Tester
+from graphs.implementation.tester.gate import syntax_errors
+from graphs.implementation.tester.held_files import (
+    HELD_PART,
+    held_back,
+    held_note,
+    hold_update,
+    is_best,
+)
+from graphs.implementation.tester.rewritten_tests import salvage
 from graphs.node_types import AsyncNode, SyncNode
 from graphs.offline import OFFLINE_NOTICE, is_offline
 from graphs.schemas import FileChange, Implementation, TestReport

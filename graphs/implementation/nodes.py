@@ -25,12 +25,12 @@ from graphs.implementation.files import (
     splice,
 )
 from graphs.implementation.focus import focus_lines, focus_window, write_focused
-from graphs.implementation.gate import module_name
 from graphs.implementation.imports import add_forgotten_imports
 from graphs.implementation.journal import Journal, WorkerOutcome
 from graphs.implementation.prompt import worker_feedback, worker_messages
 from graphs.implementation.review import current_changes
 from graphs.implementation.state import Assignment, ImplementationState, Tester, WorkerState
+from graphs.implementation.tester.gate import module_name
 from graphs.node_types import AsyncNode
 from graphs.offline import is_offline
 from graphs.schemas import FailedTest, FileChange

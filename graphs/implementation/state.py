@@ -8,7 +8,7 @@ from typing import Annotated, NotRequired, TypedDict
 from pydantic import BaseModel, Field
 
 from graphs.analysis.index import CodeIndex, Snippet
-from graphs.implementation.best import Standing
+from graphs.implementation.tester.best import Standing
 from graphs.schemas import (
     Analysis,
     FailedTest,

@@ -6,9 +6,9 @@ from typing import Any
 from langchain_core.messages import BaseMessage
 
 from graphs.implementation import implement_plan
-from graphs.implementation.best import Standing
 from graphs.implementation.criteria import criteria_path
 from graphs.implementation.settle import doubtful_test_files
+from graphs.implementation.tester.best import Standing
 from graphs.schemas import FailedTest, FileChange, PlannedFile, TestReport
 from tests.graphs.conftest import write_tree
 from tests.graphs.test_example_tests import CORE, FIXED, PLAN, REPO, TESTS, TICKET

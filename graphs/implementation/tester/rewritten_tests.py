@@ -2,10 +2,10 @@
 
 from pydantic import BaseModel
 
-from graphs.implementation.best import Standing, regression
 from graphs.implementation.failures import is_test_file
 from graphs.implementation.journal import Journal
 from graphs.implementation.state import Tester
+from graphs.implementation.tester.best import Standing, regression
 from graphs.schemas import FileChange, TestReport
 
 CODE_PART = "code"

@@ -7,7 +7,7 @@ rest of the change without any test run. Held at its best version, the file stop
 
 from pathlib import Path
 
-from graphs.implementation.best import Standing, revert_files
+from graphs.implementation.tester.best import Standing, revert_files
 from graphs.schemas import FileChange
 
 HELD_PART = "held"
