@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from graphs.implementation.failures import file_text, test_source
+from graphs.implementation.diagnose.failures import file_text, test_source
 from graphs.implementation.files import code_names
 from graphs.implementation.tester.best import Standing
 from graphs.schemas import (

@@ -8,8 +8,8 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 
 from graphs.fences import fence, find_file_block
+from graphs.implementation.diagnose.failures import is_test_file
 from graphs.implementation.examples import example_tests, implied_subject
-from graphs.implementation.failures import is_test_file
 from graphs.implementation.files import fence_language, read_current
 from graphs.implementation.journal import Journal, WorkerOutcome
 from graphs.implementation.modules import module_of

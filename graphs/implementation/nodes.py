@@ -16,7 +16,8 @@ from graphs.implementation.again import ask_again_because, stuck, with_note
 from graphs.implementation.asking import ask_for_file, bounded
 from graphs.implementation.candidates import best_candidate, warmer
 from graphs.implementation.criteria import criteria_path
-from graphs.implementation.failures import assign_failures, is_test_file, map_failures
+from graphs.implementation.diagnose.failures import assign_failures, is_test_file, map_failures
+from graphs.implementation.diagnose.focus_lines import focus_lines, focus_window, write_focused
 from graphs.implementation.files import (
     MAX_WINDOW_CHARS,
     choose_window,
@@ -24,7 +25,6 @@ from graphs.implementation.files import (
     same_text,
     splice,
 )
-from graphs.implementation.focus import focus_lines, focus_window, write_focused
 from graphs.implementation.imports import add_forgotten_imports
 from graphs.implementation.journal import Journal, WorkerOutcome
 from graphs.implementation.prompt import worker_feedback, worker_messages

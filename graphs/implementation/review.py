@@ -7,7 +7,7 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 
 from graphs.fences import safe_relative_path
-from graphs.implementation.contracts import contract_gaps, ticket_words
+from graphs.implementation.diagnose.contracts import contract_gaps, ticket_words
 from graphs.implementation.files import read_current
 from graphs.implementation.journal import Journal, ReviewOutcome
 from graphs.implementation.prompt import tail

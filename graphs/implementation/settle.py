@@ -10,7 +10,7 @@ left out. One test run, no model call.
 from typing import Any
 
 from graphs.implementation.criteria import criteria_path
-from graphs.implementation.failures import is_test_file
+from graphs.implementation.diagnose.failures import is_test_file
 from graphs.implementation.journal import Journal
 from graphs.implementation.state import ImplementationState, Tester
 from graphs.implementation.tester.best import Standing, revert_files

@@ -6,9 +6,9 @@ from pathlib import Path
 import pytest
 
 from config import ROOT
-from graphs.implementation.failures import describe_failures
-from graphs.implementation.pointer import expected_value, where_it_fails
-from graphs.implementation.reads import names_read
+from graphs.implementation.diagnose.failing_line import expected_value, where_it_fails
+from graphs.implementation.diagnose.failures import describe_failures
+from graphs.implementation.diagnose.values_read import names_read
 from graphs.schemas import FailedTest, FileChange
 from tests.support.local_tester import LocalTester
 

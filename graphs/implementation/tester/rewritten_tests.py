@@ -2,7 +2,7 @@
 
 from pydantic import BaseModel
 
-from graphs.implementation.failures import is_test_file
+from graphs.implementation.diagnose.failures import is_test_file
 from graphs.implementation.journal import Journal
 from graphs.implementation.state import Tester
 from graphs.implementation.tester.best import Standing, regression

@@ -3,8 +3,8 @@
 import ast
 from pathlib import Path
 
+from graphs.implementation.diagnose.failing_line import where_it_fails
 from graphs.implementation.files import read_current
-from graphs.implementation.pointer import where_it_fails
 from graphs.schemas import FailedTest, FileChange, TestReport
 
 MAX_TESTS_PER_FILE = 2

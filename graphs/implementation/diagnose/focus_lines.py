@@ -11,10 +11,10 @@ from langchain_core.tools import BaseTool
 
 from graphs.implementation.again import FOCUSED, repeats, with_note
 from graphs.implementation.candidates import warmer
+from graphs.implementation.diagnose.failing_line import guard_index, raising_line
+from graphs.implementation.diagnose.values_read import values_read
 from graphs.implementation.files import Window
 from graphs.implementation.journal import WorkerOutcome
-from graphs.implementation.pointer import guard_index, raising_line
-from graphs.implementation.reads import values_read
 from graphs.implementation.state import WorkerState
 from graphs.schemas import FailedTest
 

@@ -2,7 +2,7 @@
 
 import re
 
-from graphs.implementation.reads import names_read
+from graphs.implementation.diagnose.values_read import names_read
 from graphs.schemas import FailedTest
 
 LINE_CHARS = 160
