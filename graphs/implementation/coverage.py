@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from graphs.implementation.diagnose.failures import file_text, test_source
-from graphs.implementation.files import code_names
 from graphs.implementation.tester.best import Standing
+from graphs.implementation.worker.window import code_names
 from graphs.schemas import (
     LIST_MARKER,
     CriterionCoverage,

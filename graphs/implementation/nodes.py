@@ -12,25 +12,25 @@ from graphs.analysis.graph import index_repository
 from graphs.analysis.index import Snippet
 from graphs.analysis.tools import CONTEXT_QUERY, find_tool, make_context_query_tool
 from graphs.fences import safe_relative_path
-from graphs.implementation.again import ask_again_because, stuck, with_note
-from graphs.implementation.asking import ask_for_file, bounded
-from graphs.implementation.candidates import best_candidate, warmer
 from graphs.implementation.criteria import criteria_path
 from graphs.implementation.diagnose.failures import assign_failures, is_test_file, map_failures
 from graphs.implementation.diagnose.focus_lines import focus_lines, focus_window, write_focused
-from graphs.implementation.files import (
+from graphs.implementation.journal import Journal, WorkerOutcome
+from graphs.implementation.review import current_changes
+from graphs.implementation.state import Assignment, ImplementationState, Tester, WorkerState
+from graphs.implementation.tester.gate import module_name
+from graphs.implementation.worker.answer import ask_for_file, bounded
+from graphs.implementation.worker.candidates import best_candidate, warmer
+from graphs.implementation.worker.forgotten_imports import add_forgotten_imports
+from graphs.implementation.worker.prompt import worker_feedback, worker_messages
+from graphs.implementation.worker.retries import ask_again_because, stuck, with_note
+from graphs.implementation.worker.window import (
     MAX_WINDOW_CHARS,
     choose_window,
     read_current,
     same_text,
     splice,
 )
-from graphs.implementation.imports import add_forgotten_imports
-from graphs.implementation.journal import Journal, WorkerOutcome
-from graphs.implementation.prompt import worker_feedback, worker_messages
-from graphs.implementation.review import current_changes
-from graphs.implementation.state import Assignment, ImplementationState, Tester, WorkerState
-from graphs.implementation.tester.gate import module_name
 from graphs.node_types import AsyncNode
 from graphs.offline import is_offline
 from graphs.schemas import FailedTest, FileChange

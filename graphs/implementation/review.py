@@ -8,10 +8,10 @@ from langchain_core.language_models import BaseChatModel
 
 from graphs.fences import safe_relative_path
 from graphs.implementation.diagnose.contracts import contract_gaps, ticket_words
-from graphs.implementation.files import read_current
 from graphs.implementation.journal import Journal, ReviewOutcome
-from graphs.implementation.prompt import tail
 from graphs.implementation.state import MAX_FIXES, Fix, ImplementationState, Review
+from graphs.implementation.worker.prompt import tail
+from graphs.implementation.worker.window import read_current
 from graphs.node_types import AsyncNode
 from graphs.planning.paths import is_test_path
 from graphs.prompting import task_prompt

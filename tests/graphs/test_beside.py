@@ -6,7 +6,7 @@ from typing import Any
 from langchain_core.messages import BaseMessage
 
 from graphs.implementation import implement_plan
-from graphs.implementation.beside import added_beside, beside_note, named_in
+from graphs.implementation.worker.named_functions import added_beside, beside_note, named_in
 from graphs.schemas import TicketContext
 from tests.graphs.test_convergence import worker_prompts
 from tests.graphs.test_implementation_loop import OPS, Reply, file_answer, plan_for, team, verdict

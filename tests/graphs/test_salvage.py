@@ -10,8 +10,8 @@ from langchain_core.outputs import ChatResult
 from pydantic import Field
 
 from graphs.implementation import implement_plan
-from graphs.implementation.again import REPEATED, UNCHANGED
-from graphs.implementation.asking import MIN_ANSWER_TOKENS
+from graphs.implementation.worker.answer import MIN_ANSWER_TOKENS
+from graphs.implementation.worker.retries import REPEATED, UNCHANGED
 from graphs.models import ScriptedChatModel
 from graphs.prompting import read_task
 from graphs.schemas import TicketContext

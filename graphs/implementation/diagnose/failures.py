@@ -4,7 +4,7 @@ import ast
 from pathlib import Path
 
 from graphs.implementation.diagnose.failing_line import where_it_fails
-from graphs.implementation.files import read_current
+from graphs.implementation.worker.window import read_current
 from graphs.schemas import FailedTest, FileChange, TestReport
 
 MAX_TESTS_PER_FILE = 2

@@ -9,13 +9,13 @@ from collections.abc import Awaitable, Callable, Sequence
 from langchain_core.language_models import BaseChatModel
 from langchain_core.tools import BaseTool
 
-from graphs.implementation.again import FOCUSED, repeats, with_note
-from graphs.implementation.candidates import warmer
 from graphs.implementation.diagnose.failing_line import guard_index, raising_line
 from graphs.implementation.diagnose.values_read import values_read
-from graphs.implementation.files import Window
 from graphs.implementation.journal import WorkerOutcome
 from graphs.implementation.state import WorkerState
+from graphs.implementation.worker.candidates import warmer
+from graphs.implementation.worker.retries import FOCUSED, repeats, with_note
+from graphs.implementation.worker.window import Window
 from graphs.schemas import FailedTest
 
 MAX_FOCUS_LINES = 12

@@ -4,7 +4,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from graphs.implementation.files import read_current
+from graphs.implementation.worker.window import read_current
 from graphs.schemas import FailedTest, FileChange, TestReport
 
 MAX_NAMED = 5

@@ -2,11 +2,11 @@
 
 from typing import cast
 
-from graphs.implementation.beside import added_beside, beside_note
-from graphs.implementation.cut import LOOPED_PROBLEM
-from graphs.implementation.files import read_current
 from graphs.implementation.journal import WorkerOutcome
 from graphs.implementation.state import WorkerState
+from graphs.implementation.worker.cut_short import LOOPED_PROBLEM
+from graphs.implementation.worker.named_functions import added_beside, beside_note
+from graphs.implementation.worker.window import read_current
 
 REPEATED = (
     "Your answer for this file was a version already tried, and it failed as described"

@@ -8,8 +8,8 @@ from langchain_core.messages import BaseMessage
 from graphs.fences import fence, safe_relative_path
 from graphs.implementation.diagnose.contracts import contract_gaps, ticket_words
 from graphs.implementation.diagnose.failures import assign_failures, describe_failures, map_failures
-from graphs.implementation.files import Window, fence_language
 from graphs.implementation.state import ImplementationState, Review, WorkerState
+from graphs.implementation.worker.window import Window, fence_language
 from graphs.prompting import task_messages
 from graphs.schemas import Requirements, TestReport, TicketContext
 from graphs.structured import trim
