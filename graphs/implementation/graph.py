@@ -16,7 +16,8 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
 from graphs.implementation.budget import Budget
-from graphs.implementation.criteria import make_criteria
+from graphs.implementation.criteria.node import make_criteria
+from graphs.implementation.finish.refuted_tests import make_settle
 from graphs.implementation.journal import Journal, Progress, StepStarted
 from graphs.implementation.loop import (
     STALLS_ALLOWED,
@@ -27,7 +28,6 @@ from graphs.implementation.loop import (
 )
 from graphs.implementation.nodes import fan_out, make_worker, prepare, supervisor
 from graphs.implementation.review import make_review
-from graphs.implementation.settle import make_settle
 from graphs.implementation.state import (
     ImplementationInput,
     ImplementationState,

@@ -7,8 +7,8 @@ from typing import Any, Literal
 from langchain_core.language_models import BaseChatModel
 
 from graphs.implementation.budget import Budget
-from graphs.implementation.coverage import acceptance_criteria, test_accounts
-from graphs.implementation.criteria import criteria_path
+from graphs.implementation.criteria.node import criteria_path
+from graphs.implementation.finish.coverage import acceptance_criteria, test_accounts
 from graphs.implementation.journal import Journal
 from graphs.implementation.review import current_changes
 from graphs.implementation.state import ImplementationState, Tester

@@ -12,7 +12,7 @@ from graphs.analysis.graph import index_repository
 from graphs.analysis.index import Snippet
 from graphs.analysis.tools import CONTEXT_QUERY, find_tool, make_context_query_tool
 from graphs.fences import safe_relative_path
-from graphs.implementation.criteria import criteria_path
+from graphs.implementation.criteria.node import criteria_path
 from graphs.implementation.diagnose.failures import assign_failures, is_test_file, map_failures
 from graphs.implementation.diagnose.focus_lines import focus_lines, focus_window, write_focused
 from graphs.implementation.journal import Journal, WorkerOutcome

@@ -6,8 +6,8 @@ from typing import Any
 from langchain_core.messages import BaseMessage
 
 from graphs.implementation import implement_plan
-from graphs.implementation.criteria import criteria_path
-from graphs.implementation.settle import doubtful_test_files
+from graphs.implementation.criteria.node import criteria_path
+from graphs.implementation.finish.refuted_tests import doubtful_test_files
 from graphs.implementation.tester.best import Standing
 from graphs.schemas import FailedTest, FileChange, PlannedFile, TestReport
 from tests.graphs.conftest import write_tree

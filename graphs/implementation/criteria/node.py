@@ -8,14 +8,18 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 
 from graphs.fences import fence, find_file_block
+from graphs.implementation.criteria.examples import example_tests, implied_subject
+from graphs.implementation.criteria.modules import module_of
+from graphs.implementation.criteria.written_tests import (
+    stated_checks,
+    with_written_tests,
+    written_tests,
+)
 from graphs.implementation.diagnose.failures import is_test_file
-from graphs.implementation.examples import example_tests, implied_subject
 from graphs.implementation.journal import Journal, WorkerOutcome
-from graphs.implementation.modules import module_of
 from graphs.implementation.state import ImplementationState, Tester
 from graphs.implementation.tester.gate import syntax_errors
 from graphs.implementation.worker.window import fence_language, read_current
-from graphs.implementation.written_tests import stated_checks, with_written_tests, written_tests
 from graphs.node_types import AsyncNode
 from graphs.prompting import task_messages
 from graphs.schemas import FileChange, TestReport

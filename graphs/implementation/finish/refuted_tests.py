@@ -9,7 +9,7 @@ left out. One test run, no model call.
 
 from typing import Any
 
-from graphs.implementation.criteria import criteria_path
+from graphs.implementation.criteria.node import criteria_path
 from graphs.implementation.diagnose.failures import is_test_file
 from graphs.implementation.journal import Journal
 from graphs.implementation.state import ImplementationState, Tester

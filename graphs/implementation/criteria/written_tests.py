@@ -12,14 +12,14 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from graphs.implementation.coverage import ticket_criteria
-from graphs.implementation.examples import (
+from graphs.implementation.criteria.examples import (
     PLAIN_TEXT,
     RAISING,
     examples,
     is_builtin_exception,
 )
-from graphs.implementation.modules import module_defining
+from graphs.implementation.criteria.modules import module_defining
+from graphs.implementation.finish.coverage import ticket_criteria
 
 RAISES = re.compile(r"\braises?\s+(?:an?\s+)?([A-Z]\w*(?:Error|Exception))\b")
 EXISTING = re.compile(r"\b(still|already|as before|unchanged)\b", re.IGNORECASE)

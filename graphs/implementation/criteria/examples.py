@@ -11,8 +11,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from graphs.implementation.coverage import ticket_criteria
-from graphs.implementation.modules import module_defining, promised_module
+from graphs.implementation.criteria.modules import module_defining, promised_module
+from graphs.implementation.finish.coverage import ticket_criteria
 from graphs.schemas import Contract
 
 CALL = r"`([A-Za-z_][\w.]*\([^`]*\))`"
