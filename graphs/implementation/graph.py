@@ -19,14 +19,6 @@ from graphs.implementation.budget import Budget
 from graphs.implementation.criteria.node import make_criteria
 from graphs.implementation.finish.refuted_tests import make_settle
 from graphs.implementation.journal import Journal, Progress, StepStarted
-from graphs.implementation.loop import (
-    STALLS_ALLOWED,
-    make_after_review,
-    make_after_tests,
-    make_finish,
-    make_tester,
-)
-from graphs.implementation.nodes import fan_out, make_worker, prepare, supervisor
 from graphs.implementation.review import make_review
 from graphs.implementation.state import (
     ImplementationInput,
@@ -34,6 +26,14 @@ from graphs.implementation.state import (
     Tester,
     WorkerState,
 )
+from graphs.implementation.tester.node import (
+    STALLS_ALLOWED,
+    make_after_review,
+    make_after_tests,
+    make_finish,
+    make_tester,
+)
+from graphs.implementation.worker.node import fan_out, make_worker, prepare, supervisor
 from graphs.offline import is_offline
 from graphs.schemas import Analysis, Implementation, Plan, Requirements, TicketContext
 

@@ -8,9 +8,9 @@ from langchain_core.language_models import BaseChatModel
 
 from graphs.analysis.graph import index_repository
 from graphs.implementation.journal import Journal, WorkerOutcome
-from graphs.implementation.nodes import CONTEXT_SNIPPETS, write_file
 from graphs.implementation.review import make_review
 from graphs.implementation.state import Assignment, Review, WorkerState
+from graphs.implementation.worker.node import CONTEXT_SNIPPETS, write_file
 from graphs.implementation.worker.prompt import review_feedback
 from graphs.mvp.manager import ManagerDecision
 from graphs.mvp.project import write_tree
