@@ -7,8 +7,9 @@ QA's fixes go back to the workers until QA passes, revisions stop changing anyth
 records every completed step, so a run resumed from its journal skips them.
 """
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Awaitable, Callable, Hashable, Sequence
 from pathlib import Path
+from typing import Literal
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.tools import BaseTool
@@ -17,8 +18,10 @@ from langgraph.graph.state import CompiledStateGraph
 
 from graphs.implementation.budget import Budget
 from graphs.implementation.criteria.node import make_criteria
+from graphs.implementation.finish.node import make_finish
 from graphs.implementation.finish.refuted_tests import make_settle
 from graphs.implementation.journal import Journal, Progress, StepStarted
+from graphs.implementation.prepare import prepare
 from graphs.implementation.review import make_review
 from graphs.implementation.state import (
     ImplementationInput,
@@ -26,19 +29,53 @@ from graphs.implementation.state import (
     Tester,
     WorkerState,
 )
-from graphs.implementation.tester.node import (
-    STALLS_ALLOWED,
-    make_after_review,
-    make_after_tests,
-    make_finish,
-    make_tester,
-)
-from graphs.implementation.worker.node import fan_out, make_worker, prepare, supervisor
+from graphs.implementation.supervisor import fan_out, supervisor
+from graphs.implementation.tester.node import make_tester
+from graphs.implementation.worker.node import make_worker
 from graphs.offline import is_offline
 from graphs.schemas import Analysis, Implementation, Plan, Requirements, TicketContext
 
 MAX_REVISIONS = 15
 STEPS_PER_REVISION = 5
+# A revision that changed nothing is tried once more, warmer, before the loop stops: at
+# temperature zero the same prompt gives the same answer, and a small model often gives the
+# best version back unchanged right after a discard.
+STALLS_ALLOWED = 2
+
+
+def make_after_tests(
+    max_revisions: int, budget: Budget | None = None, stalls_allowed: int = STALLS_ALLOWED
+) -> Callable[[ImplementationState], Awaitable[Literal["review", "supervisor", "finish"]]]:
+    """After the tests: finish when revisions in a row changed nothing; straight back to the
+    workers when nothing changed once, a file did not compile or import or the revision was
+    discarded; else QA reviews."""
+
+    async def after_tests(state: ImplementationState) -> Literal["review", "supervisor", "finish"]:
+        more = state["revision"] < max_revisions and not (budget and budget.spent())
+        if state.get("stalled"):
+            return "supervisor" if more and state.get("stalls", 0) < stalls_allowed else "finish"
+        if state.get("redo") or state.get("discarded"):
+            return "supervisor" if more else "finish"
+        return "review"
+
+    return after_tests
+
+
+def make_after_review(
+    max_revisions: int, budget: Budget | None = None
+) -> Callable[[ImplementationState], Awaitable[Literal["supervisor", "finish"]]]:
+    """The router after QA: another revision until QA passes, or the limit is reached or the
+    time for revisions is spent."""
+
+    async def after_review(state: ImplementationState) -> Literal["supervisor", "finish"]:
+        review = state.get("review")
+        if review is None:
+            raise ValueError("after_review ran without a review")
+        if review.passed or state["revision"] >= max_revisions or (budget and budget.spent()):
+            return "finish"
+        return "supervisor"
+
+    return after_review
 
 
 def build_implementation_graph(

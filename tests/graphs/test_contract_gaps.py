@@ -4,8 +4,8 @@ from pathlib import Path
 from typing import cast
 
 from graphs.implementation.diagnose.contracts import contract_gaps, promised
+from graphs.implementation.diagnose.feedback import worker_feedback
 from graphs.implementation.state import ImplementationState
-from graphs.implementation.worker.prompt import worker_feedback
 from graphs.schemas import Contract, FileChange, Plan, Requirements, TicketContext
 
 CART = "shop/cart.py"

@@ -6,7 +6,7 @@ from typing import Any
 from langchain_core.messages import BaseMessage
 
 from graphs.implementation import implement_plan
-from graphs.implementation.criteria.node import criteria_path
+from graphs.implementation.criteria.ticket import criteria_path
 from graphs.implementation.finish.refuted_tests import doubtful_test_files
 from graphs.implementation.tester.best import Standing
 from graphs.schemas import FailedTest, FileChange, PlannedFile, TestReport

@@ -8,7 +8,8 @@ from langchain_core.messages import BaseMessage
 
 from config import ROOT
 from graphs.implementation import implement_plan
-from graphs.implementation.diagnose.focus_lines import focus_lines, focus_window
+from graphs.implementation.diagnose.focus_lines import focus_lines
+from graphs.implementation.worker.window import focus_window
 from graphs.schemas import FailedTest, Plan, PlannedFile, TicketContext
 from tests.graphs.test_implementation_loop import Reply, file_answer, tasks_of, team, verdict
 from tests.support.local_tester import LocalTester

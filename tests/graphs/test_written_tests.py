@@ -7,7 +7,7 @@ from langchain_core.messages import BaseMessage
 
 from graphs.implementation import implement_plan
 from graphs.implementation.criteria.examples import example_tests
-from graphs.implementation.criteria.node import criteria_path
+from graphs.implementation.criteria.ticket import criteria_path
 from graphs.implementation.criteria.written_tests import (
     Stated,
     stated_checks,

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from graphs.implementation.criteria.modules import module_defining, promised_module
-from graphs.implementation.finish.coverage import ticket_criteria
+from graphs.implementation.criteria.ticket import ticket_criteria
 from graphs.schemas import Contract
 
 CALL = r"`([A-Za-z_][\w.]*\([^`]*\))`"

@@ -4,7 +4,7 @@ import ast
 import re
 from pathlib import Path
 
-from graphs.implementation.diagnose.failures import is_test_file
+from graphs.implementation.revision import is_test_file
 from graphs.schemas import Contract
 
 SKIPPED_DIRS = {".git", ".venv", "venv", "node_modules", "build", "dist", "tests", "test"}

@@ -10,16 +10,17 @@ from langchain_core.language_models import BaseChatModel
 from graphs.fences import fence, find_file_block
 from graphs.implementation.criteria.examples import example_tests, implied_subject
 from graphs.implementation.criteria.modules import module_of
+from graphs.implementation.criteria.ticket import criteria_path
 from graphs.implementation.criteria.written_tests import (
     stated_checks,
     with_written_tests,
     written_tests,
 )
-from graphs.implementation.diagnose.failures import is_test_file
 from graphs.implementation.journal import Journal, WorkerOutcome
+from graphs.implementation.revision import is_test_file, read_current
 from graphs.implementation.state import ImplementationState, Tester
 from graphs.implementation.tester.gate import syntax_errors
-from graphs.implementation.worker.window import fence_language, read_current
+from graphs.implementation.worker.window import fence_language
 from graphs.node_types import AsyncNode
 from graphs.prompting import task_messages
 from graphs.schemas import FileChange, TestReport
@@ -30,11 +31,6 @@ SOURCE_CHARS = 2500
 EXAMPLE_CHARS = 800
 # Failures that say the test itself is broken, not that the change is missing.
 _BROKEN_TEST = re.compile(r"NameError|fixture '\w+' not found|SyntaxError|IndentationError")
-
-
-def criteria_path(key: str) -> str:
-    """Where the acceptance tests of a ticket go."""
-    return f"tests/test_{re.sub(r'[^a-z0-9]+', '_', key.lower())}_acceptance.py"
 
 
 def sources_block(state: ImplementationState) -> tuple[str, str]:

@@ -19,7 +19,7 @@ from graphs.implementation.criteria.examples import (
     is_builtin_exception,
 )
 from graphs.implementation.criteria.modules import module_defining
-from graphs.implementation.finish.coverage import ticket_criteria
+from graphs.implementation.criteria.ticket import ticket_criteria
 
 RAISES = re.compile(r"\braises?\s+(?:an?\s+)?([A-Z]\w*(?:Error|Exception))\b")
 EXISTING = re.compile(r"\b(still|already|as before|unchanged)\b", re.IGNORECASE)

@@ -4,18 +4,12 @@ import ast
 from pathlib import Path
 
 from graphs.implementation.diagnose.failing_line import where_it_fails
-from graphs.implementation.worker.window import read_current
+from graphs.implementation.revision import file_text, is_test_file
 from graphs.schemas import FailedTest, FileChange, TestReport
 
 MAX_TESTS_PER_FILE = 2
 TEST_SOURCE_CHARS = 700
 ERROR_CHARS = 500
-
-
-def is_test_file(path: str) -> bool:
-    """Whether a path is a test module by pytest's usual names."""
-    name = Path(path).name
-    return name.startswith("test_") or name.endswith("_test.py") or name == "conftest.py"
 
 
 def owners(failure: FailedTest, paths: list[str]) -> list[str]:
@@ -53,14 +47,6 @@ def test_source(test_id: str, file: str, text: str) -> str | None:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name == name:
             return ast.get_source_segment(text, node)
     return None
-
-
-def file_text(repo_dir: Path, files: dict[str, FileChange], path: str) -> str:
-    """A file as the revision has it: the changed version, else the checkout's."""
-    change = files.get(path)
-    if change is not None:
-        return "" if change.delete else change.content
-    return read_current(repo_dir / path) or ""
 
 
 def describe_failures(

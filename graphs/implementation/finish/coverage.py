@@ -8,20 +8,17 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from graphs.implementation.diagnose.failures import file_text, test_source
+from graphs.implementation.diagnose.failures import test_source
+from graphs.implementation.revision import file_text
 from graphs.implementation.tester.best import Standing
 from graphs.implementation.worker.window import code_names
 from graphs.schemas import (
-    LIST_MARKER,
     CriterionCoverage,
     FileChange,
-    Requirements,
     TestReport,
-    TicketContext,
 )
 
 MAX_FAILING = 10
-MAX_CRITERIA = 15
 _LITERALS = re.compile(r"`([^`]+)`|\"([^\"]+)\"|'([^']+)'|\b(\d+(?:\.\d+)?)\b")
 _CALLS = re.compile(r"\b([A-Za-z_]\w*)\(")
 # A stated result: "`f(x)` returns `y`"; a test covers it only if it shows y.
@@ -33,29 +30,6 @@ def first_line(text: str, limit: int = 200) -> str:
     """The first line of a message, bounded."""
     lines = text.strip().splitlines()
     return lines[0][:limit] if lines else ""
-
-
-def ticket_criteria(text: str | None) -> list[str]:
-    """The acceptance criteria a ticket spells: its bullet items, else its non-empty lines."""
-    lines = [line for line in (text or "").splitlines() if line.strip()]
-    if not any(LIST_MARKER.match(line) for line in lines):
-        return [line.strip() for line in lines]
-    items: list[str] = []
-    for line in lines:
-        if LIST_MARKER.match(line):
-            items.append(LIST_MARKER.sub("", line).strip())
-        elif items:  # a bullet's wrapped continuation
-            items[-1] = f"{items[-1]} {line.strip()}"
-        elif not line.rstrip().endswith(":"):  # not an introduction such as "Criteria:"
-            items.append(line.strip())
-    return [item for item in items if item]
-
-
-def acceptance_criteria(ticket: TicketContext, requirements: Requirements | None) -> list[str]:
-    """The criteria to account for: the ticket's own as written, else the refined ones."""
-    own = ticket_criteria(ticket.acceptance_criteria)
-    refined = [] if requirements is None else requirements.acceptance_criteria
-    return (own or refined)[:MAX_CRITERIA]
 
 
 def criterion_names(criterion: str) -> set[str]:

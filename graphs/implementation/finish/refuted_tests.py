@@ -9,11 +9,11 @@ left out. One test run, no model call.
 
 from typing import Any
 
-from graphs.implementation.criteria.node import criteria_path
-from graphs.implementation.diagnose.failures import is_test_file
+from graphs.implementation.criteria.ticket import criteria_path
 from graphs.implementation.journal import Journal
+from graphs.implementation.revision import is_test_file, revert_files
 from graphs.implementation.state import ImplementationState, Tester
-from graphs.implementation.tester.best import Standing, revert_files
+from graphs.implementation.tester.best import Standing
 from graphs.node_types import AsyncNode
 from graphs.schemas import FileChange
 

@@ -1,10 +1,7 @@
 """Never regress: the best revision so far by tests passed, and whether a new one may replace it."""
 
-from pathlib import Path
-
 from pydantic import BaseModel
 
-from graphs.implementation.worker.window import read_current
 from graphs.schemas import FailedTest, FileChange, TestReport
 
 MAX_NAMED = 5
@@ -61,18 +58,3 @@ def regression(best: Standing, new: TestReport) -> str:
     if rank(new, best.own) < rank(best.tests, best.own):
         return f"fewer tests pass ({len(new.passed_tests)} against {len(best.tests.passed_tests)})"
     return ""
-
-
-def revert_files(
-    repo_dir: Path, files: dict[str, FileChange], best: dict[str, FileChange]
-) -> dict[str, FileChange]:
-    """The update that puts every file of the state back to its version in the best revision."""
-    reverted: dict[str, FileChange] = {}
-    for path in files:
-        if path in best:
-            reverted[path] = best[path]
-            continue
-        original = read_current(repo_dir / path)
-        if original is not None:  # the checkout's own version: no change
-            reverted[path] = FileChange(path=path, content=original)
-    return reverted

@@ -7,7 +7,8 @@ rest of the change without any test run. Held at its best version, the file stop
 
 from pathlib import Path
 
-from graphs.implementation.tester.best import Standing, revert_files
+from graphs.implementation.revision import revert_files
+from graphs.implementation.tester.best import Standing
 from graphs.schemas import FileChange
 
 HELD_PART = "held"

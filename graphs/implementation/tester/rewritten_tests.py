@@ -2,8 +2,8 @@
 
 from pydantic import BaseModel
 
-from graphs.implementation.diagnose.failures import is_test_file
 from graphs.implementation.journal import Journal
+from graphs.implementation.revision import is_test_file
 from graphs.implementation.state import Tester
 from graphs.implementation.tester.best import Standing, regression
 from graphs.schemas import FileChange, TestReport

@@ -4,7 +4,7 @@ import ast
 
 from langchain_core.messages import AIMessage
 
-from graphs.implementation.diagnose.failures import is_test_file
+from graphs.implementation.revision import is_test_file
 from localmodel.loops import CUT_REASONS, LOOPED, repeating_block
 
 LOOPED_PROBLEM = "the answer looped"

@@ -1,13 +1,20 @@
-"""Why a worker's answer is asked for again, and the note that tells it why."""
+"""Why a worker's answer is asked for again, the note that tells it why, and the focused ask."""
 
+from collections.abc import Awaitable, Callable, Sequence
 from typing import cast
 
+from langchain_core.language_models import BaseChatModel
+from langchain_core.tools import BaseTool
+
 from graphs.implementation.journal import WorkerOutcome
+from graphs.implementation.revision import read_current
 from graphs.implementation.state import WorkerState
+from graphs.implementation.worker.candidates import warmer
 from graphs.implementation.worker.cut_short import LOOPED_PROBLEM
 from graphs.implementation.worker.named_functions import added_beside, beside_note
-from graphs.implementation.worker.window import read_current
 
+# A focused answer given back as it was is asked for this many times more, warmer.
+WARM_TRIES = 2
 REPEATED = (
     "Your answer for this file was a version already tried, and it failed as described"
     " above. Write a different version: change the code the failing tests or the ticket"
@@ -77,3 +84,29 @@ def with_note(state: WorkerState, note: str) -> WorkerState:
 def repeats(outcome: WorkerOutcome, tried: set[str]) -> bool:
     """Whether a worker changed nothing, or wrote a version an earlier revision tried."""
     return outcome.change is None or outcome.change.content in tried
+
+
+FocusedWriter = Callable[
+    [BaseChatModel, Sequence[BaseTool], WorkerState, tuple[int, int]], Awaitable[WorkerOutcome]
+]
+
+
+async def write_focused(
+    write: FocusedWriter,
+    model: BaseChatModel,
+    tools: Sequence[BaseTool],
+    state: WorkerState,
+    focus: tuple[int, int],
+    tried: set[str],
+) -> WorkerOutcome:
+    """The focused lines asked for, then warmer while they come back as they were: whether the
+    small model changes them is a close call, which its server's batching alone can tip."""
+    focused = with_note(state, FOCUSED)
+    outcome = await write(model, tools, focused, focus)
+    tokens = outcome.tokens
+    for _ in range(WARM_TRIES):
+        if not repeats(outcome, tried):
+            break
+        outcome = await write(warmer(model), tools, focused, focus)
+        tokens += outcome.tokens
+    return outcome.model_copy(update={"tokens": tokens})

@@ -51,16 +51,6 @@ def fence_language(path: str) -> str:
     return FENCE_LANGUAGES.get(Path(path).suffix.lower(), "")
 
 
-def read_current(path: Path) -> str | None:
-    """The file's text ('' when it does not exist), or None when it is binary."""
-    if not path.is_file():
-        return ""
-    data = path.read_bytes()
-    if b"\0" in data[:8192]:
-        return None
-    return data.decode("utf-8", errors="replace")
-
-
 def code_names(text: str) -> set[str]:
     """Names a text spells as code: `a.b.c` (each part), snake_case, `name()`, `name`."""
     names: set[str] = set()
@@ -138,3 +128,12 @@ def splice(content: str, window: Window, new_text: str) -> str:
 def same_text(old: str, new: str) -> bool:
     """Whether two file texts differ only in trailing whitespace."""
     return old.rstrip() == new.rstrip()
+
+
+def focus_window(text: str, focus: tuple[int, int]) -> Window | None:
+    """The window of those lines, if the text still has them."""
+    lines = text.splitlines(keepends=True)
+    first, last = focus
+    if not 0 < first <= last <= len(lines):
+        return None
+    return Window(first - 1, last, len(lines), "".join(lines[first - 1 : last]))
