@@ -1,10 +1,21 @@
-"""The implementation graph: supervisor -> one worker per file, in parallel -> tests -> QA.
+"""The implementation graph: acceptance tests first, then revisions until QA passes.
 
-prepare -> supervisor -> worker* -> tester -> review -> supervisor (next revision) | settle ->
-finish.
-QA's fixes go back to the workers until QA passes, revisions stop changing anything,
-`max_revisions` rounds of workers have run or the minutes for revisions are spent. A journal
-records every completed step, so a run resumed from its journal skips them.
+    START -> prepare -> criteria -> supervisor --Send, one per file--> worker* -> tester
+                                     ^  ^  |                                        |
+                                     |  |  '-- no file to write --------.           |
+                                     |  |                               |           |
+                                     |  '---- Redo | Discarded | Stalled +----------+
+                                     |                                   |          |
+                                     '-- not passed -- review <----------|-- Kept | Salvaged
+                                                         |               v
+                                                         '-- passed --> settle -> finish -> END
+
+The tester decides one `RevisionOutcome` per revision (tester/outcome.py) and `after_tests`
+matches on it; `after_review` reads QA's verdict. Where the loop would go back to the
+supervisor with no revision left (`max_revisions`, the minutes spent, `STALLS_ALLOWED`
+revisions in a row that changed nothing), it goes to settle: every way out passes there.
+A journal records every completed step (worker, test run, review), so a run resumed from its
+journal skips them. graphs/implementation/README.md walks a failing test through the modules.
 """
 
 from collections.abc import Awaitable, Callable, Hashable, Sequence
@@ -31,6 +42,7 @@ from graphs.implementation.state import (
 )
 from graphs.implementation.supervisor import fan_out, supervisor
 from graphs.implementation.tester.node import make_tester
+from graphs.implementation.tester.outcome import Discarded, Kept, Redo, Salvaged, Stalled
 from graphs.implementation.worker.node import make_worker
 from graphs.offline import is_offline
 from graphs.schemas import Analysis, Implementation, Plan, Requirements, TicketContext
@@ -46,17 +58,21 @@ STALLS_ALLOWED = 2
 def make_after_tests(
     max_revisions: int, budget: Budget | None = None, stalls_allowed: int = STALLS_ALLOWED
 ) -> Callable[[ImplementationState], Awaitable[Literal["review", "supervisor", "finish"]]]:
-    """After the tests: finish when revisions in a row changed nothing; straight back to the
-    workers when nothing changed once, a file did not compile or import or the revision was
-    discarded; else QA reviews."""
+    """The router after the tests, by the revision's outcome: QA reviews a kept or salvaged
+    revision; a discarded one, or files that do not compile or import, go straight back to the
+    supervisor, and so does a revision that changed nothing, until `stalls_allowed` in a row."""
 
     async def after_tests(state: ImplementationState) -> Literal["review", "supervisor", "finish"]:
         more = state["revision"] < max_revisions and not (budget and budget.spent())
-        if state.get("stalled"):
-            return "supervisor" if more and state.get("stalls", 0) < stalls_allowed else "finish"
-        if state.get("redo") or state.get("discarded"):
-            return "supervisor" if more else "finish"
-        return "review"
+        match state.get("outcome"):
+            case Stalled(stalls=stalls):
+                return "supervisor" if more and stalls < stalls_allowed else "finish"
+            case Redo() | Discarded():
+                return "supervisor" if more else "finish"
+            case Kept() | Salvaged():
+                return "review"
+            case unexpected:
+                raise ValueError(f"after_tests ran without a tested revision: {unexpected!r}")
 
     return after_tests
 

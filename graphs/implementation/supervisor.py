@@ -11,8 +11,9 @@ from graphs.implementation.diagnose.failures import assign_failures, map_failure
 from graphs.implementation.diagnose.feedback import worker_feedback
 from graphs.implementation.diagnose.focus_lines import focus_lines
 from graphs.implementation.revision import current_changes, is_test_file, read_current
-from graphs.implementation.state import ImplementationState
-from graphs.schemas import FailedTest
+from graphs.implementation.state import ImplementationState, Review
+from graphs.implementation.tester.outcome import Discarded, Redo, Stalled, last_tested
+from graphs.schemas import FailedTest, TestReport
 
 TESTS_IN_DOUBT = (
     "The code's worker gave its file back unchanged, sure of it, while tests written for"
@@ -23,30 +24,41 @@ TESTS_IN_DOUBT = (
 
 
 def supervisor(state: ImplementationState) -> dict[str, Any]:
-    """Start the next revision: every planned file first, then the files QA wants fixed."""
+    """Start the next revision: every planned file first; then, by the last revision's outcome,
+    the files that did not compile or import, the tests in doubt, the same files after a
+    discard, else the files QA names or the failing tests concern."""
     revision = state.get("revision", 0) + 1
     planned = [a["file"] for a in state.get("assignments", [])]
-    editable = [f.path for f in planned if f.action != "delete"]
-    redo = state.get("redo") or {}
-    if revision > 1 and redo:  # a file that did not compile or import goes back alone
-        return {"revision": revision, "round_paths": [p for p in editable if p in redo] or editable}
-    doubted = tests_in_doubt(state, editable) if state.get("stalled") else []
-    if revision > 1 and doubted:  # the code stood still: the tests may be what is wrong
-        return {"revision": revision, "round_paths": doubted}
-    if revision > 1 and state.get("discarded"):  # the same files try again from the best version
-        again = [p for p in state.get("round_paths", []) if p in editable]
-        return {"revision": revision, "round_paths": again or editable}
-    review = state.get("review")
-    if revision == 1 or review is None:
+    if revision == 1:
         return {"revision": revision, "round_paths": [f.path for f in planned]}
+    editable = [f.path for f in planned if f.action != "delete"]
+    outcome = state.get("outcome")
+    doubted = tests_in_doubt(state, editable) if isinstance(outcome, Stalled) else []
+    match last_tested(outcome):
+        case Redo(errors=errors):  # a file that did not compile or import goes back alone
+            paths = [p for p in editable if p in errors] or editable
+        case _ if doubted:  # the code stood still: the tests may be what is wrong
+            paths = doubted
+        case Discarded():  # the same files try again from the best version
+            paths = [p for p in state.get("round_paths", []) if p in editable] or editable
+        case _:  # the files QA or the failing tests name; every file before any review
+            review = state.get("review")
+            paths = (
+                [f.path for f in planned]
+                if review is None
+                else to_fix(review, state.get("tests"), editable)
+            )
+    return {"revision": revision, "round_paths": paths}
+
+
+def to_fix(review: Review, tests: TestReport | None, editable: list[str]) -> list[str]:
+    """The files QA names or the failing tests concern (every editable file when none is)."""
     named = {safe_relative_path(fix.path) for fix in review.fixes}
-    tests = state.get("tests")
     failing: set[str] = set()
     if tests is not None and tests.counted and not tests.passed:
         mapped = map_failures(tests, editable).items()  # test files only when QA names them
         failing = {p for p, found in mapped if found and not is_test_file(p)}
-    paths = [p for p in editable if p in named or p in failing] or editable
-    return {"revision": revision, "round_paths": paths}
+    return [p for p in editable if p in named or p in failing] or editable
 
 
 def tests_in_doubt(state: ImplementationState, editable: list[str]) -> list[str]:
@@ -74,7 +86,8 @@ async def fan_out(state: ImplementationState) -> list[Send] | Literal["finish"]:
     if state["revision"] > 1 and tests is not None and tests.counted and not tests.passed:
         failing = map_failures(tests, list(by_path))
     files = state.get("files", {})
-    doubted = tests_in_doubt(state, list(by_path)) if state.get("stalled") else []
+    stalled = isinstance(state.get("outcome"), Stalled)
+    doubted = tests_in_doubt(state, list(by_path)) if stalled else []
     shared = {
         "repo_dir": state["repo_dir"],
         "ticket": state["ticket"],
@@ -97,7 +110,7 @@ async def fan_out(state: ImplementationState) -> list[Send] | Literal["finish"]:
             "failing": bool(failing.get(path)),
             "others": [c for c in changes if c.path != path],
             "own_tests": [] if best is None else best.own,
-            "warm": bool(state.get("stalled")),
+            "warm": stalled,
             "focus": stuck_focus(failing.get(path, []), path, current, state["repo_dir"]),
         }
         sends.append(Send("worker", payload))

@@ -7,7 +7,8 @@ from graphs.fences import fence, safe_relative_path
 from graphs.implementation.diagnose.contracts import contract_gaps, ticket_words
 from graphs.implementation.diagnose.failures import assign_failures, describe_failures, map_failures
 from graphs.implementation.state import ImplementationState, Review
-from graphs.schemas import TestReport
+from graphs.implementation.tester.outcome import Discarded, Redo, held_files, last_tested
+from graphs.schemas import FailedTest, TestReport
 
 TEST_TAIL_CHARS = 1500
 
@@ -37,10 +38,10 @@ def test_feedback(state: ImplementationState, path: str) -> list[str]:
     return [f"The tests {status}; the end of their output:", fence("test output", output)]
 
 
-def broken_feedback(state: ImplementationState, path: str) -> list[str]:
+def broken_feedback(state: ImplementationState, path: str, broken: list[FailedTest]) -> list[str]:
     """How the discarded revision broke tests that concern this file: each test and its error."""
     paths = [a["file"].path for a in state.get("assignments", [])] or [path]
-    mine = assign_failures(state.get("broken") or [], paths).get(path, [])
+    mine = assign_failures(broken, paths).get(path, [])
     if not mine:
         return []
     described = describe_failures(mine, state["repo_dir"], state.get("files", {}), path)
@@ -61,28 +62,29 @@ def contract_feedback(state: ImplementationState, path: str) -> list[str]:
 
 
 def worker_feedback(state: ImplementationState, path: str) -> str:
-    """What the previous revision's gate, test run and review say this file's worker must fix."""
-    redo = (state.get("redo") or {}).get(path)
-    if redo and state.get("revision", 0) > 1:
-        return (
-            f"Your previous version of {path} (shown below) cannot be used: {redo}\n"
-            "Fix this error and keep everything else as it is."
-        )
+    """What the previous revision's outcome, test run and review say this file's worker must
+    fix."""
+    last = last_tested(state.get("outcome"))
+    match last:
+        case Redo(errors=errors) if errors.get(path) and state.get("revision", 0) > 1:
+            return (
+                f"Your previous version of {path} (shown below) cannot be used: {errors[path]}\n"
+                "Fix this error and keep everything else as it is."
+            )
     review = state.get("review")
     lines: list[str] = []
-    held = (state.get("held") or {}).get(path)
+    held = held_files(last).get(path)
     if held:
         lines.append(
             f"Your last version of {path} could not be used ({held}), so the tests ran with"
             " the version shown below. Change it only where the ticket needs it."
         )
-    discarded = state.get("discarded")
-    if discarded:
+    if isinstance(last, Discarded):
         lines.append(
-            f"{discarded} You are shown the best version so far: change it without breaking"
+            f"{last.reason} You are shown the best version so far: change it without breaking"
             " the tests that pass."
         )
-        lines += broken_feedback(state, path)
+        lines += broken_feedback(state, path, last.broken)
     if review is not None:
         lines.append(
             f"The QA review of the previous version did not pass it: {review.summary.strip()}"

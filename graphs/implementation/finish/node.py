@@ -10,6 +10,7 @@ from graphs.implementation.finish.coverage import test_accounts
 from graphs.implementation.journal import Journal
 from graphs.implementation.revision import current_changes, revert_files
 from graphs.implementation.state import ImplementationState
+from graphs.implementation.tester.outcome import Stalled
 from graphs.node_types import SyncNode
 from graphs.offline import OFFLINE_NOTICE, is_offline
 from graphs.schemas import FileChange, Implementation, TestReport
@@ -28,7 +29,7 @@ def verdict(state: ImplementationState, changes: list[FileChange], max_revisions
     summary = review.summary.strip()
     if review.passed:
         return f"Passed at revision {revision}: {summary}"
-    if state.get("stalled"):
+    if isinstance(state.get("outcome"), Stalled):
         return f"Not passed: revision {revision} changed nothing. Last review: {summary}"
     if revision >= max_revisions:
         return f"Not passed after {revision} revisions (the limit): {summary}"
@@ -83,7 +84,8 @@ def make_finish(
         lines += [f"- {note}" for note in state.get("notes", [])]
         # Only when the time is why it stopped: not after QA passed, a stall or the last revision.
         passed = review is not None and review.passed
-        cut = not passed and not state.get("stalled") and state.get("revision", 0) < max_revisions
+        stalled = isinstance(state.get("outcome"), Stalled)
+        cut = not passed and not stalled and state.get("revision", 0) < max_revisions
         if budget and budget.spent() and cut:
             lines.append(budget.note(state.get("revision", 0)))
         if best is not None and best.revision != state.get("revision", 0):

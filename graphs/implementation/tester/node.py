@@ -15,16 +15,38 @@ from graphs.implementation.tester.held_files import (
     hold_update,
     is_best,
 )
+from graphs.implementation.tester.outcome import (
+    Discarded,
+    Kept,
+    Redo,
+    Salvaged,
+    Stalled,
+    last_tested,
+)
 from graphs.implementation.tester.rewritten_tests import salvage
 from graphs.node_types import AsyncNode
 from graphs.schemas import FileChange, TestReport
 
 
-def make_tester(tester: Tester | None, journal: Journal) -> AsyncNode[ImplementationState]:
-    """The node that gates, tests and keeps or discards the revision (or replays the run).
+def stalled(state: ImplementationState) -> dict[str, Any]:
+    """The update for a revision that changed nothing: the next try starts from the best version."""
+    outcome = state.get("outcome")
+    stalls = outcome.stalls + 1 if isinstance(outcome, Stalled) else 1
+    update: dict[str, Any] = {"outcome": Stalled(stalls, last_tested(outcome))}
+    best = state.get("best")
+    if best is not None:
+        update["files"] = revert_files(state["repo_dir"], state.get("files", {}), best.files)
+    return update
 
-    A file that does not compile or import goes back to its worker before any test runs; a
-    revision whose tests are worse than the best so far is discarded and its files reverted.
+
+def make_tester(tester: Tester | None, journal: Journal) -> AsyncNode[ImplementationState]:
+    """The node that gates, tests and keeps or discards the revision (or replays the run),
+    its decision one `RevisionOutcome`.
+
+    A file that does not compile or import is held at its best version while the rest is
+    tested, or goes back to its worker when nothing else changed; a revision whose tests are
+    worse than the best so far is salvaged without the tests it rewrote, or discarded and its
+    files reverted.
     """
 
     async def baseline() -> Standing:
@@ -49,35 +71,24 @@ def make_tester(tester: Tester | None, journal: Journal) -> AsyncNode[Implementa
         changes = current_changes(state)
         digest = fingerprint(changes)
         if not changes or (revision > 1 and digest == state.get("fingerprint")):
-            stalled: dict[str, Any] = {"stalled": True, "stalls": state.get("stalls", 0) + 1}
-            best = state.get("best")
-            if best is not None:  # the next try starts from the best version again
-                stalled["files"] = revert_files(repo_dir, state.get("files", {}), best.files)
-            return stalled
-        kept: dict[str, Any] = {
-            "fingerprint": digest,
-            "stalled": False,
-            "stalls": 0,
-            "discarded": "",
-            "broken": [],
-            "held": {},
-        }
-        errors, notes = syntax_errors(changes), []
+            return stalled(state)
+        update: dict[str, Any] = {"fingerprint": digest}
+        errors, notes, held = syntax_errors(changes), [], {}
         if tester is None:
-            return {**kept, "redo": errors, "tests": None}
+            return {**update, "outcome": Redo(errors) if errors else Kept(), "tests": None}
         best = state.get("best") or await baseline()
         report = None if errors else await run(revision, changes)
         errors = errors or (report.import_errors if report else {})
         if errors:  # tested without the broken files, which keep their best version
             rest = held_back(changes, errors, best)
             if is_best(rest, best):
-                return {**kept, "redo": errors, "best": best}
+                return {**update, "outcome": Redo(errors), "best": best}
             report = await run(revision, rest, HELD_PART)
             if report.import_errors:
-                return {**kept, "redo": {**errors, **report.import_errors}, "best": best}
+                return {**update, "outcome": Redo({**errors, **report.import_errors}), "best": best}
             files = hold_update(repo_dir, state.get("files", {}), errors, best)
-            held = {"held": errors, "files": files, "fingerprint": fingerprint(rest)}
-            changes, kept, notes = rest, {**kept, **held}, [held_note(revision, errors)]
+            update = {"files": files, "fingerprint": fingerprint(rest)}
+            changes, held, notes = rest, errors, [held_note(revision, errors)]
         assert report is not None
         worse = regression(best, report)
         specification = frozenset({criteria_path(state["ticket"].key)})
@@ -92,26 +103,25 @@ def make_tester(tester: Tester | None, journal: Journal) -> AsyncNode[Implementa
             left_out = ", ".join(saved.dropped)
             salvaged = f"revision {revision}: kept without {left_out}, with which {worse}"
             return {
-                **kept,
-                "redo": {},
+                **update,
+                "outcome": Salvaged(dropped=saved.dropped, held=held),
                 "best": standing,
                 "tests": saved.tests,
                 "files": revert_files(repo_dir, state.get("files", {}), files),
                 "notes": [*notes, salvaged],
             }
         if worse:
+            broken = broken_failures(best.tests, report)
             return {
-                **kept,
-                "redo": {},
+                **update,
+                "outcome": Discarded(revision, worse, broken, held),
                 "best": best,
                 "tests": best.tests,
                 "files": revert_files(repo_dir, state.get("files", {}), best.files),
-                "discarded": f"Revision {revision} was discarded: {worse}.",
-                "broken": broken_failures(best.tests, report),
                 "notes": [*notes, f"revision {revision}: discarded, {worse}"],
             }
         files = {c.path: c for c in changes}
         standing = Standing(revision=revision, files=files, tests=report, own=best.own)
-        return {**kept, "redo": {}, "best": standing, "tests": report, "notes": notes}
+        return {**update, "outcome": Kept(held), "best": standing, "tests": report, "notes": notes}
 
     return test

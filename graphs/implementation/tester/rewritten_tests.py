@@ -1,4 +1,4 @@
-"""Salvage: a revision that regressed may still hold good code beside a broken test file."""
+"""A regressing revision kept without the test files it rewrote: its code may be good."""
 
 from pydantic import BaseModel
 

@@ -1,4 +1,4 @@
-"""Reading a file for a worker (windowed when long) and splicing the answer back."""
+"""Reading a file for a worker (a window of it when long) and splicing the answer back."""
 
 import re
 from dataclasses import dataclass
