@@ -4,7 +4,7 @@ from activities.messages import RepoRef
 from activities.repo import Workspaces, apply_changes
 from activities.testrun import run_project_tests
 from activities.testtrace import watched_files
-from graphs.implementation.gate import module_name
+from graphs.implementation.tester.gate import module_name
 from graphs.schemas import FileChange, TestReport
 
 WORKSPACE = "agent-tests"

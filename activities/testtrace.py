@@ -8,7 +8,7 @@ a changed file says where it returned, with what arguments and what value.
 import json
 import shlex
 
-from graphs.implementation.failures import is_test_file
+from graphs.implementation.revision import is_test_file
 from graphs.schemas import FailedTest, Returned, TestReport
 
 MARKER = "ticketsmith-trace "

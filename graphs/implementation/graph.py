@@ -1,14 +1,26 @@
-"""The implementation graph: supervisor -> one worker per file, in parallel -> tests -> QA.
+"""The implementation graph: acceptance tests first, then revisions until QA passes.
 
-prepare -> supervisor -> worker* -> tester -> review -> supervisor (next revision) | settle ->
-finish.
-QA's fixes go back to the workers until QA passes, revisions stop changing anything,
-`max_revisions` rounds of workers have run or the minutes for revisions are spent. A journal
-records every completed step, so a run resumed from its journal skips them.
+    START -> prepare -> criteria -> supervisor --Send, one per file--> worker* -> tester
+                                     ^  ^  |                                        |
+                                     |  |  '-- no file to write --------.           |
+                                     |  |                               |           |
+                                     |  '---- Redo | Discarded | Stalled +----------+
+                                     |                                   |          |
+                                     '-- not passed -- review <----------|-- Kept | Salvaged
+                                                         |               v
+                                                         '-- passed --> settle -> finish -> END
+
+The tester decides one `RevisionOutcome` per revision (tester/outcome.py) and `after_tests`
+matches on it; `after_review` reads QA's verdict. Where the loop would go back to the
+supervisor with no revision left (`max_revisions`, the minutes spent, `STALLS_ALLOWED`
+revisions in a row that changed nothing), it goes to settle: every way out passes there.
+A journal records every completed step (worker, test run, review), so a run resumed from its
+journal skips them. graphs/implementation/README.md walks a failing test through the modules.
 """
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Awaitable, Callable, Hashable, Sequence
 from pathlib import Path
+from typing import Literal
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.tools import BaseTool
@@ -16,29 +28,70 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
 from graphs.implementation.budget import Budget
-from graphs.implementation.criteria import make_criteria
+from graphs.implementation.criteria.node import make_criteria
+from graphs.implementation.finish.node import make_finish
+from graphs.implementation.finish.refuted_tests import make_settle
 from graphs.implementation.journal import Journal, Progress, StepStarted
-from graphs.implementation.loop import (
-    STALLS_ALLOWED,
-    make_after_review,
-    make_after_tests,
-    make_finish,
-    make_tester,
-)
-from graphs.implementation.nodes import fan_out, make_worker, prepare, supervisor
+from graphs.implementation.prepare import prepare
 from graphs.implementation.review import make_review
-from graphs.implementation.settle import make_settle
 from graphs.implementation.state import (
     ImplementationInput,
     ImplementationState,
     Tester,
     WorkerState,
 )
+from graphs.implementation.supervisor import fan_out, supervisor
+from graphs.implementation.tester.node import make_tester
+from graphs.implementation.tester.outcome import Discarded, Kept, Redo, Salvaged, Stalled
+from graphs.implementation.worker.node import make_worker
 from graphs.offline import is_offline
 from graphs.schemas import Analysis, Implementation, Plan, Requirements, TicketContext
 
 MAX_REVISIONS = 15
 STEPS_PER_REVISION = 5
+# A revision that changed nothing is tried once more, warmer, before the loop stops: at
+# temperature zero the same prompt gives the same answer, and a small model often gives the
+# best version back unchanged right after a discard.
+STALLS_ALLOWED = 2
+
+
+def make_after_tests(
+    max_revisions: int, budget: Budget | None = None, stalls_allowed: int = STALLS_ALLOWED
+) -> Callable[[ImplementationState], Awaitable[Literal["review", "supervisor", "finish"]]]:
+    """The router after the tests, by the revision's outcome: QA reviews a kept or salvaged
+    revision; a discarded one, or files that do not compile or import, go straight back to the
+    supervisor, and so does a revision that changed nothing, until `stalls_allowed` in a row."""
+
+    async def after_tests(state: ImplementationState) -> Literal["review", "supervisor", "finish"]:
+        more = state["revision"] < max_revisions and not (budget and budget.spent())
+        match state.get("outcome"):
+            case Stalled(stalls=stalls):
+                return "supervisor" if more and stalls < stalls_allowed else "finish"
+            case Redo() | Discarded():
+                return "supervisor" if more else "finish"
+            case Kept() | Salvaged():
+                return "review"
+            case unexpected:
+                raise ValueError(f"after_tests ran without a tested revision: {unexpected!r}")
+
+    return after_tests
+
+
+def make_after_review(
+    max_revisions: int, budget: Budget | None = None
+) -> Callable[[ImplementationState], Awaitable[Literal["supervisor", "finish"]]]:
+    """The router after QA: another revision until QA passes, or the limit is reached or the
+    time for revisions is spent."""
+
+    async def after_review(state: ImplementationState) -> Literal["supervisor", "finish"]:
+        review = state.get("review")
+        if review is None:
+            raise ValueError("after_review ran without a review")
+        if review.passed or state["revision"] >= max_revisions or (budget and budget.spent()):
+            return "finish"
+        return "supervisor"
+
+    return after_review
 
 
 def build_implementation_graph(

@@ -7,10 +7,10 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 
 from graphs.fences import safe_relative_path
-from graphs.implementation.contracts import contract_gaps, ticket_words
-from graphs.implementation.files import read_current
+from graphs.implementation.diagnose.contracts import contract_gaps, ticket_words
+from graphs.implementation.diagnose.feedback import tail
 from graphs.implementation.journal import Journal, ReviewOutcome
-from graphs.implementation.prompt import tail
+from graphs.implementation.revision import current_changes, read_current
 from graphs.implementation.state import MAX_FIXES, Fix, ImplementationState, Review
 from graphs.node_types import AsyncNode
 from graphs.planning.paths import is_test_path
@@ -21,19 +21,6 @@ from graphs.structured import ask_structured, trim
 DIFF_CHARS = 6000
 FILE_DIFF_CHARS = 3000
 TEST_OUTPUT_CHARS = 2000
-
-
-def current_changes(state: ImplementationState) -> list[FileChange]:
-    """The latest version of every file that differs from the checkout, in plan order."""
-    order = {a["file"].path: i for i, a in enumerate(state.get("assignments", []))}
-    changes: list[FileChange] = []
-    for path, change in state.get("files", {}).items():
-        original = read_current(state["repo_dir"] / path)
-        if change.delete and (state["repo_dir"] / path).exists():
-            changes.append(change)
-        elif not change.delete and change.content != original:
-            changes.append(change)
-    return sorted(changes, key=lambda c: (order.get(c.path, len(order)), c.path))
 
 
 def file_diff(repo_dir: Path, change: FileChange) -> str:

@@ -8,10 +8,10 @@ from typing import Annotated, NotRequired, TypedDict
 from pydantic import BaseModel, Field
 
 from graphs.analysis.index import CodeIndex, Snippet
-from graphs.implementation.best import Standing
+from graphs.implementation.tester.best import Standing
+from graphs.implementation.tester.outcome import RevisionOutcome
 from graphs.schemas import (
     Analysis,
-    FailedTest,
     FileChange,
     Implementation,
     Plan,
@@ -77,23 +77,15 @@ class ImplementationState(ImplementationInput, total=False):
     files: Annotated[dict[str, FileChange], merge_files]
     notes: Annotated[list[str], operator.add]
     tokens: Annotated[int, operator.add]
+    # The digest of the last tested revision's changes: an equal one means nothing changed.
     fingerprint: str
-    stalled: bool
-    # Revisions in a row that changed nothing.
-    stalls: int
+    # What the tester decided about the last revision; the routers match on it.
+    outcome: RevisionOutcome | None
     tests: TestReport | None
     review: Review | None
     implementation: Implementation
     # The best revision so far by tests passed; the pull request carries it.
     best: Standing | None
-    # Files sent straight back to their worker (they do not compile or import), with the error.
-    redo: dict[str, str]
-    # Files the last revision was tested without (they did not compile or import), and why.
-    held: dict[str, str]
-    # Why the last revision was discarded ("" when it was kept).
-    discarded: str
-    # The discarded revision's failures of tests that pass in the best one (its workers see why).
-    broken: list[FailedTest]
 
 
 class WorkerState(ImplementationInput):

@@ -7,11 +7,12 @@ from pathlib import Path
 from langchain_core.language_models import BaseChatModel
 
 from graphs.analysis.graph import index_repository
+from graphs.implementation.diagnose.feedback import review_feedback
 from graphs.implementation.journal import Journal, WorkerOutcome
-from graphs.implementation.nodes import CONTEXT_SNIPPETS, write_file
-from graphs.implementation.prompt import review_feedback
+from graphs.implementation.prepare import CONTEXT_SNIPPETS
 from graphs.implementation.review import make_review
 from graphs.implementation.state import Assignment, Review, WorkerState
+from graphs.implementation.worker.node import write_file
 from graphs.mvp.manager import ManagerDecision
 from graphs.mvp.project import write_tree
 from graphs.planning.graph import create_plan

@@ -10,7 +10,7 @@ function.
 import re
 from collections.abc import Sequence
 
-from graphs.implementation.beside import named_in
+from graphs.implementation.worker.named_functions import named_in
 from graphs.planning.state import ContractAnswer, PlanAnswer
 from graphs.schemas import Contract
 

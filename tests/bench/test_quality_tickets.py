@@ -9,8 +9,8 @@ import pytest
 
 from bench.quality.scoring import score_checkout
 from bench.quality.tickets import TicketError, copy_tree, load_ticket, load_tickets
-from graphs.implementation.beside import added_beside
-from graphs.implementation.examples import example_tests, implied_subject
+from graphs.implementation.criteria.examples import example_tests, implied_subject
+from graphs.implementation.worker.named_functions import added_beside
 
 TICKETS = load_tickets()
 

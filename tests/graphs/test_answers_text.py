@@ -1,6 +1,6 @@
 """The reporter's answers as a worker reads them."""
 
-from graphs.implementation.prompt import answers_text
+from graphs.implementation.worker.prompt import answers_text
 from graphs.schemas import Requirements
 
 

@@ -3,8 +3,8 @@
 from pathlib import Path
 from typing import cast
 
-from graphs.implementation.contracts import contract_gaps, promised
-from graphs.implementation.prompt import worker_feedback
+from graphs.implementation.diagnose.contracts import contract_gaps, promised
+from graphs.implementation.diagnose.feedback import worker_feedback
 from graphs.implementation.state import ImplementationState
 from graphs.schemas import Contract, FileChange, Plan, Requirements, TicketContext
 

@@ -1,7 +1,8 @@
 """Which criteria are accounted for (the ticket's own, as written), and which test covers
 one: the name it spells, used as that name."""
 
-from graphs.implementation.coverage import acceptance_criteria, covering_test, ticket_criteria
+from graphs.implementation.criteria.ticket import acceptance_criteria, ticket_criteria
+from graphs.implementation.finish.coverage import covering_test
 from graphs.schemas import Requirements, TestReport, TicketContext
 
 CRITERION = '`top_words("b a b a c", 2)` returns `[("a", 2), ("b", 2)]`.'

@@ -8,7 +8,7 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage
 
 from graphs.implementation import implement_plan
-from graphs.implementation.cut import complete_part
+from graphs.implementation.worker.cut_short import complete_part
 from localmodel.loops import LOOPED
 from tests.graphs.test_convergence import worker_prompts
 from tests.graphs.test_implementation_loop import (

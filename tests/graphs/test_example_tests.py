@@ -8,8 +8,8 @@ from typing import Any
 from langchain_core.messages import BaseMessage
 
 from graphs.implementation import implement_plan
-from graphs.implementation.criteria import criteria_path
-from graphs.implementation.examples import Example, example_tests, examples
+from graphs.implementation.criteria.examples import Example, example_tests, examples
+from graphs.implementation.criteria.ticket import criteria_path
 from graphs.schemas import Contract, Plan, PlannedFile, TicketContext
 from tests.graphs.conftest import write_tree
 from tests.graphs.test_convergence import worker_prompts

@@ -1,6 +1,6 @@
 """Which lines of a long file a worker is shown, and splicing its answer back."""
 
-from graphs.implementation.files import (
+from graphs.implementation.worker.window import (
     MAX_WINDOW_CHARS,
     Window,
     choose_window,

@@ -1,6 +1,6 @@
 """Imports a model forgot are added; names the file binds itself are left alone."""
 
-from graphs.implementation.imports import add_forgotten_imports
+from graphs.implementation.worker.forgotten_imports import add_forgotten_imports
 
 TEST_FILE = (
     "from batching.chunks import chunked\n\n\n"

@@ -5,9 +5,14 @@ import subprocess
 import sys
 from pathlib import Path
 
-from graphs.implementation.coverage import covering_test
-from graphs.implementation.examples import Example, example_tests, examples, implied_subject
-from graphs.implementation.written_tests import stated_checks
+from graphs.implementation.criteria.examples import (
+    Example,
+    example_tests,
+    examples,
+    implied_subject,
+)
+from graphs.implementation.criteria.written_tests import stated_checks
+from graphs.implementation.finish.coverage import covering_test
 from graphs.schemas import FailedTest, TestReport
 from tests.graphs.conftest import write_tree
 

@@ -7,7 +7,7 @@ from typing import Any
 from langchain_core.messages import BaseMessage
 
 from graphs.implementation import implement_plan
-from graphs.implementation.nodes import TESTS_IN_DOUBT
+from graphs.implementation.supervisor import TESTS_IN_DOUBT
 from graphs.schemas import TicketContext
 from tests.graphs.test_convergence import worker_prompts
 from tests.graphs.test_implementation_loop import (

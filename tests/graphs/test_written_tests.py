@@ -6,9 +6,9 @@ from typing import Any
 from langchain_core.messages import BaseMessage
 
 from graphs.implementation import implement_plan
-from graphs.implementation.criteria import criteria_path
-from graphs.implementation.examples import example_tests
-from graphs.implementation.written_tests import (
+from graphs.implementation.criteria.examples import example_tests
+from graphs.implementation.criteria.ticket import criteria_path
+from graphs.implementation.criteria.written_tests import (
     Stated,
     stated_checks,
     with_written_tests,

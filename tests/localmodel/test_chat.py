@@ -139,7 +139,7 @@ async def test_a_short_answer_is_capped_so_a_looping_model_stops_early() -> None
 
 
 async def test_a_worker_answer_is_bounded_by_the_size_of_the_file_it_rewrites() -> None:
-    from graphs.implementation.asking import MIN_ANSWER_TOKENS, bounded
+    from graphs.implementation.worker.answer import MIN_ANSWER_TOKENS, bounded
 
     bodies: list[dict[str, Any]] = []
     model = stub(bodies)

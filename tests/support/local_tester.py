@@ -22,7 +22,7 @@ from activities.testtrace import (
     watched_files,
     with_traces,
 )
-from graphs.implementation.gate import module_name
+from graphs.implementation.tester.gate import module_name
 from graphs.schemas import FileChange, TestReport
 from integrations.junit import read_junit
 

@@ -1,0 +1,1 @@
+"""Acceptance criteria as tests, written before the first revision and kept when they fail."""

@@ -1,0 +1,208 @@
+"""Acceptance criteria as tests: written before the code, checked to fail on the original."""
+
+import ast
+import re
+from pathlib import Path
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+
+from graphs.fences import fence, find_file_block
+from graphs.implementation.criteria.examples import example_tests, implied_subject
+from graphs.implementation.criteria.modules import module_of
+from graphs.implementation.criteria.ticket import criteria_path
+from graphs.implementation.criteria.written_tests import (
+    stated_checks,
+    with_written_tests,
+    written_tests,
+)
+from graphs.implementation.journal import Journal, WorkerOutcome
+from graphs.implementation.revision import is_test_file, read_current
+from graphs.implementation.state import ImplementationState, Tester
+from graphs.implementation.tester.gate import syntax_errors
+from graphs.implementation.worker.window import fence_language
+from graphs.node_types import AsyncNode
+from graphs.prompting import task_messages
+from graphs.schemas import FileChange, TestReport
+from graphs.structured import trim
+from graphs.toolloop import invoke_with_tools
+
+SOURCE_CHARS = 2500
+EXAMPLE_CHARS = 800
+# Failures that say the test itself is broken, not that the change is missing.
+_BROKEN_TEST = re.compile(r"NameError|fixture '\w+' not found|SyntaxError|IndentationError")
+
+
+def sources_block(state: ImplementationState) -> tuple[str, str]:
+    """The planned source files and one existing test file, fenced and trimmed."""
+    repo_dir = state["repo_dir"]
+    paths = [a["file"].path for a in state.get("assignments", [])]
+    sources = [
+        fence(p, trim(read_current(repo_dir / p) or "", SOURCE_CHARS), fence_language(p))
+        for p in paths
+        if not is_test_file(p) and (repo_dir / p).is_file()
+    ]
+    tests = sorted(p for p in repo_dir.glob("tests/test_*.py"))
+    example = (
+        fence(str(tests[0].relative_to(repo_dir)), trim(tests[0].read_text(), EXAMPLE_CHARS))
+        if tests
+        else "(none)"
+    )
+    names = importable(repo_dir, [p for p in paths if not is_test_file(p)])
+    return "\n\n".join([*names, *sources]) or "(no source file is planned)", example
+
+
+def vocabulary(state: ImplementationState) -> set[str]:
+    """Every word the ticket, the answers, the plan's contracts and the planned files spell."""
+    ticket, requirements, repo_dir = state["ticket"], state["requirements"], state["repo_dir"]
+    texts = [ticket.summary, ticket.description, ticket.acceptance_criteria or ""]
+    texts += [] if requirements is None else requirements.answers
+    texts += [c.signature for c in state["plan"].contracts]
+    texts += [read_current(repo_dir / a["file"].path) or "" for a in state.get("assignments", [])]
+    return set(re.findall(r"\w+", "\n".join(texts)))
+
+
+def importable(repo_dir: Path, paths: list[str]) -> list[str]:
+    """A line saying what tests can import from these files: their public top-level names
+    (the small model imported a method, `from shop.cart import total`)."""
+    lines = []
+    for path in paths:
+        module, text = module_of(path), read_current(repo_dir / path)
+        try:
+            tree = ast.parse(text or "")
+        except (SyntaxError, ValueError):
+            continue
+        defined = (n for n in tree.body if isinstance(n, ast.FunctionDef | ast.ClassDef))
+        names = [n.name for n in defined if not n.name.startswith("_")]
+        if module and names:
+            lines.append(f"from {module} import {', '.join(names)}")
+    if not lines:
+        return []
+    return ["What tests can import (a method is called on an instance):\n" + "\n".join(lines)]
+
+
+def fails_for_the_stated_reason(report: TestReport, path: str) -> tuple[bool, str]:
+    """Whether the new tests fail on the original code, and not because they are broken."""
+    mine = [f for f in report.failed_tests if f.file == path]
+    broken = [f for f in mine if _BROKEN_TEST.search(f.message + f.details)]
+    if broken:
+        return False, f"{broken[0].test_id} is broken: {broken[0].message.splitlines()[0][:150]}"
+    if not mine:
+        return False, "they pass on the original code, so they do not test the change"
+    return True, f"{len(mine)} fail on the original code as they should"
+
+
+async def checked(tester: Tester, change: FileChange, tokens: int, what: str) -> WorkerOutcome:
+    """The tests kept when they fail on the original code, and not because they are broken."""
+    report = await tester([change])
+    kept, why = fails_for_the_stated_reason(report, change.path)
+    note = f"{change.path}: {what} {'kept' if kept else 'dropped'}, {why}"
+    return WorkerOutcome(
+        revision=0, path=change.path, change=change if kept else None, note=note, tokens=tokens
+    )
+
+
+def make_criteria(
+    model: BaseChatModel,
+    tester: Tester | None,
+    journal: Journal,
+    enabled: bool,
+    examples: bool = False,
+) -> AsyncNode[ImplementationState]:
+    """The node that writes the acceptance tests (the ticket's stated examples, else the
+    model's) and keeps them when they fail as they should."""
+
+    async def ask(state: ImplementationState, path: str, criteria: list[str]) -> tuple[str, int]:
+        """The model's test module for these criteria ("" when it wrote none), and its tokens."""
+        ticket, requirements = state["ticket"], state["requirements"]
+        sources, example = sources_block(state)
+        rules = [] if requirements is None else requirements.requirements[:15]
+        answers = [] if requirements is None else requirements.answers
+        messages = task_messages(
+            "criteria_tests",
+            {"path": path},
+            key=ticket.key,
+            summary=ticket.summary,
+            description=trim(ticket.description, 1500),
+            criteria="\n".join(f"- {c}" for c in criteria),
+            requirements="\n".join([*(f"- {r}" for r in rules), *answers]) or "(none)",
+            sources=sources,
+            example=example,
+            path=path,
+        )
+        answer, tokens, _ = await invoke_with_tools(model, messages, [])
+        return find_file_block(answer.text, path) or "", tokens
+
+    async def stated(state: ImplementationState, path: str) -> WorkerOutcome | None:
+        """The stated examples and, for criteria the examples do not test as stated, the
+        model's tests of what they state; the examples alone when those are broken."""
+        ticket, repo_dir = state["ticket"], state["repo_dir"]
+        assert tester is not None
+        criteria, contracts = ticket.acceptance_criteria, state["plan"].contracts
+        text = f"{ticket.summary}\n{ticket.description}\n{criteria or ''}"
+        subject = implied_subject(text, repo_dir)
+        spelled = example_tests(ticket.key, criteria, repo_dir, contracts, subject)
+        wanted = stated_checks(criteria, subject)
+        words = vocabulary(state)
+        imports: list[str] = []
+        tests: list[str] = []
+        tokens = 0
+        for criterion, stated in wanted.items():  # one call each: each test names its own
+            text, used = await ask(state, path, [criterion])
+            found, written = written_tests(text, criterion, stated, repo_dir, len(tests) + 1, words)
+            imports, tests, tokens = [*imports, *found], [*tests, *written], tokens + used
+        if not tests:
+            if spelled is None:
+                if not wanted:
+                    return None
+                note = f"{path}: no example stated, no test of a criterion kept"
+                return WorkerOutcome(revision=0, path=path, note=note, tokens=tokens)
+            return await checked(tester, FileChange(path=path, content=spelled), tokens, "examples")
+        both = with_written_tests(spelled, ticket.key, imports, tests)
+        what = f"{'examples and ' if spelled else ''}{len(tests)} tests of criteria"
+        outcome = await checked(tester, FileChange(path=path, content=both), tokens, what)
+        if outcome.change is None and spelled is not None:
+            alone = await checked(tester, FileChange(path=path, content=spelled), 0, "examples")
+            note = f"{outcome.note}; {alone.note.removeprefix(f'{path}: ')}"
+            return alone.model_copy(update={"note": note, "tokens": tokens})
+        return outcome
+
+    async def write(state: ImplementationState, path: str) -> WorkerOutcome | None:
+        requirements = state["requirements"]
+        assert tester is not None
+        if examples:
+            outcome = await stated(state, path)
+            if outcome is not None and (outcome.change is not None or not enabled):
+                return outcome
+        if not enabled or not requirements or not requirements.acceptance_criteria:
+            return None
+        text, tokens = await ask(state, path, requirements.acceptance_criteria)
+        if not text.strip():
+            return WorkerOutcome(
+                revision=0, path=path, note=f"{path}: no tests written", tokens=tokens
+            )
+        change = FileChange(path=path, content=text)
+        errors = syntax_errors([change])
+        if errors:
+            note = f"{path}: dropped, {errors[path]}"
+            return WorkerOutcome(revision=0, path=path, note=note, tokens=tokens)
+        return await checked(tester, change, tokens, "acceptance tests")
+
+    async def criteria(state: ImplementationState) -> dict[str, Any]:
+        if not (enabled or examples) or tester is None:
+            return {}
+        path = criteria_path(state["ticket"].key)
+        if (state["repo_dir"] / path).exists():
+            return {}
+        outcome = journal.worker(0, path)
+        if outcome is None:
+            outcome = await write(state, path)
+            if outcome is None:
+                return {}
+            journal.record_worker(outcome)
+        update: dict[str, Any] = {"notes": [outcome.note], "tokens": outcome.tokens}
+        if outcome.change is not None:
+            update["files"] = {path: outcome.change}
+        return update
+
+    return criteria

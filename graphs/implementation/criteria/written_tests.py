@@ -1,0 +1,219 @@
+"""Criteria the examples reader cannot test as stated, tested by the model within bounds.
+
+"A negative rate raises ValueError" names no call; "`total(discount=10)` on a cart worth
+200.0 returns 180.0" calls a method on a cart it describes. The model writes the call; of its
+tests only those that check exactly what the criterion states are kept: a `pytest.raises` of
+the error it names, or an assertion that a call equals a value it spells. Such a test
+computes no expected value, the small model's usual mistake in a test.
+"""
+
+import ast
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from graphs.implementation.criteria.examples import (
+    PLAIN_TEXT,
+    RAISING,
+    examples,
+    is_builtin_exception,
+)
+from graphs.implementation.criteria.modules import module_defining
+from graphs.implementation.criteria.ticket import ticket_criteria
+
+RAISES = re.compile(r"\braises?\s+(?:an?\s+)?([A-Z]\w*(?:Error|Exception))\b")
+EXISTING = re.compile(r"\b(still|already|as before|unchanged)\b", re.IGNORECASE)
+STATED_VALUE = re.compile(
+    r"\b(?:returns?|gives?|is|are)\s+(?:still\s+)?"
+    r"(?:`([^`]+)`|(-?\d+(?:\.\d+)?)(?!\.?\d|\w)|(True|False|None)\b)"
+)
+# "below 0 or above 100": the bound itself is neither, so a test expecting the error there is wrong
+BOUND = re.compile(
+    r"\b(?:below|under|less than|above|over|greater than|more than|exceeds?)\s+(-?\d+(?:\.\d+)?)\b"
+)
+# Statements a test may hold besides its checks: setting values up, calling.
+SETUP = (ast.Assign, ast.Expr)
+
+
+@dataclass(frozen=True)
+class Stated:
+    """What a criterion states that a test may check: errors raised, values returned."""
+
+    errors: frozenset[str] = frozenset()
+    values: tuple[object, ...] = ()
+
+
+def literal(text: str) -> object:
+    """The Python value a stated text spells (a plain word is the text itself), else None."""
+    text = text.strip()
+    if text.startswith("pytest.approx(") and text.endswith(")"):
+        text = text[len("pytest.approx(") : -1]
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return text if PLAIN_TEXT.match(text) else None
+
+
+def same(left: object, right: object) -> bool:
+    """Equal values, a bool never equal to a number."""
+    if isinstance(left, bool) or isinstance(right, bool):
+        return type(left) is type(right) and left == right
+    return left == right
+
+
+def stated_values(criterion: str, subject: str | None = None) -> list[object]:
+    """The values the criterion says something returns, less those its examples test."""
+    found = [literal(next(g for g in m.groups() if g)) for m in STATED_VALUE.finditer(criterion)]
+    tested = [literal(e.value) for e in examples(criterion, subject) if e.value is not None]
+    return [v for v in found if v is not None and not any(same(v, t) for t in tested)]
+
+
+def stated_checks(criteria_text: str | None, subject: str | None = None) -> dict[str, Stated]:
+    """Each criterion stating an error without its call (not one the code raises already)
+    or a value no stated example tests, with what it states."""
+    found: dict[str, Stated] = {}
+    for criterion in ticket_criteria(criteria_text):
+        errors = frozenset(e for e in RAISES.findall(criterion) if is_builtin_exception(e))
+        if EXISTING.search(criterion) or RAISING.search(criterion):
+            errors = frozenset()
+        values = tuple(stated_values(criterion, subject))
+        if errors or values:
+            found[criterion] = Stated(errors=errors, values=values)
+    return found
+
+
+def is_raises(item: ast.withitem, errors: frozenset[str]) -> bool:
+    """Whether a `with` item is `pytest.raises(E, ...)` for one of the errors."""
+    call = item.context_expr
+    return (
+        isinstance(call, ast.Call)
+        and ast.unparse(call.func) == "pytest.raises"
+        and bool(call.args)
+        and isinstance(call.args[0], ast.Name)
+        and call.args[0].id in errors
+    )
+
+
+def checks_only_errors(function: ast.FunctionDef, errors: frozenset[str]) -> bool:
+    """Whether a test only sets up values and expects a stated error around its calls."""
+    if not errors or any(isinstance(node, ast.Assert) for node in ast.walk(function)):
+        return False
+    withs = [s for s in function.body if isinstance(s, ast.With)]
+    return (
+        bool(withs)
+        and all(isinstance(s, SETUP + (ast.With,)) for s in function.body)
+        and all(len(w.items) == 1 and is_raises(w.items[0], errors) for w in withs)
+        and all(isinstance(s, SETUP) for w in withs for s in w.body)
+    )
+
+
+def number(node: ast.expr) -> float | None:
+    """The number a literal spells (`-10` included), else None."""
+    try:
+        value = ast.literal_eval(node)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
+    return value if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def raises_past_bounds(function: ast.FunctionDef, criterion: str) -> bool:
+    """Whether no call expected to raise passes a bound the criterion says is allowed: for
+    "a discount below 0 or above 100 raises", `total(discount=0)` must not raise."""
+    bounds = {float(b) for b in BOUND.findall(criterion)}
+    for block in (n for n in ast.walk(function) if isinstance(n, ast.With)):
+        last = block.body[-1] if block.body else None
+        for call in (n for n in ast.walk(last) if isinstance(n, ast.Call)) if last else ():
+            arguments = [*call.args, *(k.value for k in call.keywords)]
+            if any(number(a) in bounds for a in arguments):
+                return False
+    return True
+
+
+def asserts_stated_value(check: ast.Assert, values: tuple[object, ...]) -> bool:
+    """`assert <a call> == <a stated value>` (or `is`, or `pytest.approx` of one)."""
+    test = check.test
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+        return False
+    right = test.comparators[0]
+    if isinstance(right, ast.Call) and ast.unparse(right.func) == "pytest.approx" and right.args:
+        right = right.args[0]
+    try:
+        value = ast.literal_eval(right)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return False
+    calls = any(isinstance(node, ast.Call) for node in ast.walk(test.left))
+    return (
+        isinstance(test.ops[0], ast.Eq | ast.Is) and calls and any(same(value, v) for v in values)
+    )
+
+
+def checks_stated_values(function: ast.FunctionDef, values: tuple[object, ...]) -> bool:
+    """Whether a test only sets up values and asserts that calls return stated values."""
+    asserts = [s for s in function.body if isinstance(s, ast.Assert)]
+    return (
+        bool(values and asserts)
+        and all(isinstance(s, SETUP + (ast.Assert,)) for s in function.body)
+        and all(asserts_stated_value(a, values) for a in asserts)
+    )
+
+
+def imports_known_names(node: ast.Import | ast.ImportFrom, repo_dir: Path) -> bool:
+    """`import pytest`, or names a repository module defines, imported from it."""
+    if isinstance(node, ast.Import):
+        return [a.name for a in node.names] == ["pytest"]
+    return node.level == 0 and all(
+        module_defining(repo_dir, a.name) == node.module for a in node.names
+    )
+
+
+def keywords_known(function: ast.FunctionDef, words: set[str]) -> bool:
+    """Whether every keyword argument the test passes is a word the ticket or the code
+    spells (the small model copied `discount=` from its prompt's example into a tax test)."""
+    return all(
+        keyword.arg is None or keyword.arg in words
+        for node in ast.walk(function)
+        if isinstance(node, ast.Call)
+        for keyword in node.keywords
+    )
+
+
+def written_tests(
+    text: str, criterion: str, stated: Stated, repo_dir: Path, first: int = 1,
+    words: set[str] | None = None,
+) -> tuple[list[str], list[str]]:  # fmt: skip
+    """The imports and the tests of a model's module that check only what the criterion
+    states (with keyword arguments among `words`, when given), renamed `test_criterion_N`
+    from `first`, the criterion as their docstring; nothing when the module does not parse
+    or imports elsewhere."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return [], []
+    imports = [n for n in tree.body if isinstance(n, ast.Import | ast.ImportFrom)]
+    if not all(imports_known_names(n, repo_dir) for n in imports):
+        return [], []
+    tests: list[str] = []
+    for node in tree.body:
+        if not isinstance(node, ast.FunctionDef) or not node.name.startswith("test"):
+            continue
+        if ast.get_docstring(node) is not None:
+            node.body = node.body[1:]
+        errors = checks_only_errors(node, stated.errors) and raises_past_bounds(node, criterion)
+        checks = errors or checks_stated_values(node, stated.values)
+        known = words is None or keywords_known(node, words)
+        if checks and known and not node.args.args:
+            node.name = f"test_criterion_{first + len(tests)}"
+            node.decorator_list = []
+            node.body.insert(0, ast.Expr(ast.Constant(criterion)))
+            tests.append(ast.unparse(node) + "\n")
+    return ([ast.unparse(n) for n in imports] if tests else []), tests
+
+
+def with_written_tests(spelled: str | None, key: str, imports: list[str], tests: list[str]) -> str:
+    """The acceptance test module: the stated examples, then the tests written for criteria."""
+    head, body = (spelled or "").partition("\n\n\ndef ")[::2]
+    lines = head.splitlines() or [f'"""Acceptance tests of {key}, as its criteria state them."""']
+    wanted = ["import pytest", *imports]
+    lines += [line for line in dict.fromkeys(wanted) if line not in lines]
+    parts = ["\n".join(lines) + "\n"] + ([f"def {body.rstrip()}\n"] if body else []) + tests
+    return "\n\n".join(parts)

@@ -1,0 +1,1 @@
+"""Diagnosis of a failing revision: what each worker is shown of the tests and the review."""

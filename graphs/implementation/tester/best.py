@@ -1,0 +1,60 @@
+"""Never regress: the best revision so far by tests passed, and whether a new one may replace it."""
+
+from pydantic import BaseModel
+
+from graphs.schemas import FailedTest, FileChange, TestReport
+
+MAX_NAMED = 5
+
+
+class Standing(BaseModel):
+    """The best revision so far (0: the checkout as it was), its files and its test run.
+
+    `own` lists the tests the checkout had before any change: the repository's own tests.
+    """
+
+    revision: int
+    files: dict[str, FileChange]
+    tests: TestReport
+    own: list[str]
+
+
+def own_tests(baseline: TestReport) -> list[str]:
+    """The tests of the checkout as it was, passing or not."""
+    return [*baseline.passed_tests, *(f.test_id for f in baseline.failed_tests)]
+
+
+def rank(report: TestReport, own: list[str]) -> tuple[int, int, int]:
+    """How good a run is: the repository's own tests passed first, then all tests passed.
+
+    A run that did not list its tests counts only as green or not: a new test that fails
+    (written before the code it tests) is no step back.
+    """
+    if not report.counted:
+        return 0, 0, int(report.passed)
+    mine = set(own)
+    return sum(t in mine for t in report.passed_tests), len(report.passed_tests), 0
+
+
+def broken_tests(best: TestReport, new: TestReport) -> list[str]:
+    """Tests that passed in the best run and do not pass in the new one."""
+    if not best.counted:
+        return ["the test command"] if best.passed and not new.passed else []
+    return sorted(set(best.passed_tests) - set(new.passed_tests))
+
+
+def broken_failures(best: TestReport, new: TestReport) -> list[FailedTest]:
+    """The new run's failures of tests that passed in the best run, with their errors."""
+    passed = set(best.passed_tests)
+    return [f for f in new.failed_tests if f.test_id in passed]
+
+
+def regression(best: Standing, new: TestReport) -> str:
+    """Why the new run is worse than the best (empty when it is not)."""
+    broken = broken_tests(best.tests, new)
+    if broken:
+        named = ", ".join(broken[:MAX_NAMED]) + (" and more" if len(broken) > MAX_NAMED else "")
+        return f"it broke tests that passed before: {named}"
+    if rank(new, best.own) < rank(best.tests, best.own):
+        return f"fewer tests pass ({len(new.passed_tests)} against {len(best.tests.passed_tests)})"
+    return ""

@@ -1,0 +1,1 @@
+"""The worker: one file of a revision, written by the model, asked again while it cannot stand."""

@@ -1,0 +1,129 @@
+"""The worker node: one planned file of a revision written by the model (or replayed)."""
+
+from collections.abc import Sequence
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.tools import BaseTool
+
+from graphs.analysis.tools import CONTEXT_QUERY, find_tool, make_context_query_tool
+from graphs.implementation.journal import Journal, WorkerOutcome
+from graphs.implementation.revision import read_current
+from graphs.implementation.state import Tester, WorkerState
+from graphs.implementation.worker.answer import ask_for_file, bounded
+from graphs.implementation.worker.candidates import best_candidate, warmer
+from graphs.implementation.worker.forgotten_imports import add_forgotten_imports
+from graphs.implementation.worker.prompt import worker_messages
+from graphs.implementation.worker.retries import ask_again_because, stuck, with_note, write_focused
+from graphs.implementation.worker.window import (
+    MAX_WINDOW_CHARS,
+    choose_window,
+    focus_window,
+    same_text,
+    splice,
+)
+from graphs.node_types import AsyncNode
+from graphs.offline import is_offline
+from graphs.schemas import FileChange
+
+
+def outcome_update(outcome: WorkerOutcome) -> dict[str, Any]:
+    """The state update of a worker's outcome."""
+    prefix = "" if outcome.revision == 1 else f"revision {outcome.revision}: "
+    update: dict[str, Any] = {"notes": [prefix + outcome.note], "tokens": outcome.tokens}
+    if outcome.change is not None:
+        update["files"] = {outcome.path: outcome.change}
+    return update
+
+
+def make_worker(
+    model: BaseChatModel,
+    tools: Sequence[BaseTool],
+    journal: Journal,
+    tester: Tester | None = None,
+    candidates: int = 1,
+) -> AsyncNode[WorkerState]:
+    """The node that writes one file (or replays it from the journal).
+
+    Where the file's tests failed in the last run, it writes `candidates` versions and keeps
+    the one the tests prefer.
+    """
+
+    async def worker(state: WorkerState) -> dict[str, Any]:
+        path, revision = state["assignment"]["file"].path, state["revision"]
+        outcome = journal.worker(revision, path)
+        if outcome is None:
+            journal.start("worker", revision, path)
+            first = warmer(model) if state.get("warm") else model
+            outcome = await write_file(first, tools, state)
+            tried = journal.tried(path, revision)
+            why = "" if is_offline(model) else ask_again_because(outcome, state, tried)
+            focus = state.get("focus") if stuck(why) else None
+            if focus:  # shown only the lines that reject the test's inputs, it changes them
+                again = await write_focused(write_file, model, tools, state, focus, tried)
+                outcome = again.model_copy(update={"tokens": outcome.tokens + again.tokens})
+            elif why:
+                # The same prompt gives the same answer, and a small model sure of its code
+                # gives it again even warmer: the prompt says why it cannot stand.
+                again = await write_file(warmer(model), tools, with_note(state, why))
+                outcome = again.model_copy(update={"tokens": outcome.tokens + again.tokens})
+            if candidates > 1 and tester is not None and state.get("failing"):
+                outcome = await best_candidate(
+                    write_file, model, tools, state, tester, outcome, candidates
+                )
+            journal.record_worker(outcome)
+        return outcome_update(outcome)
+
+    return worker
+
+
+async def write_file(
+    model: BaseChatModel,
+    tools: Sequence[BaseTool],
+    state: WorkerState,
+    focus: tuple[int, int] | None = None,
+) -> WorkerOutcome:
+    """Ask the model for the whole new content of one file (or the window it is shown: the
+    `focus` lines when given and still there)."""
+    planned = state["assignment"]["file"]
+    path, revision = planned.path, state["revision"]
+    target = state["repo_dir"] / path
+
+    def outcome(note: str, change: FileChange | None = None, tokens: int = 0) -> WorkerOutcome:
+        return WorkerOutcome(revision=revision, path=path, change=change, note=note, tokens=tokens)
+
+    if planned.action == "delete":
+        if target.is_file():
+            return outcome(f"{path}: deleted", FileChange(path=path, content="", delete=True))
+        return outcome(f"{path}: planned for deletion but does not exist")
+    current = state["current"] if state["current"] is not None else read_current(target)
+    if current is None:
+        return outcome(f"{path}: unchanged, it is a binary file")
+    query = f"{planned.purpose} {state['feedback']} {state['plan'].summary}"
+    window = (focus and focus_window(current, focus)) or choose_window(current, query)
+    if len(window.text) > MAX_WINDOW_CHARS:  # one line longer than any window: generated code
+        return outcome(f"{path}: unchanged, its lines are too long to rewrite (minified?)")
+    worker_tools = list(tools)
+    if find_tool(worker_tools, CONTEXT_QUERY) is None:
+        worker_tools.append(make_context_query_tool(state["index"]))
+    messages = worker_messages(state, window, current)
+    # Bounded by the repository's file, not a previous version: a looping answer cut at its
+    # bound and shown back as the file to fix would raise the bound revision after revision.
+    basis = window.text if state["current"] is None else (read_current(target) or "")
+    answer_model = bounded(model, basis)
+    new_text, tokens, problem = await ask_for_file(
+        answer_model, messages, worker_tools, path, window.text
+    )
+    if new_text is None:
+        why = problem or "the answer had no code block"
+        return outcome(f"{path}: unchanged, {why}", tokens=tokens)
+    if not new_text.strip():
+        return outcome(f"{path}: unchanged, the answer was empty", tokens=tokens)
+    content = splice(current, window, new_text)
+    if same_text(current, content):
+        return outcome(f"{path}: unchanged", tokens=tokens)
+    content, added = add_forgotten_imports(path, content)
+    verb = "created" if not current else "rewritten"
+    if added:
+        verb += " (added the missing " + ", ".join(f"`import {m}`" for m in added) + ")"
+    return outcome(f"{path}: {verb}", FileChange(path=path, content=content), tokens)

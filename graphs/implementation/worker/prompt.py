@@ -1,0 +1,103 @@
+"""The prompt a worker sends: plan, requirements, related code and the file (or its window)."""
+
+from langchain_core.messages import BaseMessage
+
+from graphs.fences import fence
+from graphs.implementation.state import WorkerState
+from graphs.implementation.worker.window import Window, fence_language
+from graphs.prompting import task_messages
+from graphs.schemas import Requirements, TicketContext
+from graphs.structured import trim
+
+MAX_PLAN_FILES = 20
+MAX_REQUIREMENTS = 15
+MAX_CONTRACTS = 10
+SNIPPET_CHARS = 800
+CRITERIA_CHARS = 1200
+ANSWERS_CHARS = 1000
+
+
+def criteria_text(ticket: TicketContext, requirements: Requirements | None) -> str:
+    """The ticket's own acceptance criteria, as written; else the refined ones."""
+    if ticket.acceptance_criteria and ticket.acceptance_criteria.strip():
+        return trim(ticket.acceptance_criteria.strip(), CRITERIA_CHARS)
+    refined = [] if requirements is None else requirements.acceptance_criteria
+    return _bullets(refined[:MAX_REQUIREMENTS], "(none given)")
+
+
+def answers_text(requirements: Requirements | None) -> str:
+    """The reporter's answers as written, or a line saying there are none."""
+    given = [] if requirements is None else requirements.answers
+    given = list(dict.fromkeys(answer.strip() for answer in given))  # the same answer once
+    return trim("\n\n".join(given), ANSWERS_CHARS) if given else "(none given)"
+
+
+def _bullets(items: list[str], empty: str) -> str:
+    return "\n".join(f"- {trim(item, 300)}" for item in items) if items else empty
+
+
+def window_note(window: Window, current: str) -> str:
+    """What part of the file the worker sees and what its answer replaces."""
+    if not current:
+        return "The file does not exist yet: write it from scratch."
+    if window.whole:
+        return "Its current content:"
+    return (
+        f"The file has {window.total} lines; you are shown lines {window.start + 1}-{window.end}."
+        " Answer with the new content of exactly these lines: the lines outside them stay as"
+        " they are."
+    )
+
+
+def worker_messages(state: WorkerState, window: Window, current: str) -> list[BaseMessage]:
+    """The implement_file prompt for one worker."""
+    ticket, plan, requirements = state["ticket"], state["plan"], state["requirements"]
+    assignment = state["assignment"]
+    planned = assignment["file"]
+    related = "\n\n".join(
+        fence(
+            f"{s.path} (lines {s.start_line}-{s.end_line})",
+            trim(s.text, SNIPPET_CHARS),
+            fence_language(s.path),
+        )
+        for s in assignment["context"]
+    )
+    inputs = {
+        "path": planned.path,
+        "action": planned.action,
+        "purpose": planned.purpose,
+        "revision": state["revision"],
+        "window": {
+            "start_line": window.start + 1,
+            "end_line": window.end,
+            "total_lines": window.total,
+        },
+    }
+    analysis = state.get("analysis")
+    contracts = [f"{c.path}: {c.signature}: {c.behaviour}" for c in plan.contracts[:MAX_CONTRACTS]]
+    return task_messages(
+        "implement_file",
+        inputs,
+        key=ticket.key,
+        summary=ticket.summary,
+        plan_summary=trim(plan.summary, 1000),
+        plan_files=_bullets(
+            [f"{f.path} ({f.action}): {f.purpose}" for f in plan.files[:MAX_PLAN_FILES]], "-"
+        ),
+        requirements=_bullets(
+            [] if requirements is None else requirements.requirements[:MAX_REQUIREMENTS],
+            "(none beyond the plan)",
+        ),
+        criteria=criteria_text(ticket, requirements),
+        answers=answers_text(requirements),
+        repository=trim(analysis.summary, 800) if analysis else "(no analysis given)",
+        contracts=_bullets(contracts, "(none)"),
+        feedback=state["feedback"],
+        related=related or "(none)",
+        path=planned.path,
+        action=planned.action,
+        purpose=planned.purpose,
+        window_note=window_note(window, current),
+        current=fence(planned.path, window.text, fence_language(planned.path)),
+        scope="whole new content" if window.whole else "new content of the lines shown",
+    )

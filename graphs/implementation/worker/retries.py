@@ -1,0 +1,112 @@
+"""Why a worker's answer is asked for again, the note that tells it why, and the focused ask."""
+
+from collections.abc import Awaitable, Callable, Sequence
+from typing import cast
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.tools import BaseTool
+
+from graphs.implementation.journal import WorkerOutcome
+from graphs.implementation.revision import read_current
+from graphs.implementation.state import WorkerState
+from graphs.implementation.worker.candidates import warmer
+from graphs.implementation.worker.cut_short import LOOPED_PROBLEM
+from graphs.implementation.worker.named_functions import added_beside, beside_note
+
+# A focused answer given back as it was is asked for this many times more, warmer.
+WARM_TRIES = 2
+REPEATED = (
+    "Your answer for this file was a version already tried, and it failed as described"
+    " above. Write a different version: change the code the failing tests or the ticket"
+    " name."
+)
+LOOPED_AGAIN = (
+    "Your answer was not used: {note}. Write the complete file once more, and short: each"
+    " test and each statement once, no long runs of similar lines."
+)
+FOCUSED = (
+    "Your answer for this file gave back a version already tried, which fails as described"
+    " above. You are shown only the lines where your code rejects what the failing test"
+    " passes: rewrite them so that the test's inputs are accepted."
+)
+UNCHANGED = (
+    "Your answer gave this file back unchanged, but the plan asks you to change it: {purpose}"
+    " Write the changed file: make the change the ticket and its acceptance criteria ask for."
+)
+
+
+def ask_again_because(outcome: WorkerOutcome, state: WorkerState, tried: set[str]) -> str:
+    """Why a worker's answer is asked for again: it left the file as the checkout has it, it
+    repeated a version already tried, it left the function the ticket names as it was and
+    added another beside it, or it looped; "" when it stands."""
+    if LOOPED_PROBLEM in outcome.note:
+        return LOOPED_AGAIN.format(note=outcome.note)
+    asked = outcome.tokens > 0  # a binary or deleted file is never asked for
+    if outcome.change is None and asked and as_checked_out(state):
+        if state["assignment"]["file"].action != "delete":
+            return UNCHANGED.format(purpose=state["assignment"]["file"].purpose.strip())
+    elif state["revision"] > 1 and repeats(outcome, tried):
+        return REPEATED
+    return beside_because(outcome, state)
+
+
+def stuck(why: str) -> bool:
+    """Whether a note asks again because the worker gave back its file or a tried version."""
+    return why == REPEATED or why.startswith(UNCHANGED.split("{", 1)[0])
+
+
+def as_checked_out(state: WorkerState) -> bool:
+    """Whether the worker was shown its file as the checkout has it (no change kept yet)."""
+    current = state["current"]
+    path = state["assignment"]["file"].path
+    return current is None or current == read_current(state["repo_dir"] / path)
+
+
+def beside_because(outcome: WorkerOutcome, state: WorkerState) -> str:
+    """The note for an answer that added functions beside the ones the ticket names; else ""."""
+    if outcome.change is None or outcome.change.delete or not outcome.path.endswith(".py"):
+        return ""
+    before = state["current"]
+    if before is None:
+        before = read_current(state["repo_dir"] / outcome.path) or ""
+    ticket = state["ticket"]
+    text = f"{ticket.summary}\n{ticket.description}\n{ticket.acceptance_criteria or ''}"
+    named, added = added_beside(text, before, outcome.change.content)
+    return beside_note(named, added) if named else ""
+
+
+def with_note(state: WorkerState, note: str) -> WorkerState:
+    """The worker's state with a note added to its feedback."""
+    feedback = f"{state['feedback']}\n\n{note}".strip()
+    return cast(WorkerState, {**state, "feedback": feedback})
+
+
+def repeats(outcome: WorkerOutcome, tried: set[str]) -> bool:
+    """Whether a worker changed nothing, or wrote a version an earlier revision tried."""
+    return outcome.change is None or outcome.change.content in tried
+
+
+FocusedWriter = Callable[
+    [BaseChatModel, Sequence[BaseTool], WorkerState, tuple[int, int]], Awaitable[WorkerOutcome]
+]
+
+
+async def write_focused(
+    write: FocusedWriter,
+    model: BaseChatModel,
+    tools: Sequence[BaseTool],
+    state: WorkerState,
+    focus: tuple[int, int],
+    tried: set[str],
+) -> WorkerOutcome:
+    """The focused lines asked for, then warmer while they come back as they were: whether the
+    small model changes them is a close call, which its server's batching alone can tip."""
+    focused = with_note(state, FOCUSED)
+    outcome = await write(model, tools, focused, focus)
+    tokens = outcome.tokens
+    for _ in range(WARM_TRIES):
+        if not repeats(outcome, tried):
+            break
+        outcome = await write(warmer(model), tools, focused, focus)
+        tokens += outcome.tokens
+    return outcome.model_copy(update={"tokens": tokens})

@@ -1,0 +1,78 @@
+"""Tests the agent wrote that fail while every stated example passes are left out at the end."""
+
+from pathlib import Path
+from typing import Any
+
+from langchain_core.messages import BaseMessage
+
+from graphs.implementation import implement_plan
+from graphs.implementation.criteria.ticket import criteria_path
+from graphs.implementation.finish.refuted_tests import doubtful_test_files
+from graphs.implementation.tester.best import Standing
+from graphs.schemas import FailedTest, FileChange, PlannedFile, TestReport
+from tests.graphs.conftest import write_tree
+from tests.graphs.test_example_tests import CORE, FIXED, PLAN, REPO, TESTS, TICKET
+from tests.graphs.test_implementation_loop import Reply, file_answer, team, verdict
+from tests.support.local_tester import LocalTester
+
+NEW_TESTS = "tests/test_leftovers.py"
+WRONG = (
+    "from chunks.core import chunked\n\n\n"
+    "def test_leftover_dropped():\n    assert chunked([1, 2, 3], 2) == [[1, 2]]\n"
+)
+EXAMPLES = criteria_path(TICKET.key)
+
+
+async def run(tmp_path: Path, code: str) -> Any:
+    """The loop on the chunk ticket, one revision: `code` for the module and a wrong test."""
+    repo = write_tree(tmp_path / "repo", REPO)
+    tester = LocalTester(repo, tmp_path / "runs", "python -m pytest -q")
+    planned = PlannedFile(path=NEW_TESTS, action="create", purpose="Test the last chunk.")
+    plan = PLAN.model_copy(update={"files": [*PLAN.files, planned]})
+
+    def handle(task: str, inputs: dict[str, Any], messages: list[BaseMessage]) -> Reply:
+        if task == "review":
+            return verdict(False, (NEW_TESTS, "Make the tests pass."))
+        return file_answer(inputs["path"], WRONG if inputs["path"] == NEW_TESTS else code)
+
+    return await implement_plan(
+        team(handle), repo, TICKET, plan, None, tester=tester, max_revisions=1, example_tests=True
+    )
+
+
+async def test_written_tests_the_examples_refute_are_left_out(tmp_path: Path) -> None:
+    result = await run(tmp_path, FIXED)
+    assert {c.path for c in result.changes} == {CORE, EXAMPLES}
+    assert result.tests_passed
+    assert (
+        f"Left out {NEW_TESTS}: tests written for the change ({NEW_TESTS}::test_leftover_dropped)"
+        " failed while every stated example of the criteria passed" in result.notes
+    )
+
+
+async def test_nothing_is_left_out_while_an_example_fails(tmp_path: Path) -> None:
+    empty_wrong = FIXED.replace("size)]\n", "size)] or [[]]\n")  # chunked([], 3) == [[]]
+    result = await run(tmp_path, empty_wrong)
+    assert NEW_TESTS in {c.path for c in result.changes}
+    assert not result.tests_passed
+    assert "Left out" not in result.notes
+
+
+def failing(*files: str) -> TestReport:
+    failures = [FailedTest(test_id=f"{f}::test_x", file=f, message="assert") for f in files]
+    return TestReport(
+        passed=False, exit_code=1, output="", passed_tests=[f"{EXAMPLES}::test_example_1"],
+        failed_tests=failures,
+    )  # fmt: skip
+
+
+def test_only_changed_test_files_holding_every_failure_are_in_doubt() -> None:
+    files = {p: FileChange(path=p, content="x") for p in (CORE, EXAMPLES, NEW_TESTS)}
+
+    def standing(report: TestReport) -> Standing:
+        return Standing(revision=1, files=files, tests=report, own=[])
+
+    assert doubtful_test_files(standing(failing(NEW_TESTS)), EXAMPLES) == [NEW_TESTS]
+    assert doubtful_test_files(standing(failing(NEW_TESTS, TESTS)), EXAMPLES) == []  # not changed
+    assert doubtful_test_files(standing(failing(NEW_TESTS, EXAMPLES)), EXAMPLES) == []
+    assert doubtful_test_files(standing(failing(NEW_TESTS)), "tests/test_other.py") == []
