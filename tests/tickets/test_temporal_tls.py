@@ -258,13 +258,45 @@ async def test_the_worker_and_the_command_line_connect_over_mtls(
             return await pollers(client, queue) > 0
 
         await until(polling, 180, "worker.py polling over mTLS")
-        done = await asyncio.to_thread(
-            subprocess.run,
-            [sys.executable, "starter.py", "status", "NEVER-1"],
-            cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
-        )  # fmt: skip
+        status, listed = [
+            await asyncio.to_thread(
+                subprocess.run,
+                [sys.executable, "starter.py", *command],
+                cwd=ROOT,
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=120,
+            )  # fmt: skip
+            for command in (["status", "NEVER-1"], ["list"])
+        ]
     finally:
         worker.terminate()
         worker.communicate(timeout=60)
     # Answered by the server over gRPC and mTLS: the HTTP API is not asked.
-    assert "NEVER-1 has never been started" in done.stderr, done.stderr
+    assert "NEVER-1 has never been started" in status.stderr, status.stderr
+    assert (listed.returncode, listed.stderr) == (0, ""), listed.stderr
+
+
+def test_the_worker_stops_with_one_line_naming_a_missing_key_file(
+    mtls: TlsProxy, certificates: Certificates, tmp_path: Path
+) -> None:
+    missing = tmp_path / "gone.key"
+    env = {
+        **os.environ,
+        **mtls_variables(mtls, certificates, certificates.client),
+        "TEMPORAL_TLS_CLIENT_KEY_PATH": str(missing),
+        "TICKETSMITH_METRICS_PORT": "0",
+        "TICKETSMITH_SANDBOX": "none",
+    }
+    done = subprocess.run(
+        [sys.executable, "worker.py"], cwd=ROOT, env=env, capture_output=True, text=True,
+        timeout=180,
+    )  # fmt: skip
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr, done.stderr
+    last = done.stderr.strip().splitlines()[-1]
+    assert last == (
+        f"worker not started: TEMPORAL_TLS_CLIENT_KEY_PATH ({missing}) cannot be read: "
+        "No such file or directory"
+    )
