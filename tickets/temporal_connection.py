@@ -35,6 +35,8 @@ REFUSALS = (
     (r"AlertReceived|close_notify|unexpected ?eof|broken ?pipe|connection ?reset|reset by peer"
      r"|connection closed", "it closed the connection in the TLS handshake, as a server does "
      "that {client_refused}"),
+    (r"InvalidContentType|InvalidMessage", "it does not answer in TLS there, which {tls_from} "
+     "turns on: is this the address it is for?"),
     (r"UnknownIssuer|BadSignature|InvalidCertificate", "its certificate is not signed by {ca}"),
     (r"PrivateKeyParseError|NoPrivateKey", "{client_private_key} holds no private key in PEM"),
     (r"KeyMismatch|InconsistentKeys", "the key in {client_private_key} does not belong to the "
@@ -68,9 +70,7 @@ class TemporalConnection:
         for pattern, words in REFUSALS:
             if re.search(pattern, str(err), re.IGNORECASE):
                 why = words.format_map(self._names())
-                return TemporalConfigError(
-                    f"Temporal at {self.address} refused the connection: {why}"
-                )
+                return TemporalConfigError(f"cannot connect to Temporal at {self.address}: {why}")
         return None
 
     def _names(self) -> dict[str, str]:
@@ -78,8 +78,9 @@ class TemporalConnection:
         cert = self.named.get("client_cert")
         credentials = [name for name in (cert, self.named.get("api_key")) if name]
         return {
-            "ca": ca
-            or "a CA this machine trusts: set TEMPORAL_TLS_SERVER_CA_CERT_PATH to the "
+            "ca": f"the CA in {ca}"
+            if ca
+            else "a CA this machine trusts: set TEMPORAL_TLS_SERVER_CA_CERT_PATH to the "
             "CA that signed it",
             "server_name": self.named.get("server_name", "TEMPORAL_TLS_SERVER_NAME"),
             "client_cert": cert or "TEMPORAL_TLS_CLIENT_CERT_PATH",
@@ -87,6 +88,7 @@ class TemporalConnection:
                 "client_private_key", "TEMPORAL_TLS_CLIENT_KEY_PATH"
             ),
             "credentials": " and ".join(credentials) or "none were set (TEMPORAL_API_KEY)",
+            "tls_from": ", ".join(self.named.values()) or "TEMPORAL_TLS",
             "client_refused": f"refuses the client certificate in {cert} (is it signed by the "
             "CA the server trusts?)"
             if cert

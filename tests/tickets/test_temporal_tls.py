@@ -233,6 +233,15 @@ async def test_a_server_asking_for_a_client_certificate_says_so(
         await asyncio.wait_for(connect_temporal(settings), 60)
 
 
+async def test_tls_to_a_plaintext_server_names_what_turned_tls_on(
+    dev_server: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settings = set_env(monkeypatch, {"TEMPORAL_ADDRESS": dev_server, "TEMPORAL_API_KEY": "a-key"})
+    with pytest.raises(TemporalConfigError, match="does not answer in TLS there, which "
+                       "TEMPORAL_API_KEY turns on"):  # fmt: skip
+        await asyncio.wait_for(connect_temporal(settings), 60)
+
+
 async def test_the_worker_and_the_command_line_connect_over_mtls(
     mtls: TlsProxy, certificates: Certificates, monkeypatch: pytest.MonkeyPatch
 ) -> None:
