@@ -9,7 +9,6 @@ applies it (tickets/temporal_connection.py).
 
 import os
 import sys
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -126,6 +125,8 @@ def client_config_in_use(environ: Mapping[str, str] = os.environ) -> str:
     path = config_file(environ)
     if not path.is_file():
         return ""
+    import tomllib  # only when there is a file: it costs an import
+
     profile = environ.get("TEMPORAL_PROFILE") or DEFAULT_PROFILE
     try:
         profiles = tomllib.loads(path.read_text(encoding="utf-8")).get("profile", {})
