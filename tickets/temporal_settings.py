@@ -74,6 +74,9 @@ class TemporalSettings:
 def read(environ: Mapping[str, str] = os.environ, env_file: Path = ENV_FILE) -> TemporalSettings:
     """The settings from `.env` and the environment (which wins), as `config.Settings` reads them.
 
+    With Temporal's client configuration in use the HTTP API is `off`: that configuration may
+    move the address and namespace and adds TLS and credentials, which only the SDK applies.
+
     Raises ValueError, naming the variable, for a value that is not a number where one is needed.
     """
     values = {name.lower(): value for name, value in dotenv(env_file).items()}
