@@ -151,7 +151,7 @@ class TlsProxy:
                 sink.write(chunk)
                 await sink.drain()
         except (OSError, ssl.SSLError):
-            pass
+            pass  # one side hung up, or refused the handshake: close the other
         finally:
             sink.close()
 

@@ -9,7 +9,7 @@ import pytest
 from config import Settings
 from embedded.services import child_env
 from tickets import temporal_connection
-from tickets.temporal_connection import TemporalConfigError, connection
+from tickets.temporal_connection import TemporalConfigError, TemporalConnection, connection
 from tickets.temporal_settings import client_config_in_use, config_file, read
 
 
@@ -144,3 +144,25 @@ def test_grpc_metadata_and_an_api_key_from_the_profile(
     assert secured.named["api_key"].startswith("api_key in profile 'default'")
     assert "profile-key" not in repr(secured)
     assert temporal_connection.secrets() == ["profile-key"]
+
+
+def test_a_refused_api_key_is_named_and_a_missing_server_is_left_as_it_is() -> None:
+    # The SDK's words for a server refusing the key (no test server here checks keys).
+    unauthorized = RuntimeError(
+        "Failed client connect: `get_system_info` call error after connection: Status { code: "
+        'Unauthenticated, message: "Request unauthorized." }'
+    )
+    keyed = TemporalConnection(
+        "c:7233", "ns", tls=True, api_key="k", named={"api_key": "TEMPORAL_API_KEY"}
+    )
+    refusal = keyed.refused(unauthorized)
+    assert refusal is not None
+    assert (
+        str(refusal)
+        == "cannot connect to Temporal at c:7233: it refused the credentials: TEMPORAL_API_KEY"
+    )
+    down = RuntimeError(
+        "Failed client connect: tcp connect error: Connection refused (os error 111)"
+    )
+    assert keyed.refused(down) is None  # the caller's "cannot reach Temporal" stands
+    assert TemporalConnection("c:7233", "ns").refused(unauthorized) is None  # plaintext: not ours
