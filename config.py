@@ -32,8 +32,14 @@ class Settings(BaseSettings):
     # The level of the worker's own loggers; DEBUG adds every prompt and answer of the local model.
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     # Read without pydantic by `status`, `list` and `watch` (tickets/temporal_settings.py).
+    # Unset, the address and namespace come from Temporal's client configuration when it sets
+    # them (TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, a temporal.toml profile): see
+    # tickets/temporal_connection.py, which also takes TLS and the API key from there.
     temporal_address: str = temporal.TEMPORAL_ADDRESS
     temporal_namespace: str = temporal.TEMPORAL_NAMESPACE
+    # Read Temporal's client configuration at all (the embedded stack's processes do not: they
+    # talk to its own plaintext dev server).
+    temporal_env_config: bool = True
     temporal_ui_port: int = temporal.TEMPORAL_UI_PORT
     temporal_ui_url: str = ""
     # Temporal's HTTP API, where `status`, `list` and `watch` read; "off" reads over gRPC only.
@@ -192,10 +198,24 @@ class Settings(BaseSettings):
         tools = f"http://{self.toolserver_host}:{self.toolserver_port}"
         self.toolserver_url = self.toolserver_url or tools
         self.temporal_ui_url = self.temporal_ui_url or temporal.ui_url(self.temporal_ui_port)
+        if self.temporal_env_config and temporal.client_config_in_use():
+            self._apply_temporal_client_config()
         self.temporal_http_url = self.temporal_http_url or temporal.http_url(
             self.temporal_address, self.temporal_http_port
         )
         return self
+
+    def _apply_temporal_client_config(self) -> None:
+        """Temporal's client configuration is in use: its address and namespace where ours are
+        not set, and reads over gRPC, which alone applies its TLS and credentials."""
+        from tickets.temporal_connection import configured_endpoint
+
+        address, namespace = configured_endpoint()
+        if address and "temporal_address" not in self.model_fields_set:
+            self.temporal_address = address
+        if namespace and "temporal_namespace" not in self.model_fields_set:
+            self.temporal_namespace = namespace
+        self.temporal_http_url = "off"
 
     @property
     def workspace_dir(self) -> Path:
@@ -266,16 +286,32 @@ def converter_for(settings: Settings) -> "DataConverter":
 async def connect_temporal(
     settings: Settings | None = None, runtime: "Runtime | None" = None
 ) -> "Client":
-    """The one Temporal client builder: worker, starter, webhooks and tests use it."""
+    """The one Temporal client builder: worker, starter, webhooks and tests use it.
+
+    Raises TemporalConfigError, one sentence naming the setting, when Temporal's client
+    configuration (TLS files, client certificate, API key) cannot work.
+    """
     from temporalio.client import Client
 
     from observability.tracing import tracing_interceptors
+    from tickets.temporal_connection import connection
 
     settings = settings or get_settings()
-    return await Client.connect(
-        settings.temporal_address,
-        namespace=settings.temporal_namespace,
-        data_converter=converter_for(settings),
-        interceptors=tracing_interceptors(settings.otel_endpoint, settings.otel_service_name),
-        runtime=runtime,
+    how = connection(
+        settings.temporal_address, settings.temporal_namespace, settings.temporal_env_config
     )
+    try:
+        return await Client.connect(
+            how.address,
+            namespace=how.namespace,
+            tls=how.tls,
+            api_key=how.api_key,
+            rpc_metadata=how.rpc_metadata,
+            data_converter=converter_for(settings),
+            interceptors=tracing_interceptors(settings.otel_endpoint, settings.otel_service_name),
+            runtime=runtime,
+        )
+    except RuntimeError as err:
+        if refusal := how.refused(err):
+            raise refusal from None
+        raise

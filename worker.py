@@ -39,6 +39,7 @@ from observability.interceptors import ObservabilityInterceptor
 from observability.logs import configure_logging, secret_values
 from observability.metrics import TicketGauge, metrics_runtime
 from observability.tracing import flush_traces
+from tickets import temporal_connection
 from tickets.projects import discord_webhook_for, load_projects
 from workflows.registry import WORKFLOWS
 
@@ -244,12 +245,16 @@ def check_sandbox(settings: Settings) -> None:
 async def main() -> None:
     """Entry point: run until SIGINT or SIGTERM."""
     settings = get_settings()
-    configure_logging(secrets=secret_values(settings))
+    configure_logging(secrets=[*secret_values(settings), *temporal_connection.secrets()])
     # Only ticketsmith's own loggers: other libraries' debug lines can carry request headers.
     logging.getLogger("ticketsmith").setLevel(settings.log_level)
     check_sandbox(settings)
     runtime = metrics_runtime(settings.metrics_host, settings.metrics_port)
-    client = await connect_temporal(settings, runtime)
+    try:
+        client = await connect_temporal(settings, runtime)
+    except temporal_connection.TemporalConfigError as err:
+        log.error("worker not started: %s", err)
+        raise SystemExit(f"worker not started: {err}") from None
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):

@@ -5,7 +5,7 @@ import asyncio
 import os
 import sys
 
-from config import get_settings
+from config import Settings
 from embedded.demo import run_demo
 from embedded.stack import StackError, up
 
@@ -15,7 +15,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m embedded", description=__doc__)
     parser.add_argument("command", choices=["up", "demo"])
     args = parser.parse_args(argv)
-    settings = get_settings()
+    # The stack runs its own dev server: Temporal's client configuration is not for it.
+    settings = Settings(temporal_env_config=False)
     try:
         if args.command == "up":
             asyncio.run(up(settings))

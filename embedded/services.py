@@ -58,6 +58,9 @@ def child_env(settings: Settings) -> dict[str, str]:
             "TICKETSMITH_TEMPORAL_ADDRESS": settings.temporal_address,
             "TICKETSMITH_TEMPORAL_UI_PORT": str(settings.temporal_ui_port),
             "TICKETSMITH_TEMPORAL_HTTP_URL": settings.temporal_http_url,
+            # The stack's own dev server takes plaintext: a temporal.toml profile or TEMPORAL_*
+            # variables of the shell (a Temporal Cloud namespace) do not apply to it.
+            "TICKETSMITH_TEMPORAL_ENV_CONFIG": "false",
             "TICKETSMITH_TASK_QUEUE": settings.task_queue,
             "TICKETSMITH_DATA_DIR": str(settings.data_dir),
             # Every process of the stack reads and writes the same payload store.

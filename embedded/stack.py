@@ -58,7 +58,8 @@ class Stack:
         reset_emulators: bool = False,
         report: Callable[[str], None] = to_stderr,
     ) -> None:
-        self.settings = settings
+        # Its clients reach its own plaintext dev server, whatever Temporal's client config says.
+        self.settings = settings.model_copy(update={"temporal_env_config": False})
         self.secret_source = secret_source(settings)
         self.log_dir = settings.data_dir / "logs"
         self.report = report

@@ -37,5 +37,6 @@ def stack_settings(
         "toolserver_port": free_port(),
         "local_model_port": free_port(),
         "task_queue": "e2e",
+        "temporal_env_config": False,  # the stack's own dev server, whatever the shell has set
     }
     return Settings(**(defaults | overrides))

@@ -43,11 +43,11 @@ async def faults_for_the_run(
 
 async def research(args: argparse.Namespace) -> int:
     """Run the research graph for the question: progress on stderr, the report on stdout."""
-    from config import connect_temporal
     from graphs.dsl.loader import load_definition
     from graphs.dsl.model import AgentStep
     from research.follow import follow, report_json
     from research.launch import DEFINITION, check_question, start_research
+    from tickets.commands import connect
     from tickets.launch import web_ui_link
 
     settings = get_settings()
@@ -57,7 +57,7 @@ async def research(args: argparse.Namespace) -> int:
         raise CommandError(str(err)) from err
     agents = agent_steps(load_definition(DEFINITION).steps, AgentStep)
     faults = Path(args.faults) if args.faults else None
-    client = await connect_temporal(settings)
+    client = await connect(settings)
     async with faults_for_the_run(settings.toolserver_url, faults, admin_headers(settings)):
         started = await start_research(client, settings, question, args.workflow_id)
         verb = "attached to the run already under way" if started.attached else "started"

@@ -12,6 +12,7 @@ from config import Settings, connect_temporal
 from tickets.launch import LaunchError, start_ticket, ticket_input, web_ui_link, workflow_id
 from tickets.routing import TicketFacts
 from tickets.status import StatusUnreadable, read_status
+from tickets.temporal_connection import TemporalConfigError
 from tickets.terminal import CommandError
 from workflows.messages import HumanInputAccepted, TicketStatus
 
@@ -23,6 +24,8 @@ async def connect(settings: Settings) -> Client:
     """The Temporal client, or a clear error when the server is not there."""
     try:
         return await connect_temporal(settings)
+    except TemporalConfigError as err:
+        raise CommandError(str(err)) from None
     except RuntimeError as err:
         raise CommandError(
             f"cannot reach Temporal at {settings.temporal_address} ({err}); "

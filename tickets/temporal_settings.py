@@ -2,9 +2,13 @@
 
 `config.Settings` takes these settings' defaults and derived URLs from here, so the quick path
 and every other process read the same values from the same `TICKETSMITH_*` variables and `.env`.
+Whether Temporal's own client configuration (a `temporal.toml` profile, `TEMPORAL_*` variables)
+is in use is told here too, without the SDK: then those commands read over gRPC, where the SDK
+applies it (tickets/temporal_connection.py).
 """
 
 import os
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +21,18 @@ TEMPORAL_NAMESPACE = "default"
 TEMPORAL_UI_PORT = 8233
 TEMPORAL_HTTP_PORT = 7243
 STATUS_QUERY_SECONDS = 30.0
+# What the SDK's client configuration reads (temporalio.envconfig), and TEMPORAL_GRPC_META_*.
+CLIENT_VARIABLES = (
+    "TEMPORAL_ADDRESS", "TEMPORAL_NAMESPACE", "TEMPORAL_API_KEY", "TEMPORAL_PROFILE",
+    "TEMPORAL_TLS", "TEMPORAL_TLS_CLIENT_CERT_PATH", "TEMPORAL_TLS_CLIENT_CERT_DATA",
+    "TEMPORAL_TLS_CLIENT_KEY_PATH", "TEMPORAL_TLS_CLIENT_KEY_DATA",
+    "TEMPORAL_TLS_SERVER_CA_CERT_PATH", "TEMPORAL_TLS_SERVER_CA_CERT_DATA",
+    "TEMPORAL_TLS_SERVER_NAME", "TEMPORAL_TLS_DISABLE_HOST_VERIFICATION",
+)  # fmt: skip
+META_PREFIX = "TEMPORAL_GRPC_META_"
+DEFAULT_PROFILE = "default"
+# As pydantic reads a bool.
+FALSE, TRUE = ("0", "off", "f", "false", "n", "no"), ("1", "on", "t", "true", "y", "yes")
 
 
 def ui_url(port: int) -> str:
@@ -58,6 +74,9 @@ class TemporalSettings:
 def read(environ: Mapping[str, str] = os.environ, env_file: Path = ENV_FILE) -> TemporalSettings:
     """The settings from `.env` and the environment (which wins), as `config.Settings` reads them.
 
+    With Temporal's client configuration in use the HTTP API is `off`: that configuration may
+    move the address and namespace and adds TLS and credentials, which only the SDK applies.
+
     Raises ValueError, naming the variable, for a value that is not a number where one is needed.
     """
     values = {name.lower(): value for name, value in dotenv(env_file).items()}
@@ -80,13 +99,58 @@ def read(environ: Mapping[str, str] = os.environ, env_file: Path = ENV_FILE) -> 
     seconds = number("status_query_seconds", STATUS_QUERY_SECONDS, float)
     ui_port = int(number("temporal_ui_port", TEMPORAL_UI_PORT, int))
     http_port = int(number("temporal_http_port", TEMPORAL_HTTP_PORT, int))
+    env_config = setting("temporal_env_config", "true").strip().lower()
+    if env_config not in FALSE + TRUE:
+        raise ValueError(f"{PREFIX}TEMPORAL_ENV_CONFIG is not true or false: {env_config!r}")
+    in_use = env_config in TRUE and client_config_in_use(environ)
     return TemporalSettings(
         temporal_address=address,
         temporal_namespace=setting("temporal_namespace", TEMPORAL_NAMESPACE),
         temporal_ui_url=setting("temporal_ui_url", "") or ui_url(ui_port),
-        temporal_http_url=setting("temporal_http_url", "") or http_url(address, http_port),
+        temporal_http_url="off"
+        if in_use
+        else setting("temporal_http_url", "") or http_url(address, http_port),
         status_query_seconds=seconds,
     )
+
+
+def client_config_in_use(environ: Mapping[str, str] = os.environ) -> str:
+    """What of Temporal's client configuration is set (a variable, a profile), or "" if nothing.
+
+    Empty variables count as unset, as `tickets.temporal_connection` passes them to the SDK.
+    """
+    for name in CLIENT_VARIABLES:
+        if environ.get(name):
+            return name
+    for name, value in environ.items():
+        if name.startswith(META_PREFIX) and value:
+            return name
+    path = config_file(environ)
+    if not path.is_file():
+        return ""
+    import tomllib  # only when there is a file: it costs an import
+
+    profile = environ.get("TEMPORAL_PROFILE") or DEFAULT_PROFILE
+    try:
+        profiles = tomllib.loads(path.read_text(encoding="utf-8")).get("profile", {})
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return str(path)  # the SDK says what is wrong with it
+    return f"profile '{profile}' of {path}" if profiles.get(profile) else ""
+
+
+def config_file(environ: Mapping[str, str] = os.environ) -> Path:
+    """The `temporal.toml` the SDK reads: TEMPORAL_CONFIG_FILE, else in the user's config folder."""
+    if named := environ.get("TEMPORAL_CONFIG_FILE"):
+        return Path(named)
+    home = Path(environ.get("HOME") or Path.home())
+    if sys.platform == "darwin":
+        folder = home / "Library" / "Application Support"
+    elif sys.platform == "win32":
+        folder = Path(environ.get("APPDATA") or home / "AppData" / "Roaming")
+    else:
+        xdg = environ.get("XDG_CONFIG_HOME", "")
+        folder = Path(xdg) if Path(xdg).is_absolute() else home / ".config"
+    return folder / "temporalio" / "temporal.toml"
 
 
 def dotenv(path: Path) -> dict[str, str]:

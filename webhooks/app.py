@@ -14,6 +14,7 @@ from temporalio.service import RPCError, RPCStatusCode
 
 from config import Settings, connect_temporal, get_settings
 from observability.logs import configure_logging, secret_values
+from tickets import temporal_connection
 from tickets.launch import LaunchError, start_ticket, ticket_input, workflow_id
 from tickets.routing import TicketFacts
 from webhooks.commands import CommandError, parse_comment
@@ -64,7 +65,11 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if secret is None:
             log.warning("taking unsigned webhook deliveries: %s", NOTICE)
-        app.state.temporal = client or await connect_temporal(settings)
+        try:
+            app.state.temporal = client or await connect_temporal(settings)
+        except temporal_connection.TemporalConfigError as err:
+            log.error("webhook app not started: %s", err)
+            raise
         yield
 
     app = FastAPI(title="ticketsmith webhooks", lifespan=lifespan)
@@ -188,7 +193,7 @@ def serve() -> FastAPI:
     """The app as uvicorn runs it (`--factory`): JSON logs with every secret redacted; without
     a webhook secret it exits at once with one line saying what to set."""
     settings = get_settings()
-    configure_logging(secrets=secret_values(settings))
+    configure_logging(secrets=[*secret_values(settings), *temporal_connection.secrets()])
     try:
         return create_app(settings)
     except WebhookSecretError as err:

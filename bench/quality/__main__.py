@@ -46,7 +46,7 @@ async def run(args: argparse.Namespace) -> int:
     if args.revision_minutes is not None:
         overrides["TICKETSMITH_IMPLEMENTATION_MINUTES"] = str(args.revision_minutes)
     os.environ.update(overrides)
-    settings = Settings()
+    settings = Settings(temporal_env_config=False)  # its own stack's dev server
     recorded: dict[str, object] = {
         "description": describe_model(settings),
         "commit": commit(),

@@ -7,13 +7,12 @@ import time
 from pathlib import Path
 
 from pydantic import BaseModel
-from temporalio.client import Client
 from temporalio.service import RPCError
 
 from bench.quality.scoring import Score, score_checkout
 from bench.quality.setup import OWNER
 from bench.quality.tickets import Ticket
-from config import Settings
+from config import Settings, connect_temporal
 from embedded.demo import WAIT_S, starter, wait_for_status
 from embedded.stack import StackError
 from workflows.messages import Status, TicketResult
@@ -50,7 +49,7 @@ class TicketRun(BaseModel):
 
 async def run_workflow(settings: Settings, ticket: Ticket) -> tuple[TicketResult, int]:
     """Start the ticket, answer every round of questions from the answers file, approve."""
-    client = await Client.connect(settings.temporal_address, namespace=settings.temporal_namespace)
+    client = await connect_temporal(settings)
     key = ticket.key
     starter(settings, key, "--restart")
     either = {Status.AWAITING_ANSWERS, Status.AWAITING_APPROVAL}
@@ -83,7 +82,7 @@ def clone_branch(settings: Settings, ticket: Ticket, branch: str, target: Path) 
 
 async def stop_workflow(settings: Settings, ticket: Ticket, why: str) -> None:
     """Terminate a ticket past its deadline, so the next one has the machine to itself."""
-    client = await Client.connect(settings.temporal_address, namespace=settings.temporal_namespace)
+    client = await connect_temporal(settings)
     handle = client.get_workflow_handle(f"ticket-{ticket.key}")
     try:
         await handle.terminate(reason=why)

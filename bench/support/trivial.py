@@ -9,9 +9,9 @@ import sys
 from datetime import timedelta
 
 from temporalio import activity, workflow
-from temporalio.client import Client
-from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.worker import Worker
+
+from config import connect_temporal, get_settings
 
 
 @activity.defn
@@ -36,7 +36,8 @@ class TrivialWorkflow:
 
 async def serve(address: str, task_queue: str) -> None:
     """Poll the task queue until SIGTERM or SIGINT."""
-    client = await Client.connect(address, data_converter=pydantic_data_converter)
+    settings = get_settings().model_copy(update={"temporal_address": address})
+    client = await connect_temporal(settings)
     stop = asyncio.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         asyncio.get_running_loop().add_signal_handler(sig, stop.set)
