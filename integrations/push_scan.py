@@ -42,10 +42,11 @@ class SecretsFound(Exception):
         more = f"; and {len(findings) - SHOWN} more" if len(findings) > SHOWN else ""
         super().__init__(
             f"Nothing was pushed to `{branch}`: the change holds what looks like a credential "
-            f"(values not shown): {named}{more}. Take it out of the change, or, for a test "
-            f"fixture, have someone who may change `{base}` allow it there: a "
-            f"`pragma: allowlist secret` comment on the line, or the file's path in "
-            f"`{ALLOWLIST}` (see docs/security.md, what leaves the worker)"
+            f"(values not shown): {named}{more}. Ask for the value to come from elsewhere (an "
+            f"environment variable, say) and restart the ticket or comment on the pull request; "
+            f"or, for a test fixture, have someone who may change `{base}` allow it there with "
+            f"a `pragma: allowlist secret` comment on the line or the file's path in "
+            f"`{ALLOWLIST}` (docs/security.md, what leaves the worker)"
         )
 
     def details(self) -> list[dict[str, Any]]:
