@@ -10,7 +10,7 @@ import math
 import re
 import string
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
 from detect_secrets.filters import heuristic
@@ -76,8 +76,11 @@ EXTRA_SHAPES = {
 PRIVATE_KEY_BLOCK = re.compile(
     r"-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----.*?(?:-----END \1-----|\Z)", re.S
 )
-# Lines the keyword rule looks at: cheap to test, so most lines skip it.
-KEYWORDISH = re.compile(r"pass|pwd|secret|token|key|auth|cred|private", re.I)
+# Where the keyword rule looks: a secret-sounding name and an assignment (cheap to find, so
+# most lines skip the rule); each hit's line is read once however many it holds.
+ASSIGNMENT_HINT = re.compile(
+    r"(?:pass|pwd|secret|token|key|auth|cred|private|contrase)[^\n=:>]{0,40}?(?:=|:|=>)", re.I
+)
 # A value assigned to a secret-sounding name (detect-secrets' keyword list has no `token`).
 ASSIGNED = re.compile(
     r"[\w.-]*(?:token|secret|passw(?:or)?d|pwd|api_?key|auth_?key|access_?key|private_?key|"
@@ -134,19 +137,29 @@ class SecretFinder:
         self._detectors = _detectors()
         self._keyword = KeywordDetector()
 
-    def hits(self, line: str, filename: str = "") -> list[Hit]:
-        """The credentials in one line; keyword assignments read as `filename`'s language."""
+    def hits(self, text: str, filename: str = "") -> list[Hit]:
+        """The credentials in a text (a line, or many); keyword assignments read as
+        `filename`'s language."""
         found = [
             Hit(label, start, start + len(value), own=True)
             for value, label in self._own
-            for start in _positions(line, value)
+            for start in _positions(text, value)
         ]
         for kind, detector in self._detectors:
-            found += _matched(line, kind, detector)
+            found += _matched(text, kind, detector)
         for kind, pattern in EXTRA_SHAPES.items():
-            found += [Hit(kind, m.start(), m.end()) for m in pattern.finditer(line)]
-        if KEYWORDISH.search(line) and not heuristic.is_indirect_reference(line):
-            found += _located(line, KEYWORD, self._keyword_values(line, filename))
+            found += [Hit(kind, m.start(), m.end()) for m in pattern.finditer(text)]
+        read = -1
+        for hint in ASSIGNMENT_HINT.finditer(text):
+            start = text.rfind("\n", 0, hint.start()) + 1
+            if start == read:
+                continue
+            read, end = start, text.find("\n", hint.end())
+            line = text[start : end if end >= 0 else len(text)]
+            if not heuristic.is_indirect_reference(line):
+                values = self._keyword_values(line, filename)
+                found += [replace(h, start=h.start + start, end=h.end + start)
+                          for h in _located(line, KEYWORD, values)]  # fmt: skip
         return _outermost(found)
 
     def _keyword_values(self, line: str, filename: str) -> Iterator[str]:
@@ -165,15 +178,12 @@ class SecretFinder:
 
     def redact(self, text: str) -> str:
         """The text with every credential replaced by `[redacted: <kind>]`."""
-        for value, label in self._own:
-            text = text.replace(value, marker(label))
         text = PRIVATE_KEY_BLOCK.sub(lambda _: marker("private key"), text)
-        return "".join(self._redact_line(line) for line in text.splitlines(keepends=True))
-
-    def _redact_line(self, line: str) -> str:
-        for hit in sorted(self.hits(line), key=lambda h: h.start, reverse=True):
-            line = line[: hit.start] + marker(hit.kind) + line[hit.end :]
-        return line
+        parts, end = [], len(text)
+        for hit in reversed(self.hits(text)):
+            parts += [text[hit.end : end], marker(hit.kind)]
+            end = hit.start
+        return text[:end] + "".join(reversed(parts))
 
 
 def marker(kind: str) -> str:
