@@ -23,7 +23,6 @@ from detect_secrets.plugins.basic_auth import BasicAuthDetector
 from detect_secrets.plugins.discord import DiscordBotTokenDetector
 from detect_secrets.plugins.github_token import GitHubTokenDetector
 from detect_secrets.plugins.gitlab_token import GitLabTokenDetector
-from detect_secrets.plugins.jwt import JwtTokenDetector
 from detect_secrets.plugins.keyword import (
     CONFIG_DENYLIST_REGEX_TO_GROUP,
     REGEX_BY_FILETYPE,
@@ -52,7 +51,6 @@ SHAPES: dict[type[RegexBasedDetector], str] = {
     DiscordBotTokenDetector: "Discord bot token",
     GitHubTokenDetector: "GitHub token",
     GitLabTokenDetector: "GitLab token",
-    JwtTokenDetector: "JSON web token",
     MailchimpDetector: "Mailchimp key",
     NpmDetector: "npm token",
     OpenAIDetector: "OpenAI key",
@@ -70,6 +68,8 @@ VALUE_IN_GROUP = (AWSKeyDetector, BasicAuthDetector, NpmDetector)
 # Shapes detect-secrets 1.5 does not know.
 EXTRA_SHAPES = {
     "GitHub token": re.compile(r"\bgithub_pat_[A-Za-z0-9_]{22,255}"),
+    # detect-secrets' JWT pattern stops before the signature; this takes the whole token.
+    "JSON web token": re.compile(r"\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*"),
     "Google API key": re.compile(r"\bAIza[0-9A-Za-z_\-]{35}"),
     "OpenAI key": re.compile(r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{40,}"),
 }
@@ -84,13 +84,14 @@ ASSIGNMENT_HINT = re.compile(
 # A value assigned to a secret-sounding name (detect-secrets' keyword list has no `token`).
 ASSIGNED = re.compile(
     r"[\w.-]*(?:token|secret|passw(?:or)?d|pwd|api_?key|auth_?key|access_?key|private_?key|"
-    r"credential)s?[\w-]*['\"\]]?\s*(?:=|:=|:|=>)\s*[@$]?(['\"`]?)([A-Za-z0-9+/_=.~-]{16,})\1",
+    r"credential)s?[\w-]*['\"\]]?\s*(?:=|:=|:|=>)\s*[@$]?(['\"`]?)([A-Za-z0-9+/_=-]{16,})\1",
     re.I,
 )
 KEYWORD = "high-entropy secret"
 MIN_KEYWORD_VALUE = 16
 MIN_OWN_VALUE = 8  # shorter settings ("changeme") would redact ordinary words
 BASE64 = string.ascii_letters + string.digits + "+/-_="
+ALNUM_RUN = re.compile(r"[A-Za-z0-9]+")
 
 
 @dataclass(frozen=True)
@@ -110,16 +111,16 @@ def entropy(value: str) -> float:
 
 
 def looks_random(value: str) -> bool:
-    """Whether an assigned value reads as a generated credential, not a word or a placeholder."""
-    if len(value) < MIN_KEYWORD_VALUE or any(c not in BASE64 for c in value):
+    """Whether an assigned value reads as a generated credential, not words, a path or a
+    placeholder: a long run of letters mixed with digits, of high entropy."""
+    if any(c not in BASE64 for c in value) or len(max(ALNUM_RUN.findall(value), default="")) < (
+        MIN_KEYWORD_VALUE
+    ):
         return False
     if heuristic.is_sequential_string(value) or heuristic.is_potential_uuid(value):
         return False
-    classes = sum(
-        any(c in group for c in value)
-        for group in (string.ascii_lowercase, string.ascii_uppercase, string.digits)
-    )
-    return classes >= 2 and entropy(value) >= 3.5
+    mixed = any(c.isdigit() for c in value) and any(c.isalpha() for c in value)
+    return mixed and entropy(value) >= 3.5
 
 
 @cache

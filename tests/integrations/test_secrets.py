@@ -15,6 +15,10 @@ AWS = "AKIA" + "IOSFODNN7QWERTYU"
 GOOGLE = "AIza" + "SyA-1234567890abcdefghijklmnopqrstu"
 OPENAI = "sk-proj-" + "Abc123Def456Ghi789Jkl012Mno345Pqr678Stu9"
 RANDOM = "Xy7pQ2mN9vR4tL8k" + "W3zJ6hB1"
+JWT = (
+    "eyJhbGciOiJIUzI1NiJ9."
+    + "eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"
+)
 OWN = "worker-own-token-" + "0f3a9c"
 
 CASES = [
@@ -28,6 +32,7 @@ CASES = [
     ("db = 'postgres://app:" + "Sup3rS3cret" + "@db:5432/app'", "Sup3rS3cret", "password in a URL"),
     (f'api_token = "{RANDOM}"', RANDOM, "high-entropy secret"),
     (f"export DEPLOY_SECRET={RANDOM}", RANDOM, "high-entropy secret"),
+    (f'headers = {{"Authorization": "Bearer {JWT}"}}', JWT, "JSON web token"),
     (f"the worker said {OWN} once", OWN, "the worker's GitHub token"),
 ]
 
@@ -63,6 +68,10 @@ def test_redaction_leaves_a_marker_and_not_the_value(
         "token_count = count_tokens(text_of_the_message)",
         'api_key = "${API_KEY}"',
         'session_id = "7f3e2a1b9c8d4e5f6a7b8c9d"',
+        'SECRET_BACKEND = "VaultSecretBackend"',  # words, no digits
+        'tokenizer: "bert-base-uncased-v2"',  # words with a digit
+        "secret_path: projects/123456/secrets/db-pass/versions/latest",
+        'PASSWORD_HASHER = "django.contrib.auth.hashers.PBKDF2PasswordHasher"',
         "max_tokens: 4096",
         "abc",
     ],
