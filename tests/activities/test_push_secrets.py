@@ -11,6 +11,8 @@ from temporalio.testing import ActivityEnvironment
 from activities.agents import AgentActivities
 from activities.messages import CommitFilesInput, ImplementInput, RepoRef
 from activities.repo import RepoActivities, Workspaces
+from activities.round_messages import CommitRoundInput
+from activities.rounds import RoundActivities
 from graphs.models import ScriptedChatModel
 from graphs.prompting import read_task
 from graphs.schemas import FileChange, Plan, PlannedFile, TicketContext
@@ -137,3 +139,19 @@ async def test_credentials_already_on_the_remote_do_not_block(
     commit_to_base(remote, tmp_path, {"legacy/settings.py": LEAKY_CONFIG})
     sha = await commit(tmp_path, remote, {"legacy/settings.py": LEAKY_CONFIG + "DEBUG = True\n"})
     assert bare_git(remote.clone_url, "rev-parse", f"refs/heads/{remote.branch}") == sha
+
+
+async def test_a_review_rounds_commit_with_a_credential_is_not_pushed(
+    remote: RepoRef, tmp_path: Path
+) -> None:
+    start = await commit(tmp_path, remote, {"NOTES.md": "notes\n"})
+    rounds = RoundActivities(
+        ScriptedChatModel([]), Workspaces(tmp_path / "rounds", None, "t", "t@e")
+    )
+    files = [FileChange(path=CONFIG, content=LEAKY_CONFIG)]
+    inp = CommitRoundInput(repo=remote, key="CALC-7", files=files, message="CALC-7: review round")
+    with pytest.raises(ApplicationError) as caught:
+        await ActivityEnvironment().run(rounds.commit_round_changes, inp)
+    assert caught.value.type == "SecretsFound" and caught.value.non_retryable
+    assert "`calc/config.py` line 4 (GitHub token)" in caught.value.message
+    assert bare_git(remote.clone_url, "rev-parse", f"refs/heads/{remote.branch}") == start
