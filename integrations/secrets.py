@@ -1,10 +1,10 @@
 """Credentials in text: the worker's own secret values and the known shapes, found and redacted.
 
-The shapes are detect-secrets' plugins (AWS, GitHub, GitLab, Slack, OpenAI, Stripe, private keys,
-URLs with a password, and the rest of its regex detectors), a few it lacks (GitHub fine-grained
-tokens, Google API keys, current OpenAI keys, whole private key blocks), and high-entropy values
-assigned to names like `token`, `secret` or `password`. The plugins are built once per finder.
-"""
+The shapes are detect-secrets' regex detectors (AWS, GitHub, GitLab, Slack, OpenAI, Stripe,
+private keys, URLs with a password and the rest), a few it lacks (GitHub fine-grained tokens,
+Google API keys, current OpenAI keys, whole JSON web tokens and private key blocks), and
+random-looking values assigned to names like `token`, `secret` or `password`. The detectors are
+built once per process and run over a whole text at a time."""
 
 import math
 import re
