@@ -2,13 +2,14 @@
 
 It reads the lines added by every commit the remote does not have yet (of a merge, only the
 lines its resolution wrote, new to every parent), and finds the worker's own secret values and
-the known shapes in them. The repository allows test fixtures on its base branch, never in the
-change itself: a path in `.ticketsmith/secrets-allowed` there, or detect-secrets' inline
-`pragma: allowlist secret` on the line. Nothing allows one of the worker's own values.
+the known shapes in them. The repository allows test fixtures: a path in
+`.ticketsmith/secrets-allowed` on its base branch (never the change's own), or detect-secrets'
+inline `pragma: allowlist secret` on the line; an approver can let a ticket's findings through.
+Nothing allows one of the worker's own values.
 """
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass
 from fnmatch import fnmatchcase
 from typing import Any
@@ -28,6 +29,7 @@ class Finding:
     path: str
     line: int
     kind: str
+    own: bool = False  # one of the worker's own secret values
 
     def __str__(self) -> str:
         return f"`{self.path}` line {self.line} ({self.kind})"
@@ -57,13 +59,17 @@ class SecretsFound(Exception):
 class PushScan:
     """The check a workspace runs before each push: the change against the base's allowlist."""
 
-    def __init__(self, finder: SecretFinder, base_branch: str) -> None:
+    def __init__(
+        self, finder: SecretFinder, base_branch: str, approved: Iterable[Finding] = ()
+    ) -> None:
         self._finder = finder
         self._base = base_branch
+        self._approved = frozenset(approved)
 
     async def check(self, workspace: GitWorkspace, branch: str) -> None:
-        """Raise SecretsFound when what HEAD would push holds a credential."""
-        findings = await outgoing_findings(workspace, self._finder, self._base)
+        """Raise SecretsFound when what HEAD would push holds a credential not approved."""
+        found = await outgoing_findings(workspace, self._finder, self._base)
+        findings = [f for f in found if f.own or f not in self._approved]
         if findings:
             raise SecretsFound(branch, self._base, findings)
 
@@ -83,7 +89,7 @@ async def outgoing_findings(
         if not any(h.own for h in hits):
             if any(fnmatchcase(path, glob) for glob in allowed) or allowed_inline(text, path):
                 continue
-        findings += [Finding(path, number, hit.kind) for hit in hits]
+        findings += [Finding(path, number, hit.kind, hit.own) for hit in hits]
     return sorted(set(findings), key=lambda f: (f.path, f.line, f.kind))
 
 

@@ -73,7 +73,10 @@ class HumanHandlers:
     @workflow.update
     def approve_plan(self, inp: ApprovalInput) -> HumanInputAccepted:
         """Approval from the command line."""
+        pushing = bool(self._status.secrets_found)
         self._human.record_approval(inp, workflow.now())
+        if pushing:
+            return HumanInputAccepted(message="Approved: the change is pushed as it is.")
         return HumanInputAccepted(message=f"Plan v{self._status.plan_version} approved.")
 
     @approve_plan.validator
@@ -83,7 +86,10 @@ class HumanHandlers:
     @workflow.update
     def reject_plan(self, inp: RejectionInput) -> HumanInputAccepted:
         """Rejection from the command line."""
+        pushing = bool(self._status.secrets_found)
         self._human.record_rejection(inp, workflow.now())
+        if pushing:
+            return HumanInputAccepted(message="Rejected: nothing is pushed; the ticket stops.")
         return HumanInputAccepted(
             message=f"Plan v{self._status.plan_version} rejected; writing the next version."
         )

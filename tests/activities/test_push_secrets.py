@@ -9,7 +9,7 @@ from temporalio.exceptions import ApplicationError
 from temporalio.testing import ActivityEnvironment
 
 from activities.agents import AgentActivities
-from activities.messages import CommitFilesInput, ImplementInput, RepoRef
+from activities.messages import CommitFilesInput, ImplementInput, RepoRef, SecretFinding
 from activities.repo import RepoActivities, Workspaces
 from activities.round_messages import CommitRoundInput
 from activities.rounds import RoundActivities
@@ -97,7 +97,7 @@ async def test_a_models_change_with_a_credential_is_not_pushed(
     assert err.type == "SecretsFound" and err.non_retryable
     assert f"`{OPS}` line {line} (GitHub token)" in err.message
     assert TOKEN not in err.message and TOKEN not in str(err.details)
-    assert err.details[0] == [{"path": OPS, "line": line, "kind": "GitHub token"}]
+    assert err.details[0] == [{"path": OPS, "line": line, "kind": "GitHub token", "own": False}]
     branches = bare_git(remote.clone_url, "branch", "--list", remote.branch)
     assert branches == ""  # nothing reached the remote
     assert bare_git(remote.clone_url, "rev-parse", "refs/heads/main") == before
@@ -155,3 +155,25 @@ async def test_a_review_rounds_commit_with_a_credential_is_not_pushed(
     assert caught.value.type == "SecretsFound" and caught.value.non_retryable
     assert "`calc/config.py` line 4 (GitHub token)" in caught.value.message
     assert bare_git(remote.clone_url, "rev-parse", f"refs/heads/{remote.branch}") == start
+
+
+async def test_findings_an_approver_let_through_are_pushed_and_no_others(
+    remote: RepoRef, tmp_path: Path
+) -> None:
+    approved = [SecretFinding(path=CONFIG, line=4, kind="GitHub token")]
+    changes = [FileChange(path=CONFIG, content=LEAKY_CONFIG)]
+    inp = CommitFilesInput(repo=remote, files=changes, message="m", approved_secrets=approved)
+    result = await ActivityEnvironment().run(repo_activities(tmp_path).commit_files, inp)
+    assert bare_git(remote.clone_url, "rev-parse", f"refs/heads/{remote.branch}") == result.sha
+
+    # Another approved finding goes through; the worker's own value never does.
+    more = LEAKY_CONFIG + f'OTHER = "{TOKEN}"\nJIRA = "{OWN}"\n'
+    mine = SecretFinding(path=CONFIG, line=6, kind="the worker's Jira token", own=True)
+    other = SecretFinding(path=CONFIG, line=5, kind="GitHub token")
+    inp = CommitFilesInput(
+        repo=remote, files=[FileChange(path=CONFIG, content=more)], message="m",
+        approved_secrets=[other, mine],
+    )  # fmt: skip
+    with pytest.raises(ApplicationError) as caught:
+        await ActivityEnvironment().run(repo_activities(tmp_path).commit_files, inp)
+    assert caught.value.details[0] == [mine.model_dump()]

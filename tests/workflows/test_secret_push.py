@@ -1,5 +1,5 @@
-"""A ticket whose change holds a credential stops before it pushes and says where, on the
-time-skipping server: fake agents, the real commit activity with real git and its scan."""
+"""A ticket whose change holds a credential pushes nothing and asks an approver, saying where,
+on the time-skipping server: fake agents, the real commit activity with real git and its scan."""
 
 import asyncio
 import subprocess
@@ -10,15 +10,29 @@ from temporalio import activity
 from temporalio.client import WorkflowFailureError
 from temporalio.testing import WorkflowEnvironment
 
-from activities.messages import CommitFilesInput, CommitFilesResult, ImplementInput
+from activities.messages import (
+    CommitFilesInput,
+    CommitFilesResult,
+    ImplementInput,
+    SecretFinding,
+)
 from activities.repo import RepoActivities, Workspaces
 from graphs.schemas import FileChange, Implementation
+from integrations.secrets import SecretFinder
+from tests.support.notices import check_row
 from tests.workflows.fakes import FakeActivities
-from tests.workflows.test_ticket_workflow import DEADLINE_S, running_ticket, ticket_input
-from workflows.messages import Status
+from tests.workflows.test_ticket_workflow import (
+    DEADLINE_S,
+    awaiting,
+    running_ticket,
+    ticket_input,
+    wait_until,
+)
+from workflows.messages import ApprovalInput, RejectionInput, Status, TicketInput
 from workflows.ticket import TicketWorkflow
 
 TOKEN = "ghp_" + "Q1w2E3r4T5y6U7i8O9p0A1s2D3f4G5h6J7k8"  # a GitHub token's shape
+OWN = "jira-token-" + "of-the-worker-77"
 OPS = "calc/operations.py"
 BRANCH = "ticketsmith/LEAK-1-add-power"
 
@@ -44,16 +58,19 @@ def remote(tmp_path: Path) -> Path:
 
 
 class LeakyAgents(FakeActivities):
-    """Agents whose change copies a token from a log; commits go through the real activity."""
+    """Agents whose change copies a token from a log; commits go through the real activity,
+    with a worker whose own Jira token is OWN."""
 
-    def __init__(self, workspaces: Path) -> None:
+    def __init__(self, workspaces: Path, leak: str = TOKEN) -> None:
         super().__init__()
-        self._repo = RepoActivities(Workspaces(workspaces, None, "t", "t@e"))
+        finder = SecretFinder({"the worker's jira_token": OWN})
+        self._repo = RepoActivities(Workspaces(workspaces, None, "t", "t@e", secrets=finder))
+        self._leak = leak
 
     @activity.defn(name="implement_changes")
     async def implement_changes(self, inp: ImplementInput) -> Implementation:
         self.calls["implement_changes"].append(inp)
-        content = f'def power(a, b):\n    """Token: {TOKEN}"""\n    return a**b\n'
+        content = f'def power(a, b):\n    """Token: {self._leak}"""\n    return a**b\n'
         change = FileChange(path=OPS, content=content)
         return Implementation(changes=[change], notes="done", tokens=20)
 
@@ -63,31 +80,73 @@ class LeakyAgents(FakeActivities):
         return await self._repo.commit_files(inp)
 
 
-async def test_a_change_with_a_credential_stops_the_ticket_before_its_push(
+def leaky_ticket(remote: Path, key: str = "LEAK-1") -> TicketInput:
+    inp = ticket_input(key)
+    inp.auto = True  # straight to the implementation: the push still waits for an approver
+    inp.project.clone_url = str(remote)
+    return inp
+
+
+async def test_a_credential_waits_for_an_approver_and_goes_out_once_approved(
     time_skipping_env: WorkflowEnvironment, remote: Path, tmp_path: Path
 ) -> None:
     fakes = LeakyAgents(tmp_path / "workspaces")
-    inp = ticket_input("LEAK-1")
-    inp.auto = True
-    inp.project.clone_url = str(remote)
+    async with running_ticket(time_skipping_env, fakes, leaky_ticket(remote)) as handle:
+        waiting = await wait_until(handle, awaiting(Status.AWAITING_APPROVAL))
+        assert git(remote, "show", f"{BRANCH}:{OPS}") == "def add(a, b):\n    return a + b"
+        await handle.signal(TicketWorkflow.approve, ApprovalInput(author="bob"))
+        result = await asyncio.wait_for(handle.result(), DEADLINE_S)
+        final = await handle.query(TicketWorkflow.status)
+
+    assert waiting.secrets_found == [SecretFinding(path=OPS, line=2, kind="GitHub token")]
+    assert f"`{OPS}` line 2 (GitHub token)" in waiting.message
+    asked = fakes.said()["jira"][-2]
+    assert f"- `{OPS}` line 2: GitHub token" in asked and "`/approve`" in asked
+    assert all(TOKEN not in text for texts in fakes.said().values() for text in texts)
+    check_row("credential held back", **fakes.said())
+    assert result.status == Status.COMPLETED and result.pr_url
+    assert len(fakes.calls["implement_changes"]) == 1  # the held change, not a new one
+    assert TOKEN in git(remote, "show", f"{BRANCH}:{OPS}")
+    assert final.secrets_found == []
+    decision = final.decisions[-1]
+    assert (decision.kind, decision.author) == ("approve", "bob")
+    assert decision.text == "pushing what looks like a credential, as it is"
+
+
+async def test_a_rejected_push_stops_the_ticket_with_nothing_pushed(
+    time_skipping_env: WorkflowEnvironment, remote: Path, tmp_path: Path
+) -> None:
+    fakes = LeakyAgents(tmp_path / "workspaces")
+    async with running_ticket(time_skipping_env, fakes, leaky_ticket(remote)) as handle:
+        await wait_until(handle, awaiting(Status.AWAITING_APPROVAL))
+        reason = "a real token: read it from the environment"
+        await handle.signal(TicketWorkflow.reject, RejectionInput(reason=reason, author="carol"))
+        with pytest.raises(WorkflowFailureError):
+            await asyncio.wait_for(handle.result(), DEADLINE_S)
+        status = await handle.query(TicketWorkflow.status)
+
+    assert status.status == Status.FAILED
+    stopped = fakes.said()["jira"][-1]
+    assert stopped.startswith("Work on this ticket stopped. carol did not let")
+    assert reason in stopped and not fakes.calls["open_pull_request"]
+    assert git(remote, "show", f"{BRANCH}:{OPS}") == "def add(a, b):\n    return a + b"
+
+
+async def test_the_workers_own_secret_stops_the_ticket_without_asking(
+    time_skipping_env: WorkflowEnvironment, remote: Path, tmp_path: Path
+) -> None:
+    fakes = LeakyAgents(tmp_path / "workspaces", leak=OWN)
+    inp = leaky_ticket(remote, "LEAK-2")
     async with running_ticket(time_skipping_env, fakes, inp) as handle:
         with pytest.raises(WorkflowFailureError):
             await asyncio.wait_for(handle.result(), DEADLINE_S)
         status = await handle.query(TicketWorkflow.status)
 
-    where = f"`{OPS}` line 2 (GitHub token)"
-    assert status.status == Status.FAILED
-    assert where in status.message and TOKEN not in status.message
+    where = f"`{OPS}` line 2 (the worker's jira_token)"
+    assert status.status == Status.FAILED and where in status.message
     stopped = fakes.said()["jira"][-1]
-    assert stopped.startswith(f"Work on this ticket stopped. Nothing was pushed to `{BRANCH}`")
-    assert where in stopped and ".ticketsmith/secrets-allowed" in stopped
-    assert where in fakes.said()["discord"][-1]
-    said = fakes.said()
-    assert all(TOKEN not in text for texts in said.values() for text in texts)
+    assert "one of the worker's own secret values" in stopped and where in stopped
+    assert all(OWN not in text for texts in fakes.said().values() for text in texts)
+    steps = [call.marker.rsplit("/", 1)[1] for call in fakes.calls["post_jira_comment"]]
+    assert "secrets-found" not in steps  # nobody is asked: nothing could let it through
     assert not fakes.calls["open_pull_request"]
-    # The plan went out; the change did not.
-    assert git(remote, "show", f"{BRANCH}:{OPS}") == "def add(a, b):\n    return a + b"
-    assert git(remote, "ls-tree", "-r", "--name-only", BRANCH).splitlines() == [
-        ".ticketsmith/LEAK-1-plan.md",
-        OPS,
-    ]
