@@ -94,10 +94,13 @@ async def test_a_credential_waits_for_an_approver_and_goes_out_once_approved(
     async with running_ticket(time_skipping_env, fakes, leaky_ticket(remote)) as handle:
         waiting = await wait_until(handle, awaiting(Status.AWAITING_APPROVAL))
         assert git(remote, "show", f"{BRANCH}:{OPS}") == "def add(a, b):\n    return a + b"
-        await handle.signal(TicketWorkflow.approve, ApprovalInput(author="bob"))
+        reply = await handle.execute_update(
+            TicketWorkflow.approve_plan, ApprovalInput(author="bob")
+        )
         result = await asyncio.wait_for(handle.result(), DEADLINE_S)
         final = await handle.query(TicketWorkflow.status)
 
+    assert reply.message == "Approved: the change is pushed as it is."
     assert waiting.secrets_found == [SecretFinding(path=OPS, line=2, kind="GitHub token")]
     assert f"`{OPS}` line 2 (GitHub token)" in waiting.message
     asked = fakes.said()["jira"][-2]
@@ -120,7 +123,10 @@ async def test_a_rejected_push_stops_the_ticket_with_nothing_pushed(
     async with running_ticket(time_skipping_env, fakes, leaky_ticket(remote)) as handle:
         await wait_until(handle, awaiting(Status.AWAITING_APPROVAL))
         reason = "a real token: read it from the environment"
-        await handle.signal(TicketWorkflow.reject, RejectionInput(reason=reason, author="carol"))
+        reply = await handle.execute_update(
+            TicketWorkflow.reject_plan, RejectionInput(reason=reason, author="carol")
+        )
+        assert reply.message == "Rejected: nothing is pushed; the ticket stops."
         with pytest.raises(WorkflowFailureError):
             await asyncio.wait_for(handle.result(), DEADLINE_S)
         status = await handle.query(TicketWorkflow.status)
