@@ -59,6 +59,17 @@ def not_approvable(branch: str, found: list[SecretFinding]) -> ApplicationError:
     )
 
 
+def still_held(branch: str, found: list[SecretFinding]) -> ApplicationError:
+    """The failure of an approved push the scan held back again, for findings not approved."""
+    return ApplicationError(
+        f"Nothing was pushed to `{branch}`: after the approval the scan still found what looks "
+        f"like a credential that was not approved: {findings_in_words(found)}. Restart the "
+        "ticket once it is taken out or allowed",
+        type=SECRETS_FOUND,
+        non_retryable=True,
+    )
+
+
 def rejected(author: str, reason: str) -> ApplicationError:
     """The failure of a ticket whose approver would not push the findings."""
     return ApplicationError(

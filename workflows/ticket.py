@@ -38,6 +38,7 @@ with workflow.unsafe.imports_passed_through():
         approval_comment,
         not_approvable,
         rejected,
+        still_held,
         waiting_for,
     )
     from workflows.steps import TicketSteps
@@ -154,7 +155,10 @@ class TicketWorkflow(HumanHandlers, PullRequestHandlers):
             update={"implemented": held.implementation, "approved_secrets": found}
         )
         with self._tracker.step("Push the approved change"):
-            return await self._implement(approved, "-approved", "Push the approved change")
+            pushed = await self._implement(approved, "-approved", "Push the approved change")
+        if pushed.secrets_found:  # the branch moved under it into findings nobody approved
+            raise still_held(work.branch, pushed.secrets_found)
+        return pushed
 
     async def _review(
         self,

@@ -156,3 +156,31 @@ async def test_the_workers_own_secret_stops_the_ticket_without_asking(
     steps = [call.marker.rsplit("/", 1)[1] for call in fakes.calls["post_jira_comment"]]
     assert "secrets-found" not in steps  # nobody is asked: nothing could let it through
     assert not fakes.calls["open_pull_request"]
+
+
+class FindingsThatMove(FakeActivities):
+    """A branch that moved under the approved push into a finding nobody approved."""
+
+    @activity.defn(name="commit_files")
+    async def commit_files(self, inp: CommitFilesInput) -> CommitFilesResult:
+        if not inp.files[0].path.startswith(".ticketsmith/"):
+            line = 9 if inp.approved_secrets else 2
+            self.secrets = [SecretFinding(path=OPS, line=line, kind="Slack token")]
+        return await super().commit_files(inp)
+
+
+async def test_an_approved_push_that_finds_more_stops_the_ticket(
+    time_skipping_env: WorkflowEnvironment,
+) -> None:
+    fakes = FindingsThatMove()
+    inp = ticket_input("LEAK-3")
+    inp.auto = True
+    async with running_ticket(time_skipping_env, fakes, inp) as handle:
+        await wait_until(handle, awaiting(Status.AWAITING_APPROVAL))
+        await handle.signal(TicketWorkflow.approve, ApprovalInput(author="bob"))
+        with pytest.raises(WorkflowFailureError):
+            await asyncio.wait_for(handle.result(), DEADLINE_S)
+
+    stopped = fakes.said()["jira"][-1]
+    assert "after the approval the scan still found" in stopped
+    assert f"`{OPS}` line 9 (Slack token)" in stopped and not fakes.calls["open_pull_request"]
