@@ -50,23 +50,27 @@ def waiting_for(found: list[SecretFinding]) -> str:
 
 def not_approvable(branch: str, found: list[SecretFinding]) -> ApplicationError:
     """The failure of a push that holds one of the worker's own secret values."""
-    return ApplicationError(
-        f"Nothing was pushed to `{branch}`: the change holds one of the worker's own secret "
-        f"values (values not shown): {findings_in_words([f for f in found if f.own])}. Nothing "
-        "lets those through; ask for the change without them and restart the ticket",
-        type=SECRETS_FOUND,
-        non_retryable=True,
-    )
+    own = findings_in_words([f for f in found if f.own])
+    return held_back(
+        branch, f"the change holds one of the worker's own secret values (values not shown): "
+        f"{own}. Nothing lets those through; ask for the change without them and restart the "
+        "ticket",
+    )  # fmt: skip
 
 
 def still_held(branch: str, found: list[SecretFinding]) -> ApplicationError:
     """The failure of an approved push the scan held back again, for findings not approved."""
+    return held_back(
+        branch, "after the approval the scan still found what looks like a credential that was "
+        f"not approved: {findings_in_words(found)}. Restart the ticket once it is taken out or "
+        "allowed",
+    )  # fmt: skip
+
+
+def held_back(branch: str, why: str) -> ApplicationError:
+    """A push that stays held back: the ticket stops, saying why."""
     return ApplicationError(
-        f"Nothing was pushed to `{branch}`: after the approval the scan still found what looks "
-        f"like a credential that was not approved: {findings_in_words(found)}. Restart the "
-        "ticket once it is taken out or allowed",
-        type=SECRETS_FOUND,
-        non_retryable=True,
+        f"Nothing was pushed to `{branch}`: {why}", type=SECRETS_FOUND, non_retryable=True
     )
 
 
