@@ -6,6 +6,7 @@ running activities `graceful_shutdown_seconds` to finish before they are cancell
 """
 
 import asyncio
+import base64
 import logging
 import signal
 from collections.abc import Callable, Sequence
@@ -13,6 +14,7 @@ from contextlib import AsyncExitStack
 from datetime import timedelta
 from typing import Any, NamedTuple
 
+from pydantic import SecretStr
 from temporalio.client import Client
 from temporalio.runtime import Runtime
 from temporalio.worker import Worker
@@ -35,6 +37,7 @@ from integrations.environments import Environments
 from integrations.github_pulls import PullRequestClient
 from integrations.jira import JiraClient
 from integrations.sandbox import SandboxUnavailable
+from integrations.secrets import SecretFinder
 from observability.interceptors import ObservabilityInterceptor
 from observability.logs import configure_logging, secret_values
 from observability.metrics import TicketGauge, metrics_runtime
@@ -52,6 +55,32 @@ def discord_webhooks(settings: Settings) -> dict[str, str | None]:
     return {key: discord_webhook_for(project, settings) for key, project in projects.items()}
 
 
+def own_secrets(settings: Settings, webhooks: dict[str, str | None]) -> SecretFinder:
+    """What the worker must never publish: each secret setting (and the forms it is sent in)
+    and each project's Discord webhook, named for a report."""
+    own = {
+        f"the worker's {name}": value.get_secret_value()
+        for name, value in settings
+        if isinstance(value, SecretStr)
+    }
+    if settings.encryption_keys:  # key_id=key,...: each key alone too
+        for entry in settings.encryption_keys.get_secret_value().split(","):
+            key_id, _, key = entry.partition("=")
+            own[f"the worker's encryption key {key_id.strip()}"] = key.strip()
+    github, jira = settings.github_token, settings.jira_token
+    own["the worker's git credentials"] = basic_credentials("x-access-token", github)
+    own["the worker's Jira credentials"] = basic_credentials(settings.jira_email, jira)
+    for project, url in webhooks.items():
+        if url:
+            own[f"the Discord webhook of {project}"] = url.rstrip("/").rpartition("/")[2]
+    return SecretFinder(own)
+
+
+def basic_credentials(user: str, token: SecretStr) -> str:
+    """`user:token` as HTTP Basic authentication sends it (base64)."""
+    return base64.b64encode(f"{user}:{token.get_secret_value()}".encode()).decode()
+
+
 class ActivitySets(NamedTuple):
     """Activities by task queue: service calls (Jira, GitHub, Discord, git) and agents (models)."""
 
@@ -61,15 +90,20 @@ class ActivitySets(NamedTuple):
 
 def build_activities(settings: Settings, stack: AsyncExitStack) -> ActivitySets:
     """Every activity, bound to clients built from settings (the only place that builds them)."""
+    webhooks = discord_webhooks(settings)
+    secrets = own_secrets(settings, webhooks)
     jira = JiraClient(
         settings.jira_base_url,
         settings.jira_email,
         settings.jira_token.get_secret_value(),
         api_version=settings.jira_api_version,
         acceptance_criteria_field=settings.jira_acceptance_criteria_field,
+        secrets=secrets,
     )
-    github = PullRequestClient(settings.github_api_url, settings.github_token.get_secret_value())
-    discord = DiscordClient()
+    github = PullRequestClient(
+        settings.github_api_url, settings.github_token.get_secret_value(), secrets=secrets
+    )
+    discord = DiscordClient(secrets=secrets)
     for client in (jira, github, discord):
         stack.push_async_callback(client.aclose)
     environments = Environments(
@@ -84,6 +118,7 @@ def build_activities(settings: Settings, stack: AsyncExitStack) -> ActivitySets:
         settings.git_author_name,
         settings.git_author_email,
         environments,
+        secrets,
     )
     api_key = settings.openai_api_key.get_secret_value() if settings.openai_api_key else None
     model = make_chat_model(
@@ -93,7 +128,6 @@ def build_activities(settings: Settings, stack: AsyncExitStack) -> ActivitySets:
         model=settings.openai_model,
         temperature=settings.openai_temperature,
     )
-    webhooks = discord_webhooks(settings)
     jira_activities = JiraActivities(jira)
     repo_activities = RepoActivities(workspaces)
     agent_activities = AgentActivities(

@@ -103,12 +103,25 @@ class PrepareRepositoryResult(BaseModel):
     head_sha: str
 
 
+class SecretFinding(BaseModel):
+    """What looks like a credential in a change: where and what kind, never the value."""
+
+    path: str
+    line: int
+    kind: str
+    own: bool = False  # one of the worker's own secret values: nothing lets it through
+
+
 class CommitFilesInput(BaseModel):
-    """Write files on the ticket branch, commit and push (a no-op when nothing changes)."""
+    """Write files on the ticket branch, commit and push (a no-op when nothing changes).
+
+    `approved_secrets`: what an approver let through the scan (never the worker's own values).
+    """
 
     repo: RepoRef
     files: list[FileChange]
     message: str
+    approved_secrets: list[SecretFinding] = Field(default_factory=list)
 
 
 class CommitFilesResult(BaseModel):

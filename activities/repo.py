@@ -1,7 +1,7 @@
 """Repository activities: each starts from the remote branch and ends by pushing."""
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -24,6 +24,8 @@ from integrations.branch_names import branch_name
 from integrations.environments import Environments
 from integrations.git import GitError, GitWorkspace
 from integrations.git_mirror import GitMirror, mirror_name
+from integrations.push_scan import Finding, PushScan, SecretsFound
+from integrations.secrets import SecretFinder, shapes_only
 
 MIRRORS = ".mirrors"  # beside the tickets' directories (workflow ids never start with a dot)
 
@@ -32,13 +34,15 @@ class Workspaces:
     """Local clones per ticket and purpose, fed by one mirror per repository: caches only.
 
     One operation at a time per clone; the clones of one repository share its mirror's fetches.
+    Every push is scanned first for credentials: the known shapes and, given, the worker's own.
     """
 
     def __init__(
         self, root: Path, token: str | None, author_name: str, author_email: str,
-        environments: Environments | None = None,
+        environments: Environments | None = None, secrets: SecretFinder | None = None,
     ) -> None:  # fmt: skip
         self._root = root
+        self._secrets = secrets or shapes_only()
         self._token = token
         self._author = (author_name, author_email)
         self._locks: dict[Path, asyncio.Lock] = {}
@@ -68,8 +72,11 @@ class Workspaces:
         return self._mirrors[clone_url]
 
     @asynccontextmanager
-    async def using(self, repo: RepoRef, purpose: str) -> AsyncIterator[GitWorkspace]:
-        """The workspace for this ticket and purpose, held exclusively while in use."""
+    async def using(
+        self, repo: RepoRef, purpose: str, approved: Iterable[Finding] = ()
+    ) -> AsyncIterator[GitWorkspace]:
+        """The workspace for this ticket and purpose, held exclusively while in use; its pushes
+        let through the `approved` findings of the scan."""
         path = self._root / repo.workflow_id / purpose
         async with self._locks.setdefault(path, asyncio.Lock()):
             try:
@@ -80,7 +87,12 @@ class Workspaces:
                     author_name=self._author[0],
                     author_email=self._author[1],
                     mirror=self.mirror(repo.clone_url),
+                    outgoing=PushScan(self._secrets, repo.base_branch, approved),
                 )
+            except SecretsFound as err:
+                raise ApplicationError(
+                    str(err), err.details(), type="SecretsFound", non_retryable=True
+                ) from err
             except GitError as err:
                 # A missing repository or refused credentials will not heal by retrying.
                 if err.not_found or err.auth_failed:
@@ -116,7 +128,8 @@ class RepoActivities:
     @activity.defn
     async def commit_files(self, inp: CommitFilesInput) -> CommitFilesResult:
         """Commit changes to the ticket branch and push; identical content is a no-op."""
-        async with self._workspaces.using(inp.repo, "git") as workspace:
+        approved = [Finding(**f.model_dump()) for f in inp.approved_secrets]
+        async with self._workspaces.using(inp.repo, "git", approved) as workspace:
             await workspace.sync(inp.repo.branch, inp.repo.base_branch)
             await apply_changes(workspace, inp.files)
             if await workspace.commit(inp.message) is None:

@@ -8,6 +8,7 @@ import httpx
 from pydantic import BaseModel, Field
 
 from integrations.http import ServiceClient, build_http_client, raise_for_status
+from integrations.secrets import SecretFinder
 
 SERVICE = "Discord"
 MAX_CONTENT = 2000
@@ -100,8 +101,12 @@ def fit_embeds(embeds: Sequence[Embed | dict[str, Any]]) -> list[dict[str, Any]]
 class DiscordClient(ServiceClient):
     """Sends webhook messages; the webhook URL (a secret) is given per call."""
 
-    def __init__(self, transport: httpx.AsyncBaseTransport | None = None) -> None:
-        super().__init__(build_http_client("", transport=transport))
+    def __init__(
+        self,
+        transport: httpx.AsyncBaseTransport | None = None,
+        secrets: SecretFinder | None = None,
+    ) -> None:
+        super().__init__(build_http_client("", transport=transport, secrets=secrets))
 
     async def send(
         self,

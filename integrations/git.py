@@ -34,6 +34,14 @@ class Mirror(Protocol):
         ...
 
 
+class OutgoingCheck(Protocol):
+    """What a workspace checks before it pushes (`integrations.push_scan`)."""
+
+    async def check(self, workspace: "GitWorkspace", branch: str) -> None:
+        """Raise when what HEAD would push to `branch` must not leave."""
+        ...
+
+
 class CommitResult(BaseModel):
     """The branch head after a commit-and-push, and whether anything changed."""
 
@@ -52,10 +60,12 @@ class GitWorkspace:
         author_name: str = "ticketsmith",
         author_email: str = "ticketsmith@example.com",
         mirror: Mirror | None = None,
+        outgoing: OutgoingCheck | None = None,
     ) -> None:
         self.root = root
         self.remote_url = remote_url
         self.mirror = mirror
+        self.outgoing = outgoing
         self._author = (author_name, author_email)
         basic = base64.b64encode(f"x-access-token:{token}".encode()).decode() if token else ""
         self._auth_header = f"Authorization: Basic {basic}" if token else None
@@ -226,7 +236,10 @@ class GitWorkspace:
         return await self.head_sha()
 
     async def push(self, branch: str) -> str:
-        """Push HEAD to the remote `branch` (a no-op when it is already there)."""
+        """Push HEAD to the remote `branch` (a no-op when it is already there), once what it
+        would publish passed the outgoing check."""
+        if self.outgoing is not None:
+            await self.outgoing.check(self, branch)
         await self._git("push", "--quiet", "origin", f"HEAD:refs/heads/{branch}")
         return await self.head_sha()
 

@@ -8,6 +8,7 @@ from pydantic import BaseModel
 from temporalio.exceptions import ApplicationError
 
 from integrations.http import ServiceClient, build_http_client, raise_for_status
+from integrations.secrets import SecretFinder
 
 SERVICE = "GitHub"
 
@@ -62,14 +63,18 @@ class GitHubClient(ServiceClient):
     """GitHub.com (https://api.github.com) or Enterprise style (https://host/api/v3)."""
 
     def __init__(
-        self, api_url: str, token: str, transport: httpx.AsyncBaseTransport | None = None
+        self,
+        api_url: str,
+        token: str,
+        transport: httpx.AsyncBaseTransport | None = None,
+        secrets: SecretFinder | None = None,
     ) -> None:
         headers = {
             "Accept": "application/vnd.github+json",
             "X-GitHub-Api-Version": "2022-11-28",
             "Authorization": f"Bearer {token}",
         }
-        super().__init__(build_http_client(api_url, headers, transport=transport))
+        super().__init__(build_http_client(api_url, headers, transport=transport, secrets=secrets))
 
     async def _request(self, method: str, path: str, **kwargs: Any) -> Any:
         response = await self._http.request(method, path, **kwargs)

@@ -1,5 +1,10 @@
-"""The shared httpx client builder and the mapping of HTTP failures to Temporal errors."""
+"""The shared httpx client builder and the mapping of HTTP failures to Temporal errors.
 
+Every request a client built here sends has the credentials in its JSON body redacted first:
+whatever wrote the text (test output, a model's answer, an error), no secret leaves in it.
+"""
+
+import json
 import re
 import time
 from datetime import timedelta
@@ -10,6 +15,8 @@ from typing import Any, Self
 
 import httpx
 from temporalio.exceptions import ApplicationError
+
+from integrations.secrets import SecretFinder, shapes_only
 
 TIMEOUT = httpx.Timeout(30, connect=10)
 _REASONS = {422: "ValidationFailed"}
@@ -22,9 +29,12 @@ def build_http_client(
     headers: dict[str, str] | None = None,
     auth: httpx.Auth | None = None,
     transport: httpx.AsyncBaseTransport | None = None,
+    secrets: SecretFinder | None = None,
 ) -> httpx.AsyncClient:
-    """An AsyncClient with the project's timeouts; it never retries on its own."""
-    return httpx.AsyncClient(
+    """An AsyncClient with the project's timeouts that redacts what it sends (the known shapes
+    and, given a finder of them, the worker's own secret values); it never retries on its own."""
+    return RedactingClient(
+        secrets or shapes_only(),
         base_url=base_url,
         headers=headers,
         auth=auth,
@@ -32,6 +42,50 @@ def build_http_client(
         timeout=TIMEOUT,
         follow_redirects=True,
     )
+
+
+class RedactingClient(httpx.AsyncClient):
+    """An AsyncClient whose every request goes out with its JSON body's credentials redacted."""
+
+    def __init__(self, secrets: SecretFinder, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._secrets = secrets
+
+    async def send(self, request: httpx.Request, **kwargs: Any) -> httpx.Response:
+        """Send the request as it is, less the credentials in its body."""
+        return await super().send(redacted_request(request, self._secrets), **kwargs)
+
+
+def redacted_request(request: httpx.Request, secrets: SecretFinder) -> httpx.Request:
+    """The request with every string in its JSON body redacted (the same request when none
+    changed, or when it has no JSON body)."""
+    if "json" not in request.headers.get("content-type", ""):
+        return request
+    try:
+        body = json.loads(request.content)
+    except (httpx.RequestNotRead, ValueError):  # a streamed body, or none: nothing to read
+        return request
+    clean = redacted(body, secrets)
+    if clean == body:
+        return request
+    headers = httpx.Headers(request.headers)
+    del headers["content-length"]
+    content = json.dumps(clean, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return httpx.Request(
+        request.method, request.url, headers=headers, content=content.encode(),
+        extensions=request.extensions,
+    )  # fmt: skip
+
+
+def redacted(value: Any, secrets: SecretFinder) -> Any:
+    """A JSON value with every string in it redacted."""
+    if isinstance(value, str):
+        return secrets.redact(value)
+    if isinstance(value, list):
+        return [redacted(item, secrets) for item in value]
+    if isinstance(value, dict):
+        return {key: redacted(item, secrets) for key, item in value.items()}
+    return value
 
 
 class ServiceClient:

@@ -9,6 +9,7 @@ from temporalio.exceptions import ApplicationError
 
 from integrations.adf import adf_to_markdown, markdown_to_adf
 from integrations.http import ServiceClient, build_http_client, raise_for_status
+from integrations.secrets import SecretFinder
 from integrations.wiki import markdown_to_wiki, wiki_to_markdown
 
 SERVICE = "Jira"
@@ -68,6 +69,7 @@ class JiraClient(ServiceClient):
         api_version: int = 3,
         transport: httpx.AsyncBaseTransport | None = None,
         acceptance_criteria_field: str | None = None,
+        secrets: SecretFinder | None = None,
     ) -> None:
         if api_version not in (2, 3):
             raise ValueError(f"Jira REST API version must be 2 or 3, not {api_version}")
@@ -75,7 +77,7 @@ class JiraClient(ServiceClient):
         headers = {"Accept": "application/json"}
         if not email:
             headers["Authorization"] = f"Bearer {token}"
-        super().__init__(build_http_client(base_url, headers, auth, transport))
+        super().__init__(build_http_client(base_url, headers, auth, transport, secrets))
         self._api = f"/rest/api/{api_version}"
         self._version = api_version
         self._criteria_field = acceptance_criteria_field or None

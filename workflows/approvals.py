@@ -12,11 +12,12 @@ with workflow.unsafe.imports_passed_through():
 
 
 def refusal(
-    policy: ApprovalPolicy, verdict: Verdict, facts: ApproverFacts | None, plan_version: int
+    policy: ApprovalPolicy, verdict: Verdict, facts: ApproverFacts | None, subject: str
 ) -> str | None:
-    """Why a verdict does not count, as a reply for Jira; None when it counts."""
+    """Why a verdict does not count, as a reply for Jira; None when it counts. `subject` is
+    what the verdict decides (a plan version, or a push held back)."""
     verb = "approve" if isinstance(verdict, ApprovalInput) else "reject"
-    who = f"{verdict.author} may not {verb} plan v{plan_version}"
+    who = f"{verdict.author} may not {verb} {subject}"
     if facts is not None and facts.is_reporter and not policy.reporter_may_approve:
         return (
             f"{who}: the ticket's reporter does not decide its plan. Who may: {policy.describe()}."
@@ -63,11 +64,11 @@ class Approvals:
             self._human.judging = False
 
     async def _judge_arrived(self) -> bool:
-        version = self._status.plan_version
+        subject = self._human.under_review()
         for verdict in self._human.take_arrived():
             facts = await self._look_up(verdict) if self._policy.needs_lookup else None
             kind = "approve" if isinstance(verdict, ApprovalInput) else "reject"
-            reason = refusal(self._policy, verdict, facts, version)
+            reason = refusal(self._policy, verdict, facts, subject)
             now = workflow.now()
             if reason is not None:
                 self._human.decide(
@@ -81,7 +82,7 @@ class Approvals:
             if approver_id(verdict) not in self._approved_by:
                 self._approved_by.append(approver_id(verdict))
                 count = f" ({len(self._approved_by)} of {self._policy.required} approvals)"
-                text = f"plan v{version}" + (count if self._policy.required > 1 else "")
+                text = subject + (count if self._policy.required > 1 else "")
                 self._human.decide("approve", verdict.author, now, text, verdict.unsigned)
             if len(self._approved_by) >= self._policy.required:
                 return self._settle(verdict)

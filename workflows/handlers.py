@@ -81,9 +81,12 @@ class HumanHandlers:
         refused = self._refused_at_once(inp)
         if refused:
             return refused
+        pushing = bool(self._status.secrets_found)
         self._human.record_approval(inp, workflow.now())
         if not self._policy.open:
             return HumanInputAccepted(message=self._to_be_judged(inp))
+        if pushing:
+            return HumanInputAccepted(message="Approved: the change is pushed as it is.")
         return HumanInputAccepted(message=f"Plan v{self._status.plan_version} approved.")
 
     @approve_plan.validator
@@ -96,9 +99,12 @@ class HumanHandlers:
         refused = self._refused_at_once(inp)
         if refused:
             return refused
+        pushing = bool(self._status.secrets_found)
         self._human.record_rejection(inp, workflow.now())
         if not self._policy.open:
             return HumanInputAccepted(message=self._to_be_judged(inp))
+        if pushing:
+            return HumanInputAccepted(message="Rejected: nothing is pushed; the ticket stops.")
         return HumanInputAccepted(
             message=f"Plan v{self._status.plan_version} rejected; writing the next version."
         )
@@ -108,7 +114,7 @@ class HumanHandlers:
         refused and recorded, the refusal returned."""
         if self._policy.needs_lookup or not self._policy.people:
             return None
-        text = refusal(self._policy, inp, None, self._status.plan_version)
+        text = refusal(self._policy, inp, None, self._human.under_review())
         if text is None:
             return None
         kind = "approve" if isinstance(inp, ApprovalInput) else "reject"
@@ -116,7 +122,7 @@ class HumanHandlers:
         return HumanInputAccepted(accepted=False, message=text)
 
     def _to_be_judged(self, inp: ApprovalInput | RejectionInput) -> str:
-        recorded = f"{inp.author}'s verdict on plan v{self._status.plan_version} is recorded"
+        recorded = f"{inp.author}'s verdict on {self._human.under_review()} is recorded"
         if self._policy.needs_lookup:
             return (
                 f"{recorded}; it counts once Jira confirms {inp.author} may give it "

@@ -44,6 +44,8 @@ class HumanInput:
             raise ValueError(f"{what} cannot be empty")
         if self._status.status != expected:
             waiting = WAITING_FOR.get(self._status.status)
+            if self._status.secrets_found:
+                waiting = "an approver to push what looks like a credential"
             now = f"waiting for {waiting}" if waiting else f"{self._status.status.value}"
             raise ValueError(
                 f"{self._status.key} is not waiting for {what}: it is {now} "
@@ -92,7 +94,7 @@ class HumanInput:
             self._arrived.append(inp)
             return
         self._verdict = inp
-        self.decide("approve", inp.author, at, f"plan v{self._status.plan_version}", inp.unsigned)
+        self.decide("approve", inp.author, at, self.under_review(), inp.unsigned)
 
     def record_rejection(self, inp: RejectionInput, at: datetime) -> None:
         """Take a rejection of the plan under review; others are ignored."""
@@ -119,6 +121,12 @@ class HumanInput:
     def settle(self, verdict: Verdict) -> None:
         """Let a verdict the approvers rule accepted decide the plan."""
         self._verdict = verdict
+
+    def under_review(self) -> str:
+        """What an approval or a rejection now decides on: the plan, or a held-back push."""
+        if self._status.secrets_found:
+            return "pushing what looks like a credential, as it is"
+        return f"plan v{self._status.plan_version}"
 
     def _ignored(self, what: str, author: str) -> None:
         """Say in the log why a signal changed nothing (signals cannot answer back)."""

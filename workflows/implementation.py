@@ -6,6 +6,7 @@ The ticket workflow runs it as a child; it can also be started on its own with a
 import asyncio
 
 from temporalio import workflow
+from temporalio.exceptions import ActivityError
 
 with workflow.unsafe.imports_passed_through():
     from activities.agents import AgentActivities
@@ -20,7 +21,7 @@ with workflow.unsafe.imports_passed_through():
     from activities.repo import RepoActivities
     from graphs.progress import ImplementationProgress, progress_markdown
     from workflows import texts
-    from workflows.messages import ImplementationInput, ImplementationResult
+    from workflows.messages import Implementation, ImplementationInput, ImplementationResult
     from workflows.outbox import Outbox
     from workflows.policies import (
         HTTP_RETRY,
@@ -31,6 +32,7 @@ with workflow.unsafe.imports_passed_through():
         TEST_RETRY,
         TEST_TIMEOUT,
     )
+    from workflows.secret_approval import SECRETS_APPROVAL, findings_in_words, secrets_in
 
 # A pull request whose tests pass but do not show the acceptance criteria met opens as a draft.
 UNPROVEN_CRITERIA_DRAFT = "draft-untested-criteria"
@@ -70,6 +72,8 @@ class ImplementationWorkflow:
             base_branch=inp.project.base_branch,
         )
         workflow.set_current_details(f"Implementing plan v{inp.plan.version} of {inp.key}")
+        if inp.implemented is not None:
+            return await self._deliver(inp, repo, outbox, inp.implemented)
         implementation = await workflow.execute_activity_method(
             AgentActivities.implement_changes,
             ImplementInput(
@@ -83,6 +87,14 @@ class ImplementationWorkflow:
             retry_policy=LLM_RETRY,
             summary="Implement the plan",
         )  # fmt: skip
+        return await self._deliver(inp, repo, outbox, implementation)
+
+    async def _deliver(
+        self, inp: ImplementationInput, repo: RepoRef, outbox: Outbox,
+        implementation: Implementation,
+    ) -> ImplementationResult:  # fmt: skip
+        """Test (unless the implementation just did), commit and push, open the pull request and
+        say so; a push the credential scan holds back comes back with its findings instead."""
         # The implementation graph's last test run was of exactly these changes on the branch.
         last = implementation.last_tests if implementation.changes else None
         if workflow.patched("tests-from-implementation") and last is not None:
@@ -103,9 +115,25 @@ class ImplementationWorkflow:
             )
         head_sha = None
         if implementation.changes:
-            head_sha = await outbox.commit(
-                repo, implementation.changes, f"{inp.key}: {inp.ticket.summary}"
-            )
+            message = f"{inp.key}: {inp.ticket.summary}"
+            try:
+                head_sha = await outbox.commit(
+                    repo, implementation.changes, message, inp.approved_secrets
+                )
+            except ActivityError as err:
+                found = secrets_in(err)
+                # Run on its own, nobody could approve them: it fails saying where they are.
+                if (
+                    not found
+                    or not workflow.info().parent
+                    or not workflow.patched(SECRETS_APPROVAL)
+                ):
+                    raise
+                workflow.set_current_details(f"Nothing pushed: {findings_in_words(found)}")
+                return ImplementationResult(
+                    pr_url="", draft=True, tests_passed=tests.passed, tokens=implementation.tokens,
+                    secrets_found=found, implementation=implementation,
+                )  # fmt: skip
         draft = (
             implementation.produced_offline
             or not implementation.changes
@@ -149,7 +177,7 @@ class ImplementationWorkflow:
             pr_url=pr.url,
             draft=pr.draft,
             tests_passed=tests.passed,
-            tokens=implementation.tokens,
+            tokens=implementation.tokens if inp.implemented is None else 0,
             tests_note=note,
             pr_number=pr.number,
             head_sha=head_sha,

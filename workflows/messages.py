@@ -4,6 +4,7 @@ from datetime import timedelta
 
 from pydantic import BaseModel, Field
 
+from activities.messages import SecretFinding
 from graphs.progress import ImplementationProgress
 from graphs.schemas import (
     Analysis,
@@ -134,10 +135,15 @@ class ImplementationInput(BaseModel):
     requirements: Requirements | None = None
     analysis: Analysis | None = None
     agent_task_queue: str | None = None
+    # A change written before whose push the scan held back, pushed now with what an approver
+    # let through (no model call again).
+    implemented: Implementation | None = None
+    approved_secrets: list[SecretFinding] = Field(default_factory=list)
 
 
 class ImplementationResult(BaseModel):
-    """The pull request and what the tests said."""
+    """The pull request and what the tests said; or, when the credential scan held the push
+    back, what it found and the change, for an approver to let through."""
 
     pr_url: str
     draft: bool
@@ -147,6 +153,8 @@ class ImplementationResult(BaseModel):
     head_sha: str | None = None
     tests_note: str = ""  # an environment that could not be built, a sandbox limit hit
     draft_reason: str = ""  # why the pull request is a draft ("" when it is ready for review)
+    secrets_found: list[SecretFinding] = Field(default_factory=list)
+    implementation: Implementation | None = None  # the change held back, when secrets_found
 
 
 class AnswerInput(BaseModel):

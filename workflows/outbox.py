@@ -13,6 +13,7 @@ with workflow.unsafe.imports_passed_through():
         DiscordNoticeInput,
         PostCommentInput,
         RepoRef,
+        SecretFinding,
         TransitionInput,
     )
     from activities.repo import RepoActivities
@@ -63,11 +64,17 @@ class Outbox:
             summary=summary,
         )
 
-    async def commit(self, repo: RepoRef, files: list[FileChange], message: str) -> str:
-        """Commit files to the ticket branch and push; returns the branch head."""
+    async def commit(
+        self, repo: RepoRef, files: list[FileChange], message: str,
+        approved: list[SecretFinding] | None = None,
+    ) -> str:  # fmt: skip
+        """Commit files to the ticket branch and push; returns the branch head. The push lets
+        through what an approver `approved` of the credential scan's findings."""
         result: CommitFilesResult = await workflow.execute_activity_method(
             RepoActivities.commit_files,
-            CommitFilesInput(repo=repo, files=files, message=message),
+            CommitFilesInput(
+                repo=repo, files=files, message=message, approved_secrets=approved or []
+            ),
             start_to_close_timeout=GIT_TIMEOUT,
             retry_policy=GIT_RETRY,
             summary=message,

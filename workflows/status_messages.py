@@ -8,6 +8,7 @@ from enum import StrEnum
 
 from pydantic import BaseModel, Field
 
+from activities.messages import SecretFinding
 from graphs.progress import ImplementationProgress
 from graphs.question import Question
 
@@ -121,6 +122,8 @@ class TicketStatus(BaseModel):
     step: str | None = None
     step_started_at: datetime | None = None
     implementation: ImplementationProgress | None = None
+    # What the credential scan found in the change while it waits for an approver.
+    secrets_found: list[SecretFinding] = Field(default_factory=list)
 
 
 class TicketResult(BaseModel):

@@ -34,6 +34,14 @@ with workflow.unsafe.imports_passed_through():
     from workflows.questions import NO_REPEATED_QUESTIONS, unasked
     from workflows.review import ReviewPhase
     from workflows.rounds import PullRequestRounds
+    from workflows.secret_approval import (
+        SECRETS_APPROVAL,
+        approval_comment,
+        not_approvable,
+        rejected,
+        still_held,
+        waiting_for,
+    )
     from workflows.steps import TicketSteps
     from workflows.tracker import Tracker
     from workflows.waits import Waiter
@@ -92,22 +100,21 @@ class TicketWorkflow(HumanHandlers, PullRequestHandlers):
             )
         await self._check_budget()
         self._tracker.set(Phase.IMPLEMENTATION, Status.RUNNING, "Implementing the plan")
+        work = ImplementationInput(
+            key=inp.key,
+            project=inp.project,
+            branch=steps.repo.branch,
+            ticket=ticket,
+            plan=plan,
+            requirements=requirements,
+            analysis=analysis,
+            agent_task_queue=inp.agent_task_queue,
+        )
         with self._tracker.step(f"Implement plan v{plan.version}"):
-            done = await workflow.execute_child_workflow(
-                ImplementationWorkflow.run,
-                ImplementationInput(
-                    key=inp.key,
-                    project=inp.project,
-                    branch=steps.repo.branch,
-                    ticket=ticket,
-                    plan=plan,
-                    requirements=requirements,
-                    analysis=analysis,
-                    agent_task_queue=inp.agent_task_queue,
-                ),
-                id=f"{workflow.info().workflow_id}-implementation",
-                static_summary=f"Implement plan v{plan.version}",
-            )
+            done = await self._implement(work, "", f"Implement plan v{plan.version}")
+        if done.secrets_found and workflow.patched(SECRETS_APPROVAL):
+            self._status.tokens += done.tokens
+            done = await self._push_if_approved(work, done)
         self._status.tokens += done.tokens
         self._status.pr_url = done.pr_url
         self._status.pr_draft, self._status.tests_passed = done.draft, done.tests_passed
@@ -121,6 +128,43 @@ class TicketWorkflow(HumanHandlers, PullRequestHandlers):
         ):
             return await self._review(inp, steps, ticket, done)
         return await self._finish(f"Pull request opened: {done.pr_url}")
+
+    async def _implement(
+        self, work: ImplementationInput, suffix: str, summary: str
+    ) -> ImplementationResult:
+        """The implementation child workflow, to its pull request."""
+        return await workflow.execute_child_workflow(
+            ImplementationWorkflow.run,
+            work,
+            id=f"{workflow.info().workflow_id}-implementation{suffix}",
+            static_summary=summary,
+        )
+
+    async def _push_if_approved(
+        self, work: ImplementationInput, held: ImplementationResult
+    ) -> ImplementationResult:
+        """Ask an approver about what the credential scan held back; push it once approved."""
+        found = held.secrets_found
+        if any(f.own for f in found):
+            raise not_approvable(work.branch, found)
+        self._status.secrets_found = found
+        await self._outbox.comment("secrets-found", approval_comment(work.key, work.branch, found))
+        await self._wait(Status.AWAITING_APPROVAL, waiting_for(found))
+        while not await self._approvals.judge():  # the project's approvers rule
+            await self._wait(Status.AWAITING_APPROVAL, waiting_for(found), False)
+        rejection = self._human.take_verdict()
+        self._status.secrets_found = []
+        if rejection is not None:
+            raise rejected(rejection.author, rejection.reason)
+        self._tracker.set(Phase.IMPLEMENTATION, Status.RUNNING, "Pushing the approved change")
+        approved = work.model_copy(
+            update={"implemented": held.implementation, "approved_secrets": found}
+        )
+        with self._tracker.step("Push the approved change"):
+            pushed = await self._implement(approved, "-approved", "Push the approved change")
+        if pushed.secrets_found:  # the branch moved under it into findings nobody approved
+            raise still_held(work.branch, pushed.secrets_found)
+        return pushed
 
     async def _review(
         self,

@@ -19,7 +19,10 @@ an answered question asks only the new one. `untested-criteria` takes the
 `draft-untested-criteria` patch: tests that pass but test no
 acceptance criterion open a draft. `review-notified` (and its child, `notified-implementation`)
 takes the `notify-pull-request` and `notify-round-push` patches: Discord hears when the pull
-request opens and when a round pushes to it.
+request opens and when a round pushes to it. `secrets-approved` (with its two implementation
+children, `secrets-held-implementation` and `secrets-pushed-implementation`) takes the
+`secrets-approval` patch: the credential scan holds the implementation's push back until an
+approver approves it.
 """
 
 import asyncio
@@ -35,6 +38,7 @@ from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.testing import WorkflowEnvironment
 from temporalio.worker import Worker
 
+from activities.messages import SecretFinding
 from graphs.schemas import CriterionCoverage
 from tests.conftest import register_search_attributes
 from tests.workflows.fakes import FakeActivities, ProgressReportingActivities
@@ -152,6 +156,12 @@ async def progress(handle: Handle) -> None:
     await handle.result()
 
 
+async def secrets_approved(handle: Handle) -> None:
+    await wait_until(handle, awaiting(Status.AWAITING_APPROVAL))
+    await handle.signal(TicketWorkflow.approve, ApprovalInput(author="bob"))
+    await handle.result()
+
+
 async def followup_repeated(handle: Handle) -> None:
     await wait_until(handle, awaiting(Status.AWAITING_ANSWERS))
     await handle.signal(TicketWorkflow.answer, AnswerInput(text="floats", author="alice"))
@@ -177,9 +187,15 @@ SCENARIOS: dict[str, Callable[[Handle], Awaitable[None]]] = {
     "review-judged": review_judged,
     "followup-repeated": followup_repeated,  # its follow-up round repeats a question
     "review-notified": review_merged,  # Discord hears of the pull request and each push
+    "secrets-approved": secrets_approved,  # auto mode; the scan holds the push back once
 }
 # Scenarios whose implementation child is saved too, and under which name.
-CHILDREN = {"happy": "happy-implementation", "review-notified": "notified-implementation"}
+CHILDREN = {
+    "happy": "happy-implementation",
+    "review-notified": "notified-implementation",
+    "secrets-approved": "secrets-held-implementation",
+}
+HELD = [SecretFinding(path="calc/operations.py", line=2, kind="GitHub token")]
 
 
 def scenario_input(name: str, number: int) -> TicketInput:
@@ -189,7 +205,7 @@ def scenario_input(name: str, number: int) -> TicketInput:
     inp = ticket_input(f"REC-{number}")
     if name == "expiry":
         inp.waits = WaitPolicy(max_reminders=1)
-    inp.auto = name == "progress"
+    inp.auto = name in ("progress", "secrets-approved")
     return inp
 
 
@@ -238,6 +254,8 @@ async def record(env: WorkflowEnvironment, names: list[str]) -> list[str]:
             fakes.followup_rounds, fakes.repeat_questions = 1, True
         if name == "review-judged":
             fakes.race = "human9"  # the review round's push merges their commit in
+        if name == "secrets-approved":
+            fakes.secrets = HELD
         workflow_id = f"ticket-{inp.key}"
         async with Worker(
             env.client,
@@ -254,6 +272,10 @@ async def record(env: WorkflowEnvironment, names: list[str]) -> list[str]:
         if name in CHILDREN:
             await save(env.client, f"{workflow_id}-implementation", CHILDREN[name])
             written.append(f"{CHILDREN[name]}.json")
+        if name == "secrets-approved":
+            pushed = "secrets-pushed-implementation"
+            await save(env.client, f"{workflow_id}-implementation-approved", pushed)
+            written.append(f"{pushed}.json")
     if not names or "tested-implementation" in names:
         written.append(await record_tested_implementation(env))
     if not names or UNTESTED in names:

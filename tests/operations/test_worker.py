@@ -11,7 +11,14 @@ from temporalio.testing import WorkflowEnvironment
 
 with workflow.unsafe.imports_passed_through():  # the sandbox re-imports this module
     from config import Settings
-    from worker import ActivitySets, build_activities, build_workers, run_workers, secret_values
+    from worker import (
+        ActivitySets,
+        build_activities,
+        build_workers,
+        own_secrets,
+        run_workers,
+        secret_values,
+    )
 
 
 @dataclass
@@ -112,3 +119,31 @@ async def test_agents_get_their_own_queue_and_limit(dev_server: WorkflowEnvironm
 def test_secrets_are_collected_for_redaction() -> None:
     values = secret_values(Settings(jira_token="j-secret", github_token="g-secret"))  # type: ignore[arg-type]
     assert {"j-secret", "g-secret"} <= set(values)
+
+
+def test_the_worker_never_publishes_its_own_secrets() -> None:
+    settings = Settings(
+        github_token="gh-token-of-the-worker",
+        jira_token="jira-token-of-the-worker",
+        webhook_secret="webhook-secret-of-the-worker",
+        encryption_keys="k1=c2VjcmV0LWtleS1vbmUtMTIzNDU2Nzg5MA==,k0=b2xkLWtleS0xMjM0NTY3ODkw",
+        openai_api_key="openai-key-of-the-worker",
+        _env_file=None,
+    )
+    webhooks = {"DEMO": "https://discord.test/api/webhooks/1/discord-hook-token", "OPS": None}
+    finder = own_secrets(settings, webhooks)
+    values = [
+        "gh-token-of-the-worker",
+        "jira-token-of-the-worker",
+        "webhook-secret-of-the-worker",
+        "b2xkLWtleS0xMjM0NTY3ODkw",
+        "openai-key-of-the-worker",
+        "discord-hook-token",
+        "eC1hY2Nlc3MtdG9rZW46Z2gtdG9rZW4tb2YtdGhlLXdvcmtlcg==",  # git's Basic credentials
+    ]
+    for value in values:
+        redacted = finder.redact(f"it said {value}.")
+        assert value not in redacted and redacted.startswith("it said [redacted: "), value
+    assert finder.redact("it said discord-hook-token") == (
+        "it said [redacted: the Discord webhook of DEMO]"
+    )

@@ -40,6 +40,9 @@ def test_every_scenario_is_recorded() -> None:
     assert {"review-merged", "review-closed", "review-expired"} <= names
     assert {"review-ci-once", "review-judged", "untested-criteria", "followup-repeated"} <= names
     assert {"review-notified", "notified-implementation"} <= names  # Discord notices
+    # the credential scan holds the implementation's push back until an approver approves it
+    assert {"secrets-approved", "secrets-held-implementation"} <= names
+    assert "secrets-pushed-implementation" in names
     graphs = {"sequence", "parallel", "conditional-then", "conditional-else", "retry"}
     graphs |= {"error-handler", "wait-approved", "wait-expired", "foreach-loop"}
     assert {f"graph-{name}" for name in graphs} <= names

@@ -28,6 +28,7 @@ from activities.messages import (
     RequirementsInput,
     RunTestsInput,
     RunTestsResult,
+    SecretFinding,
     TransitionInput,
     TransitionResult,
 )
@@ -89,6 +90,8 @@ class FakeActivities:
         self.repeat_questions = False  # follow-up rounds ask the first question again
         self.reporter = "alice-1"  # who reported the ticket, as look_up_approver sees it
         self.groups: dict[str, list[str]] = {}  # Jira groups by account id
+        # What the credential scan finds in the implementation's push until an approver lets it.
+        self.secrets: list[SecretFinding] = []
 
     def said(self) -> dict[str, list[str]]:
         """What the ticket posted on Jira, Discord and GitHub, and where it moved the issue, as
@@ -171,6 +174,11 @@ class FakeActivities:
     @activity.defn(name="commit_files")
     async def commit_files(self, inp: CommitFilesInput) -> CommitFilesResult:
         self.calls["commit_files"].append(inp)
+        plan = all(f.path.startswith(".ticketsmith/") for f in inp.files)
+        if self.secrets and not plan and inp.approved_secrets != self.secrets:
+            details = [f.model_dump() for f in self.secrets]
+            raise ApplicationError("Nothing was pushed", details, type="SecretsFound",
+                                   non_retryable=True)  # fmt: skip
         return CommitFilesResult(sha=f"sha{len(self.calls['commit_files'])}", changed=True)
 
     @activity.defn(name="run_tests")
