@@ -28,7 +28,7 @@ from tests.workflows.test_ticket_workflow import (
     ticket_input,
     wait_until,
 )
-from workflows.messages import ApprovalInput, RejectionInput, Status, TicketInput
+from workflows.messages import ApprovalInput, ApprovalPolicy, RejectionInput, Status, TicketInput
 from workflows.ticket import TicketWorkflow
 
 TOKEN = "ghp_" + "Q1w2E3r4T5y6U7i8O9p0A1s2D3f4G5h6J7k8"  # a GitHub token's shape
@@ -184,3 +184,27 @@ async def test_an_approved_push_that_finds_more_stops_the_ticket(
     stopped = fakes.said()["jira"][-1]
     assert "after the approval the scan still found" in stopped
     assert f"`{OPS}` line 9 (Slack token)" in stopped and not fakes.calls["open_pull_request"]
+
+
+async def test_only_the_projects_approvers_may_let_a_credential_through(
+    time_skipping_env: WorkflowEnvironment, remote: Path, tmp_path: Path
+) -> None:
+    fakes = LeakyAgents(tmp_path / "workspaces")
+    inp = leaky_ticket(remote, "LEAK-3")
+    branch = BRANCH.replace("LEAK-1", "LEAK-3")
+    inp.approval = ApprovalPolicy(approvers=["bob"])
+    async with running_ticket(time_skipping_env, fakes, inp) as handle:
+        await wait_until(handle, awaiting(Status.AWAITING_APPROVAL))
+        refused = await handle.execute_update(
+            TicketWorkflow.approve_plan, ApprovalInput(author="eve", author_ids=["eve"])
+        )
+        assert git(remote, "show", f"{branch}:{OPS}") == "def add(a, b):\n    return a + b"
+        await handle.signal(TicketWorkflow.approve, ApprovalInput(author="Bob", author_ids=["bob"]))
+        result = await asyncio.wait_for(handle.result(), DEADLINE_S)
+        final = await handle.query(TicketWorkflow.status)
+    assert not refused.accepted
+    assert refused.message == (
+        "eve may not approve pushing what looks like a credential, as it is. Who may: bob."
+    )
+    assert [(d.kind, d.author) for d in final.decisions] == [("refused", "eve"), ("approve", "Bob")]
+    assert result.status == Status.COMPLETED and TOKEN in git(remote, "show", f"{branch}:{OPS}")
