@@ -28,7 +28,7 @@ from activities.messages import (
 )
 from activities.progress import ProgressReporter
 from activities.repo import Workspaces
-from activities.tester import WorkspaceTester
+from activities.tester import WorkspaceTester, instruction_checks
 from graphs.analysis import analyse_repository, index_repository, make_context_query_tool
 from graphs.analysis.scan import detect_frameworks, detect_test_command, scan_files
 from graphs.implementation.graph import MAX_REVISIONS, implement_plan
@@ -180,7 +180,10 @@ class AgentActivities:
             tester = None
             if command:
                 setup = getattr(inp, "setup_command", None)
-                tester = WorkspaceTester(self._workspaces, inp.repo, command, timeout, setup)
+                checks = instruction_checks(repo_dir) if getattr(inp, "run_checks", True) else []
+                tester = WorkspaceTester(
+                    self._workspaces, inp.repo, command, timeout, setup, checks
+                )
             work = implement_plan(
                 self._model,
                 repo_dir,

@@ -222,3 +222,4 @@ class ImplementInput(BaseModel):
     setup_command: str | None = None
     test_timeout_seconds: float = 600
     max_revisions: int = 15
+    run_checks: bool = True  # the check commands the repository's instructions name

@@ -60,6 +60,7 @@ class ReviseInput(BaseModel):
     test_command: str | None = None
     setup_command: str | None = None
     max_revisions: int = 3
+    run_checks: bool = True  # the check commands the repository's instructions name
 
 
 class UpdateFromBaseInput(BaseModel):

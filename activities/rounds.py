@@ -19,7 +19,7 @@ from activities.round_messages import (
     JudgeCommentsResult,
 )
 from activities.round_push import commit_round
-from activities.tester import WorkspaceTester
+from activities.tester import WorkspaceTester, instruction_checks
 from graphs.feedback import feedback_plan, paths_in, repository_file
 from graphs.implementation.graph import implement_plan
 from graphs.schemas import Implementation
@@ -51,9 +51,10 @@ class RoundActivities:
             )
             tester = None
             if inp.test_command:
+                checks = instruction_checks(repo_dir) if getattr(inp, "run_checks", True) else []
                 tester = WorkspaceTester(
                     self._workspaces, inp.repo, inp.test_command, TEST_TIMEOUT_SECONDS,
-                    inp.setup_command,
+                    inp.setup_command, checks,
                 )  # fmt: skip
             plan = feedback_plan(inp.kind, inp.feedback, paths)
             work = implement_plan(

@@ -1,5 +1,6 @@
 """One run of a project's tests: its own environment (built or reused), then its command."""
 
+from activities.checks import run_checks
 from activities.testcases import (
     import_check_command,
     import_errors,
@@ -19,14 +20,15 @@ UNSANDBOXED = "unsandboxed: TICKETSMITH_SANDBOX=none ran this without bubblewrap
 async def run_project_tests(
     environments: Environments, workspace: GitWorkspace, repository: str, command: str,
     timeout_s: float, setup_command: str | None = None, *, modules: dict[str, str] | None = None,
-    junit: bool = False, traced: list[str] | None = None,
+    junit: bool = False, traced: list[str] | None = None, checks: list[str] | None = None,
 ) -> TestReport:  # fmt: skip
     """Build (or reuse) the checkout's environment, then run the test command in it.
 
     With `modules` (changed file -> module), each must import first, else no test runs; with
     `junit`, a pytest command reports each test (`passed_tests`, `failed_tests`); with
     `traced` files, failing tests that fail in their own asserts are rerun under a profiler
-    to say where their call into those files returned.
+    to say where their call into those files returned. `checks` (lint, type check) run after
+    the tests in the same environment; they are reported, and leave the verdict to the tests.
     """
     env = await environments.ensure(workspace.root, repository, setup_command)
     if env.error or env.path is None:
@@ -60,10 +62,12 @@ async def run_project_tests(
     )
     cases = take_junit(workspace.root) if junit else []
     limit = LIMIT_NAMES[result.limit] if result.limit else None
+    checked = await run_checks(workspace, env.path, environments.sandbox, checks or [], timeout_s)
     report = TestReport(
         passed=result.exit_code == 0 and not result.timed_out and result.limit is None,
         exit_code=result.exit_code,
-        output=f"{result.output.rstrip()}\n\n{footer(env, result.sandboxed)}",
+        output=f"{result.output.rstrip()}\n\n{checked.text}{footer(env, result.sandboxed)}",
+        checks=checked.lines,
         timed_out=result.timed_out,
         duration_seconds=result.duration_s,
         environment=env.description,

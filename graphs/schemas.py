@@ -33,6 +33,9 @@ class Analysis(BaseModel):
     environment: str = ""  # how the repository declares its dependencies, as detected
     produced_offline: bool = False
     tokens: int = 0
+    # The repository's own instructions (AGENTS.md, CONTRIBUTING.md, ...), condensed.
+    instructions: str = ""
+    instruction_files: list[str] = Field(default_factory=list)
 
 
 class QuestionSet(BaseModel):
@@ -93,6 +96,7 @@ class Plan(BaseModel):
     produced_offline: bool = False
     tokens: int = 0
     fallback: str = ""  # why the model's plan was unusable, when this one was built without it
+    instructions_followed: list[str] = Field(default_factory=list)  # the files it was told to
 
 
 class FileChange(BaseModel):
@@ -144,6 +148,8 @@ class TestReport(BaseModel):
     passed_tests: list[str] = Field(default_factory=list)
     failed_tests: list[FailedTest] = Field(default_factory=list)
     import_errors: dict[str, str] = Field(default_factory=dict)
+    # One line per check command the repository's instructions name: "`cmd`: passed" or not.
+    checks: list[str] = Field(default_factory=list)
 
     @property
     def counted(self) -> bool:

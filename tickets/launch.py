@@ -61,6 +61,7 @@ def ticket_input(
             test_command=repo.test_command or project.test_command,
             setup_command=repo.setup_command or project.setup_command,
             implement_after_approval=project.implement_after_approval,
+            instruction_checks=project.instruction_checks,
         ),
         auto=auto,
         max_plan_rejections=project.max_plan_rejections,

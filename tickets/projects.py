@@ -40,6 +40,8 @@ class ProjectConfig(BaseModel):
     # Run instead of the detected install, with network, in the environment ($VIRTUAL_ENV).
     setup_command: str | None = None
     implement_after_approval: bool = False
+    # Run the check commands AGENTS.md (or CONTRIBUTING.md) names beside the tests.
+    instruction_checks: bool = True
     discord_webhook_url: str | None = None
     reminder_interval_hours: float = Field(default=24, gt=0)
     max_reminders: int = Field(default=3, ge=0)

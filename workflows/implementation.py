@@ -80,6 +80,7 @@ class ImplementationWorkflow:
                 repo=repo, ticket=inp.ticket, plan=inp.plan, requirements=inp.requirements,
                 analysis=inp.analysis, test_command=inp.project.test_command,
                 setup_command=inp.project.setup_command,
+                run_checks=inp.project.instruction_checks,
             ),
             task_queue=inp.agent_task_queue,
             start_to_close_timeout=LLM_TIMEOUT,

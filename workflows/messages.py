@@ -55,6 +55,8 @@ class TicketProject(BaseModel):
     test_command: str = "python -m pytest -q"
     setup_command: str | None = None
     implement_after_approval: bool = False
+    # Run the check commands the repository's instructions name (lint, type check) with the tests.
+    instruction_checks: bool = True
 
 
 class ApprovalPolicy(BaseModel):

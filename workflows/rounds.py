@@ -192,6 +192,7 @@ class PullRequestRounds:
                 repo=self.repo, ticket=self._ticket, kind=kind, feedback=feedback, paths=paths,
                 test_command=self._inp.project.test_command,
                 setup_command=self._inp.project.setup_command,
+                run_checks=self._inp.project.instruction_checks,
             ),
             task_queue=self._inp.agent_task_queue,
             start_to_close_timeout=LLM_TIMEOUT,

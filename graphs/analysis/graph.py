@@ -7,6 +7,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
 from graphs.analysis.index import CodeIndex
+from graphs.analysis.instructions import read_instructions
 from graphs.analysis.nodes import detect, index, make_summarise, scan, ticket_text
 from graphs.analysis.scan import mentioned_files, scan_files, select_files
 from graphs.analysis.state import AnalysisInput, AnalysisState
@@ -48,7 +49,10 @@ async def analyse_repository(
     relevant = mentioned_files(query, files) + [
         s.path for s in state["index"].context_query(query, k=RELEVANT_FILES)
     ]
+    instructions = read_instructions(repo_dir)
     return Analysis(
+        instructions=instructions.text,
+        instruction_files=instructions.sources,
         summary=state["summary"],
         languages=state["languages"],
         frameworks=state["frameworks"],

@@ -27,6 +27,7 @@ from langchain_core.tools import BaseTool
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
+from graphs.analysis.instructions import read_instructions
 from graphs.implementation.budget import Budget
 from graphs.implementation.criteria.node import make_criteria
 from graphs.implementation.finish.node import make_finish
@@ -198,6 +199,8 @@ async def implement_plan(
             "plan": plan,
             "requirements": requirements,
             "analysis": analysis,
+            # Read from the checkout, so that review rounds (no analysis) follow them too.
+            "instructions": read_instructions(repo_dir).prompt_text(),
         },
         {"recursion_limit": STEPS_PER_REVISION * max_revisions + 12},
     )

@@ -58,7 +58,7 @@ def review_inputs(state: ImplementationState) -> dict[str, Any]:
     """The inputs block of the review prompt."""
     plan, requirements = state["plan"], state["requirements"]
     changes = current_changes(state)
-    return {
+    inputs: dict[str, Any] = {
         "plan": {
             "summary": plan.summary,
             "files": [f.model_dump() for f in plan.files],
@@ -71,6 +71,9 @@ def review_inputs(state: ImplementationState) -> dict[str, Any]:
         "diff": diff_text(state["repo_dir"], changes),
         "tests": test_results(state.get("tests")),
     }
+    if state.get("instructions"):  # only then: prompts without them stay as they were
+        inputs["repository_instructions"] = state["instructions"]
+    return inputs
 
 
 def settle(review: Review, tests: TestReport | None, missing: list[Fix] | None = None) -> Review:

@@ -58,6 +58,8 @@ class ImplementationInput(TypedDict):
     plan: Plan
     requirements: Requirements | None
     analysis: NotRequired[Analysis | None]
+    # The repository's own instructions as prompts show them ("" when it has none).
+    instructions: NotRequired[str]
 
 
 class Assignment(TypedDict):

@@ -94,6 +94,7 @@ async def fan_out(state: ImplementationState) -> list[Send] | Literal["finish"]:
         "plan": state["plan"],
         "requirements": state["requirements"],
         "analysis": state.get("analysis"),
+        "instructions": state.get("instructions", ""),
         "index": state["index"],
         "revision": state["revision"],
     }

@@ -101,6 +101,8 @@ def make_draft(model: BaseChatModel) -> AsyncNode[PlanningState]:
             "previous_version": previous_brief(state.get("previous")),
             "related_code": state.get("related_code") or None,
         }
+        if analysis.instructions:  # only then: prompts without them stay as they were
+            inputs["repository_instructions"] = analysis.instructions
         system, human = task_prompt(
             "plan", inputs, key=ticket.key, summary=ticket.summary, version=str(state["version"])
         )
@@ -227,8 +229,10 @@ def make_finalise(model: BaseChatModel) -> SyncNode[PlanningState]:
             contracts=contracts,
             changes_since_previous=changes,
             previous_version=None if previous is None else previous.version,
+            instructions=state["analysis"].instruction_files,
         )
         plan = Plan(
+            instructions_followed=state["analysis"].instruction_files,
             version=state["version"],
             summary=answer.summary.strip(),
             files=files,

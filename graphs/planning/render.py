@@ -35,6 +35,7 @@ def render_plan_markdown(
     changes_since_previous: list[str] | None = None,
     previous_version: int | None = None,
     fallback_note: str = "",
+    instructions: list[str] | None = None,
 ) -> str:
     """Markdown for a plan: title, banner, changes, summary, files, contracts, tests, risks."""
     lines = [f"# Plan v{version} for {key}: {title}", ""]
@@ -52,6 +53,9 @@ def render_plan_markdown(
         lines += _bullets([_contract(c) for c in contracts], "")
     lines += ["", "## Test plan", ""] + _bullets(test_plan, "No test plan.")
     lines += ["", "## Risks", ""] + _bullets(risks, "None identified.")
+    if instructions:
+        named = ", ".join(f"`{name}`" for name in instructions)
+        lines += ["", "## Repository instructions", "", f"Follows the repository's {named}."]
     if feedback:
         addressed = addresses_feedback or [
             f"Feedback received (no specific change reported): {item}" for item in feedback

@@ -74,6 +74,9 @@ def worker_messages(state: WorkerState, window: Window, current: str) -> list[Ba
         },
     }
     analysis = state.get("analysis")
+    repository = trim(analysis.summary, 800) if analysis else "(no analysis given)"
+    if state.get("instructions"):
+        repository += f"\n\n{state['instructions']}"
     contracts = [f"{c.path}: {c.signature}: {c.behaviour}" for c in plan.contracts[:MAX_CONTRACTS]]
     return task_messages(
         "implement_file",
@@ -90,7 +93,7 @@ def worker_messages(state: WorkerState, window: Window, current: str) -> list[Ba
         ),
         criteria=criteria_text(ticket, requirements),
         answers=answers_text(requirements),
-        repository=trim(analysis.summary, 800) if analysis else "(no analysis given)",
+        repository=repository,
         contracts=_bullets(contracts, "(none)"),
         feedback=state["feedback"],
         related=related or "(none)",
