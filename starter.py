@@ -1,6 +1,6 @@
-"""The command line: tickets (start, watch, answer, approve, reject, budget, status, list, cancel,
-merge and close their pull request), graph runs (graph, mvp, input) and research questions
-(research).
+"""The command line: tickets (start, watch, answer, approve, reject, budget, say, stop, status,
+list, cancel, merge and close their pull request), graph runs (graph, mvp, input) and research
+questions (research).
 
 Each subcommand is one row of COMMANDS: its arguments, and the function that carries it out,
 named as "module:function" and imported only when that subcommand runs, so that `--help` is
@@ -133,6 +133,10 @@ COMMANDS = (
             text_arguments("reason", "what to change"), "tickets.cli:reject"),
     Command("budget", "give the ticket more model tokens: +N", budget_arguments,
             "tickets.cli:budget"),
+    Command("say", "guidance for the running implementation's next revision",
+            text_arguments("text", "what to tell it"), "tickets.cli:say"),
+    Command("stop", "end the running implementation early with its best revision",
+            keyed_with_author, "tickets.cli:stop"),
     Command("status", "where the ticket (or graph run) is", status_arguments,
             "tickets.quick:status"),
     Command("cancel", "stop the ticket (or graph run)", key, "tickets.cli:cancel"),

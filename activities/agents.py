@@ -28,6 +28,7 @@ from activities.messages import (
 )
 from activities.progress import ProgressReporter
 from activities.repo import Workspaces
+from activities.steering import TicketSteering
 from activities.tester import WorkspaceTester, instruction_checks
 from graphs.analysis import analyse_repository, index_repository, make_context_query_tool
 from graphs.analysis.scan import detect_frameworks, detect_test_command, scan_files
@@ -200,6 +201,7 @@ class AgentActivities:
                 progress=progress,
                 on_progress=save,
                 on_start=reporter.started,
+                steering=TicketSteering(inp.repo.workflow_id),
             )
             sending = asyncio.create_task(reporter.run())
             try:

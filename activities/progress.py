@@ -53,7 +53,7 @@ class ProgressReporter:
     ) -> None:
         self._workflow_id = workflow_id
         self._interval = interval
-        self._client = _client()
+        self._client = worker_client()
         attempt = activity.info().attempt if activity.in_activity() else 1
         self.progress = ImplementationProgress(
             sequence=attempt * ATTEMPT_STRIDE, max_revisions=max_revisions, stage="starting"
@@ -114,7 +114,7 @@ class ProgressReporter:
             activity.logger.warning("could not report progress to %s: %s", self._workflow_id, err)
 
 
-def _client() -> Client | None:
+def worker_client() -> Client | None:
     """The worker's Temporal client, or None outside a worker (a unit test's activity)."""
     try:
         return activity.client()

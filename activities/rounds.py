@@ -19,6 +19,7 @@ from activities.round_messages import (
     JudgeCommentsResult,
 )
 from activities.round_push import commit_round
+from activities.steering import TicketSteering
 from activities.tester import WorkspaceTester, instruction_checks
 from graphs.feedback import feedback_plan, paths_in, repository_file
 from graphs.implementation.graph import implement_plan
@@ -60,6 +61,7 @@ class RoundActivities:
             work = implement_plan(
                 self._model, repo_dir, inp.ticket, plan, None,
                 tester=tester, max_revisions=inp.max_revisions,
+                steering=TicketSteering(inp.repo.workflow_id),
             )  # fmt: skip
             with model_answers():
                 implementation = await heartbeating(work)

@@ -13,7 +13,14 @@ from tickets.launch import web_ui_link, workflow_id
 from tickets.render import render_list, render_status
 from tickets.terminal import Answer, check_key, console
 from tickets.watch import follow
-from workflows.messages import AnswerInput, ApprovalInput, BudgetInput, RejectionInput
+from workflows.messages import (
+    AnswerInput,
+    ApprovalInput,
+    BudgetInput,
+    RejectionInput,
+    SayInput,
+    StopInput,
+)
 
 
 def start(args: argparse.Namespace) -> Answer:
@@ -51,6 +58,18 @@ async def budget(args: argparse.Namespace) -> str:
     """Give the ticket more model tokens."""
     grant = BudgetInput(tokens=commands.parse_budget(args.amount), author=args.author)
     return await commands.send_update(get_settings(), check_key(args.key), "raise_budget", grant)
+
+
+async def say(args: argparse.Namespace) -> str:
+    """Guidance for the running implementation's next revision."""
+    guidance = SayInput(text=" ".join(args.text), author=args.author)
+    return await commands.send_update(get_settings(), check_key(args.key), "say_to", guidance)
+
+
+async def stop(args: argparse.Namespace) -> str:
+    """End the running implementation early with its best revision."""
+    request = StopInput(author=args.author)
+    return await commands.send_update(get_settings(), check_key(args.key), "stop_now", request)
 
 
 async def status(args: argparse.Namespace) -> RenderableType:

@@ -64,6 +64,18 @@ def render_status(
             lines.append(Text(f"{head}:\n{body}"))
         else:
             lines.append(Text(f"{head}: {preview(decision.text)}"))
+    for guidance in current.steering.guidance:
+        used = guidance.used_in_revision
+        state = (
+            "pending: the next revision is given it"
+            if used is None
+            else f"given to revision {used}"
+        )
+        lines.append(Text(f"  guidance {guidance.id} ({state}): {preview(guidance.text)}"))
+    if current.steering.stop_requested_by:
+        lines.append(
+            Text(f"  stop asked by {current.steering.stop_requested_by}: after this revision")
+        )
     if current.unsigned_deliveries:
         lines.append(
             Text(

@@ -31,16 +31,20 @@ from webhooks.jira_events import (
 from webhooks.responses import SIGNATURE, error, ignored, parse_json
 from webhooks.security import WebhookSecretError, signature_valid, webhook_secret
 from webhooks.unsigned import NOTICE, UnsignedNotice
-from workflows.messages import Status
+from workflows.messages import AnswerInput, Phase, SayInput, Status
 
 log = logging.getLogger("ticketsmith.webhooks")
 STATUS = SearchAttributeKey.for_keyword("Status")
+PHASE = SearchAttributeKey.for_keyword("Phase")
+STEERABLE = (Phase.IMPLEMENTATION.value, Phase.REVIEW.value)
 # The status a ticket must be in for each kind of comment to mean something (None: any).
 NEEDS: dict[str, tuple[Status | None, str]] = {
     "add_budget": (None, "more tokens"),
     "answer": (Status.AWAITING_ANSWERS, "answers"),
     "approve": (Status.AWAITING_APPROVAL, "an approval"),
     "reject": (Status.AWAITING_APPROVAL, "a rejection"),
+    "say": (Status.RUNNING, "guidance"),
+    "stop": (Status.RUNNING, "a stop"),
 }
 SERVER_COMMENT = (
     "Jira Server/DC sends comment_created without its issue; the issue_updated event "
@@ -138,8 +142,18 @@ def create_app(
         if described.status != WorkflowExecutionStatus.RUNNING:
             state = described.status.name.lower() if described.status else "closed"
             return ignored(f"{handle.id} is {state}; nothing waits for comments")
-        wanted, what = NEEDS[signal_name]
         current = described.typed_search_attributes.get(STATUS) or Status.RUNNING.value
+        phase = described.typed_search_attributes.get(PHASE) or ""
+        if isinstance(signal_input, AnswerInput) and phase in STEERABLE and current == "running":
+            # Words for a ticket that implements (or runs a review round) guide its next revision.
+            signal_name = "say"
+            signal_input = SayInput(
+                text=signal_input.text, author=signal_input.author,
+                delivery_id=signal_input.delivery_id, unsigned=signal_input.unsigned,
+            )  # fmt: skip
+        if signal_name == "stop" and phase not in STEERABLE:
+            return ignored(f"{comment.issue_key} is not implementing: it is {phase or current}")
+        wanted, what = NEEDS[signal_name]
         if wanted is not None and current != wanted.value:
             return ignored(f"{comment.issue_key} is not waiting for {what}: it is {current}")
         try:

@@ -3,15 +3,25 @@
 import re
 from collections.abc import Sequence
 
-from workflows.messages import AnswerInput, ApprovalInput, BudgetInput, RejectionInput
+from workflows.messages import (
+    AnswerInput,
+    ApprovalInput,
+    BudgetInput,
+    RejectionInput,
+    SayInput,
+    StopInput,
+)
 
 APPROVE = re.compile(r"^\s*/approve\b", re.IGNORECASE)
 REJECT = re.compile(r"^\s*/reject\b\s*(?P<reason>.*)", re.IGNORECASE | re.DOTALL)
 BUDGET = re.compile(r"^\s*/budget\b\s*(?P<amount>\S*)", re.IGNORECASE)
+STOP = re.compile(r"^\s*/stop\b", re.IGNORECASE)
 AMOUNT = re.compile(r"\+?(?P<number>\d[\d_,]*)(?P<thousands>k?)", re.IGNORECASE)
 OWN_COMMENT = "ticketsmith ref:"
 
-HumanMessage = tuple[str, AnswerInput | ApprovalInput | RejectionInput | BudgetInput]
+HumanMessage = tuple[
+    str, AnswerInput | ApprovalInput | RejectionInput | BudgetInput | SayInput | StopInput
+]
 
 
 class CommandError(ValueError):
@@ -45,6 +55,8 @@ def parse_comment(
     if budget:
         tokens = budget_tokens(budget.group("amount"))
         return "add_budget", BudgetInput(tokens=tokens, author=author, delivery_id=delivery_id)
+    if STOP.match(text):
+        return "stop", StopInput(author=author, delivery_id=delivery_id)
     if APPROVE.match(text):
         ids = list(author_ids)
         return "approve", ApprovalInput(author=author, author_ids=ids, delivery_id=delivery_id)

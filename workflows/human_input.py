@@ -12,11 +12,13 @@ from workflows.messages import (
     Decision,
     Phase,
     RejectionInput,
+    SayInput,
     Status,
+    StopInput,
     TicketStatus,
 )
 
-HumanSignal = AnswerInput | ApprovalInput | RejectionInput | BudgetInput
+HumanSignal = AnswerInput | ApprovalInput | RejectionInput | BudgetInput | SayInput | StopInput
 Verdict = ApprovalInput | RejectionInput
 WAITING_FOR = {
     Status.AWAITING_ANSWERS: "answers to its questions",

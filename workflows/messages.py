@@ -19,6 +19,7 @@ from graphs.schemas import (
 from workflows.review_messages import ReviewPolicy
 from workflows.status_messages import (
     Decision,
+    Guidance,
     Phase,
     PhaseUsage,
     Status,
@@ -28,6 +29,7 @@ from workflows.status_messages import (
 
 __all__ = [
     "Decision",
+    "Guidance",
     "Phase",
     "PhaseUsage",
     "Status",
@@ -193,6 +195,30 @@ class BudgetInput(BaseModel):
     """More model tokens for a ticket."""
 
     tokens: int = Field(gt=0)
+    author: str = "unknown"
+    delivery_id: str | None = None
+    unsigned: bool = False  # from a webhook delivery without a checked signature
+
+
+class SayInput(BaseModel):
+    """Guidance for the running implementation's next revision (a comment, `starter.py say`)."""
+
+    text: str
+    author: str = "unknown"
+    delivery_id: str | None = None
+    unsigned: bool = False  # from a webhook delivery without a checked signature
+
+
+class GuidanceGiven(BaseModel):
+    """The running implementation gave these pieces of guidance to a revision."""
+
+    ids: list[int]
+    revision: int
+
+
+class StopInput(BaseModel):
+    """End the running implementation early with its best revision (`/stop`)."""
+
     author: str = "unknown"
     delivery_id: str | None = None
     unsigned: bool = False  # from a webhook delivery without a checked signature

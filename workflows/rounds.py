@@ -201,6 +201,7 @@ class PullRequestRounds:
             summary=f"Revise the branch for the {kind} feedback",
         )  # fmt: skip
         self._status.tokens += done.tokens
+        self._status.steering.stop_requested_by = ""  # a stop ends the round it was sent to
         return done
 
     async def run_tests(self, done: Implementation) -> Any:

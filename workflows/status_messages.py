@@ -93,6 +93,23 @@ class Decision(BaseModel):
     unsigned: bool = False  # it came in a webhook delivery no signature vouched for
 
 
+class Guidance(BaseModel):
+    """What a person said to a running implementation or review round, for its next revision."""
+
+    id: int
+    text: str  # untrusted: quoted to the model as a person's words
+    author: str
+    at: datetime
+    used_in_revision: int | None = None  # None while it waits for the next revision
+
+
+class Steering(BaseModel):
+    """What the running implementation reads from its ticket: every guidance, a stop."""
+
+    guidance: list[Guidance] = Field(default_factory=list)
+    stop_requested_by: str = ""
+
+
 class TicketStatus(BaseModel):
     """The status query's answer."""
 
@@ -124,6 +141,8 @@ class TicketStatus(BaseModel):
     implementation: ImplementationProgress | None = None
     # What the credential scan found in the change while it waits for an approver.
     secrets_found: list[SecretFinding] = Field(default_factory=list)
+    # What people said to the running implementation (`starter.py say`, a comment), and a stop.
+    steering: Steering = Field(default_factory=Steering)
 
 
 class TicketResult(BaseModel):

@@ -42,6 +42,7 @@ with workflow.unsafe.imports_passed_through():
         still_held,
         waiting_for,
     )
+    from workflows.steering import SteeringHandlers
     from workflows.steps import TicketSteps
     from workflows.tracker import Tracker
     from workflows.waits import Waiter
@@ -52,7 +53,7 @@ class Expired(Exception):
 
 
 @workflow.defn(name="TicketWorkflow")
-class TicketWorkflow(HumanHandlers, PullRequestHandlers):
+class TicketWorkflow(HumanHandlers, PullRequestHandlers, SteeringHandlers):
     """One Jira ticket from questions to pull request, waiting on people where it must."""
 
     @workflow.init
@@ -112,6 +113,7 @@ class TicketWorkflow(HumanHandlers, PullRequestHandlers):
         )
         with self._tracker.step(f"Implement plan v{plan.version}"):
             done = await self._implement(work, "", f"Implement plan v{plan.version}")
+        self._status.steering.stop_requested_by = ""  # a stop ends the run it was sent to
         if done.secrets_found and workflow.patched(SECRETS_APPROVAL):
             self._status.tokens += done.tokens
             done = await self._push_if_approved(work, done)

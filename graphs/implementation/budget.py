@@ -19,12 +19,19 @@ class Budget:
         self.minutes = minutes
         self._clock = clock or monotonic
         self._end = None if minutes is None else self._clock() + minutes * 60
+        self.stopped_by = ""  # who asked the run to stop (`/stop`), if anyone
+
+    def stop(self, who: str) -> None:
+        """End the run after the revision under way, as if the time were up."""
+        self.stopped_by = self.stopped_by or who
 
     def spent(self) -> bool:
-        """Whether the time is up."""
-        return self._end is not None and self._clock() >= self._end
+        """Whether the time is up, or someone asked to stop."""
+        return bool(self.stopped_by) or (self._end is not None and self._clock() >= self._end)
 
     def note(self, revision: int) -> str:
-        """The line the run's notes carry when the time ran out."""
+        """The line the run's notes carry when the time ran out (or a stop came)."""
+        if self.stopped_by:
+            return f"Stopped after revision {revision}: {self.stopped_by} asked to stop."
         minutes = f"{self.minutes:g}"
         return f"Stopped after revision {revision}: the {minutes} minutes for revisions ran out."

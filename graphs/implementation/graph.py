@@ -41,7 +41,8 @@ from graphs.implementation.state import (
     Tester,
     WorkerState,
 )
-from graphs.implementation.supervisor import fan_out, supervisor
+from graphs.implementation.steering import Steering
+from graphs.implementation.supervisor import fan_out, make_supervisor
 from graphs.implementation.tester.node import make_tester
 from graphs.implementation.tester.outcome import Discarded, Kept, Redo, Salvaged, Stalled
 from graphs.implementation.worker.node import make_worker
@@ -106,6 +107,7 @@ def build_implementation_graph(
     criteria_tests: bool = False,
     example_tests: bool = False,
     minutes: float | None = None,
+    steering: Steering | None = None,
 ) -> CompiledStateGraph:
     """Compile the implementation graph around a model, extra tools and the project's tests."""
     journal = journal or Journal()
@@ -115,7 +117,7 @@ def build_implementation_graph(
     builder.add_node(
         "criteria", make_criteria(model, tester, journal, criteria_tests, example_tests)
     )
-    builder.add_node("supervisor", supervisor)
+    builder.add_node("supervisor", make_supervisor(steering, budget))
     worker = make_worker(model, tools, journal, tester, candidates)
     builder.add_node("worker", worker, input_schema=WorkerState)
     builder.add_node("tester", make_tester(tester, journal))
@@ -164,6 +166,7 @@ async def implement_plan(
     progress: Progress | None = None,
     on_progress: Callable[[Progress], None] | None = None,
     on_start: StepStarted | None = None,
+    steering: Steering | None = None,
 ) -> Implementation:
     """Implement the plan: parallel workers, the project's tests, QA, and fixes until it passes.
 
@@ -174,7 +177,8 @@ async def implement_plan(
     per acceptance criterion is written first and kept when it fails on the original code
     for the stated reason; with `example_tests`, the examples the ticket's criteria state are
     those tests (no model call), checked the same way. With `minutes`, no revision starts
-    once that long has passed: the run finishes with its best revision.
+    once that long has passed: the run finishes with its best revision. `steering` is where
+    people's guidance for the next revision and a stop come from.
     """
     if max_revisions < 1:
         raise ValueError("max_revisions must be at least 1")
@@ -191,6 +195,7 @@ async def implement_plan(
         criteria_tests=criteria_tests,
         example_tests=example_tests,
         minutes=minutes,
+        steering=steering,
     )
     state = await graph.ainvoke(
         {

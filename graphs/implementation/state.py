@@ -75,6 +75,9 @@ class ImplementationState(ImplementationInput, total=False):
     index: CodeIndex
     assignments: list[Assignment]
     revision: int
+    # What people said to the run, as the workers are shown it, and the ids already given.
+    guidance: str
+    guided: list[int]
     round_paths: list[str]
     files: Annotated[dict[str, FileChange], merge_files]
     notes: Annotated[list[str], operator.add]

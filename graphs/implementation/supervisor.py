@@ -6,13 +6,16 @@ from typing import Any, Literal
 from langgraph.types import Send
 
 from graphs.fences import safe_relative_path
+from graphs.implementation.budget import Budget
 from graphs.implementation.criteria.ticket import criteria_path
 from graphs.implementation.diagnose.failures import assign_failures, map_failures
 from graphs.implementation.diagnose.feedback import worker_feedback
 from graphs.implementation.diagnose.focus_lines import focus_lines
 from graphs.implementation.revision import current_changes, is_test_file, read_current
 from graphs.implementation.state import ImplementationState, Review
+from graphs.implementation.steering import Steering, guidance_text
 from graphs.implementation.tester.outcome import Discarded, Redo, Stalled, last_tested
+from graphs.node_types import AsyncNode
 from graphs.schemas import FailedTest, TestReport
 
 TESTS_IN_DOUBT = (
@@ -21,6 +24,28 @@ TESTS_IN_DOUBT = (
     " the answers, and correct those that expect something the ticket does not ask (a wrong"
     " expected value, an error the ticket never mentions). Keep the tests that are right."
 )
+
+
+def make_supervisor(steering: Steering | None, budget: Budget) -> AsyncNode[ImplementationState]:
+    """The supervisor, hearing people first: guidance for this revision, or a stop."""
+
+    async def steered(state: ImplementationState) -> dict[str, Any]:
+        if steering is None:
+            return supervisor(state)
+        news = await steering.news()
+        if news.stop_by:
+            budget.stop(news.stop_by)
+            if state.get("revision", 0) > 0:  # the best revision so far goes out
+                return {"round_paths": []}
+        update = supervisor(state)
+        if news.said:
+            known = set(state.get("guided", []))
+            fresh = [s.id for s in news.said if s.id not in known]
+            await steering.given(fresh, update["revision"])
+            update |= {"guidance": guidance_text(news.said), "guided": [s.id for s in news.said]}
+        return update
+
+    return steered
 
 
 def supervisor(state: ImplementationState) -> dict[str, Any]:
@@ -107,7 +132,8 @@ async def fan_out(state: ImplementationState) -> list[Send] | Literal["finish"]:
             "assignment": by_path[path],
             "current": current,
             "feedback": (f"{TESTS_IN_DOUBT}\n\n" if path in doubted else "")
-            + worker_feedback(state, path),
+            + worker_feedback(state, path)
+            + (f"\n\n{state['guidance']}" if state.get("guidance") else ""),
             "failing": bool(failing.get(path)),
             "others": [c for c in changes if c.path != path],
             "own_tests": [] if best is None else best.own,
