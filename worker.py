@@ -24,11 +24,11 @@ from activities.discord import DiscordActivities
 from activities.github import GitHubActivities
 from activities.graph_agents import team_agents
 from activities.jira import JiraActivities
-from activities.mvp_agents import MvpAgents
-from activities.mvp_project import ProjectAgents
+from activities.mvp.agents import MvpAgents
+from activities.mvp.project import ProjectAgents
 from activities.pull_requests import PullRequestActivities
 from activities.repo import RepoActivities, Workspaces
-from activities.research import ResearchActivities
+from activities.research.agents import ResearchActivities
 from activities.rounds import RoundActivities
 from config import Settings, connect_temporal, get_settings
 from graphs.models import make_chat_model

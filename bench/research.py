@@ -32,7 +32,7 @@ from temporalio.common import SearchAttributeKey  # noqa: E402
 from temporalio.testing import WorkflowEnvironment  # noqa: E402
 from temporalio.worker import Worker  # noqa: E402
 
-from activities.research import ResearchActivities  # noqa: E402
+from activities.research.agents import ResearchActivities  # noqa: E402
 from bench.support.research_model import (  # noqa: E402
     LANGUAGE_MODELS,
     MODELS,
@@ -54,7 +54,7 @@ from config import Settings, get_settings  # noqa: E402
 from encryption.codec import data_converter  # noqa: E402
 from harness.processes import clean_env, free_port, kill, spawn, start_emulators, until  # noqa: E402
 from research.launch import start_research  # noqa: E402
-from workflows.graph import GraphWorkflow  # noqa: E402
+from workflows.graph.workflow import GraphWorkflow  # noqa: E402
 
 NOMINAL = {"seed": 1, "faults": [{"delay_seconds": 0, "max_delay_seconds": 0.5}]}
 SLOW = {"seed": 1, "faults": [{"delay_seconds": 1.5}]}

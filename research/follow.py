@@ -7,8 +7,8 @@ from typing import Any
 
 from temporalio.client import WorkflowHandle
 
-from workflows.graph import GraphWorkflow
-from workflows.graph_messages import GraphResult, GraphStatus
+from workflows.graph.messages import GraphResult, GraphStatus
+from workflows.graph.workflow import GraphWorkflow
 
 POLL_SECONDS = 0.2
 

@@ -12,8 +12,8 @@ from config import Settings
 from graphs.dsl.catalog import agent_queues
 from graphs.dsl.loader import DEFINITIONS_DIR, load_definition
 from tickets.launch import describe
-from workflows.graph import GraphWorkflow
-from workflows.graph_messages import GraphInput, GraphResult
+from workflows.graph.messages import GraphInput, GraphResult
+from workflows.graph.workflow import GraphWorkflow
 
 DEFINITION = DEFINITIONS_DIR / "research.yaml"
 MAX_QUESTION = 2000

@@ -8,7 +8,7 @@ import pytest
 from tickets.commands import CommandError
 from tickets.graph_list import is_graph_id, render_runs
 from tickets.graph_runs import checked_definition, render_graph_status
-from workflows.graph_messages import GraphStatus, GraphStatusValue, StepRecord
+from workflows.graph.messages import GraphStatus, GraphStatusValue, StepRecord
 
 
 def test_unknown_agent_is_refused_before_starting(tmp_path: Path) -> None:

@@ -3,7 +3,7 @@
 from pathlib import Path
 
 from tickets.mvp_run import ProjectWriter, report
-from workflows.graph_messages import GraphResult, GraphStatus, GraphStatusValue
+from workflows.graph.messages import GraphResult, GraphStatus, GraphStatusValue
 
 LINK = "http://ui/history"
 

@@ -106,7 +106,7 @@ def test_list_is_a_table_with_one_ticket_a_row() -> None:
 
 
 def test_status_shows_the_pull_request_its_checks_and_rounds() -> None:
-    from workflows.review_messages import CheckState, PullRequestView, RoundRecord
+    from workflows.review.messages import CheckState, PullRequestView, RoundRecord
 
     view = PullRequestView(
         number=7,

@@ -21,7 +21,7 @@ from graphs.dsl.catalog import AGENTS, agent_queues
 from tickets.commands import CommandError, connect
 from tickets.graph_list import PREFIX
 from tickets.launch import web_ui_link
-from workflows.graph_messages import (
+from workflows.graph.messages import (
     GraphInput,
     GraphInputAccepted,
     GraphInputMessage,

@@ -12,7 +12,7 @@ from config import Settings
 from tickets.projects import ProjectConfigError, clone_url_for, project_for
 from tickets.routing import RoutingError, TicketFacts, choose_repository
 from workflows.messages import ApprovalPolicy, TicketInput, TicketProject, WaitPolicy
-from workflows.review_messages import ReviewPolicy
+from workflows.review.messages import ReviewPolicy
 
 
 class LaunchError(Exception):

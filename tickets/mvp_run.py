@@ -15,7 +15,7 @@ from graphs.mvp.project import slugify, write_tree
 from tickets.commands import CommandError
 from tickets.graph_runs import checked_definition, start_graph
 from tickets.launch import web_ui_link
-from workflows.graph_messages import GraphResult, GraphStatus
+from workflows.graph.messages import GraphResult, GraphStatus
 
 POLL_SECONDS = 0.5
 

@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from workflows.review_messages import (
+from workflows.review.messages import (
     BaseMovedInput,
     CheckInput,
     CommentKind,

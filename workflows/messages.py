@@ -16,7 +16,7 @@ from graphs.schemas import (
     Requirements,
     TicketContext,
 )
-from workflows.review_messages import ReviewPolicy
+from workflows.review.messages import ReviewPolicy
 from workflows.status_messages import (
     Decision,
     Guidance,

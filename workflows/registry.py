@@ -1,6 +1,6 @@
 """Every workflow a worker runs, in one list (worker, tests and replay use the same)."""
 
-from workflows.graph import GraphWorkflow
+from workflows.graph.workflow import GraphWorkflow
 from workflows.implementation import ImplementationWorkflow
 from workflows.ticket import TicketWorkflow
 

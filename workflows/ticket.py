@@ -30,10 +30,10 @@ with workflow.unsafe.imports_passed_through():
         TicketResult,
     )
     from workflows.outbox import Outbox
-    from workflows.pr_handlers import PullRequestHandlers
     from workflows.questions import NO_REPEATED_QUESTIONS, unasked
-    from workflows.review import ReviewPhase
-    from workflows.rounds import PullRequestRounds
+    from workflows.review.handlers import PullRequestHandlers
+    from workflows.review.phase import ReviewPhase
+    from workflows.review.rounds import PullRequestRounds
     from workflows.secret_approval import (
         SECRETS_APPROVAL,
         approval_comment,

@@ -16,7 +16,7 @@ with workflow.unsafe.imports_passed_through():
         TicketResult,
         TicketStatus,
     )
-    from workflows.review_messages import PullRequestView
+    from workflows.review.messages import PullRequestView
 
 TICKET_KEY = SearchAttributeKey.for_keyword("TicketKey")
 PROJECT = SearchAttributeKey.for_keyword("Project")

@@ -8,7 +8,7 @@ from temporalio.client import WorkflowFailureError
 from graphs.research.accuracy import FactSheet, score
 from graphs.research.state import Report
 from toolserver.documents import CORPUS
-from workflows.graph_messages import GraphResult, GraphStatusValue
+from workflows.graph.messages import GraphResult, GraphStatusValue
 
 FACTS = FactSheet.from_file(CORPUS / "facts.json")
 

@@ -1,7 +1,7 @@
 """The agents a graph definition can name: each is an activity of the same name.
 
 Kept free of heavy imports so the command line can check a definition before starting it;
-the implementations live in `activities/graph_agents.py` and `activities/mvp_agents.py`.
+the implementations live in `activities/graph_agents.py` and `activities/mvp/agents.py`.
 """
 
 from typing import NamedTuple

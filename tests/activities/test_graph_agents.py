@@ -9,8 +9,8 @@ from temporalio.exceptions import ApplicationError
 
 from activities.graph_agents import agent_input
 from activities.messages import PostCommentInput
-from activities.mvp_agents import Project, Verdict, untouched
-from activities.mvp_project import merge, project_test_command
+from activities.mvp.agents import Project, Verdict, untouched
+from activities.mvp.project import merge, project_test_command
 from config import get_settings
 from graphs.dsl.calls import AgentCall
 from graphs.dsl.catalog import AGENTS, agent_queues

@@ -13,8 +13,8 @@ from temporalio import activity
 from temporalio.testing import WorkflowEnvironment
 from temporalio.worker import Worker
 
-from activities.mvp_agents import MvpAgents
-from activities.mvp_project import ProjectAgents
+from activities.mvp.agents import MvpAgents
+from activities.mvp.project import ProjectAgents
 from activities.repo import Workspaces
 from graphs.dsl import load_definition
 from graphs.dsl.calls import AgentCall, AgentResult
@@ -23,8 +23,8 @@ from harness.model_server import FakeModelServer
 from integrations.environments import Environments
 from integrations.sandbox import Sandbox
 from tests.support.fake_mvp import TODO_FIXED, MvpBrain
-from workflows.graph import GraphWorkflow
-from workflows.graph_messages import GraphInput, GraphStatusValue
+from workflows.graph.messages import GraphInput, GraphStatusValue
+from workflows.graph.workflow import GraphWorkflow
 from workflows.registry import WORKFLOWS
 
 DEADLINE_S = 120

@@ -10,14 +10,14 @@ from typing import Any
 import httpx
 import openai
 
-from activities.research import failure
-from activities.research_journal import (
+from activities.research.agents import failure
+from activities.research.journal import (
     MAX_PROGRESS_CHARS,
     StepProgress,
     ToolAnswer,
     ToolCallJournal,
 )
-from activities.research_tools import mcp_tools
+from activities.research.tools import mcp_tools
 from encryption.codec import data_converter
 from graphs.research.calls import call
 from graphs.research.sources import doc_sources, ticket_source

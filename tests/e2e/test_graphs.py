@@ -15,7 +15,7 @@ from config import ROOT, connect_temporal
 from embedded.stack import Stack, child_env
 from tests.e2e.stacks import admin
 from tests.e2e.webui import render_workflow_page
-from workflows.graph_messages import GraphStatus, GraphStatusValue
+from workflows.graph.messages import GraphStatus, GraphStatusValue
 
 pytestmark = pytest.mark.e2e
 

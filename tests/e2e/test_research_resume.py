@@ -22,7 +22,7 @@ import pytest
 from temporalio.client import Client, WorkflowHandle
 from temporalio.testing import WorkflowEnvironment
 
-from activities.research_journal import StepProgress, call_key
+from activities.research.journal import StepProgress, call_key
 from config import Settings
 from encryption.codec import data_converter
 from encryption.store import payload_storage

@@ -30,7 +30,7 @@ from harness.recovery import OPERATIONS, POWER, TEST_POWER, TESTS, held, progres
 from harness.team import TeamBrain
 from workflows.messages import ImplementationResult, TicketInput, TicketProject, TicketResult
 from workflows.policies import LLM_HEARTBEAT, LLM_RETRY
-from workflows.review_messages import ReviewPolicy
+from workflows.review.messages import ReviewPolicy
 
 pytestmark = pytest.mark.e2e
 KEY = "DEMO-1"

@@ -54,14 +54,14 @@ from workflows.messages import (
     WaitPolicy,
 )
 from workflows.registry import WORKFLOWS
-from workflows.review import CI_ROUND_PER_HEAD
-from workflows.review_messages import (
+from workflows.review.messages import (
     CommentKind,
     PullRequestChangeInput,
     ReviewComment,
     ReviewFeedbackInput,
     ReviewPolicy,
 )
+from workflows.review.phase import CI_ROUND_PER_HEAD
 from workflows.ticket import TicketWorkflow
 
 HERE = Path(__file__).parent

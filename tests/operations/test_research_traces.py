@@ -8,8 +8,8 @@ import pytest
 from opentelemetry import trace
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
-from activities.research_journal import StepProgress, ToolCallJournal
-from activities.research_tools import mcp_tools
+from activities.research.journal import StepProgress, ToolCallJournal
+from activities.research.tools import mcp_tools
 from graphs.research.calls import call
 from tests.support.toolserver import tool_server
 from tests.support.traces import recorded_spans

@@ -10,7 +10,7 @@ from temporalio.client import WorkflowHistory
 from temporalio.worker import Replayer
 from temporalio.workflow import NondeterminismError
 
-from workflows.graph_messages import GraphInput, GraphResult
+from workflows.graph.messages import GraphInput, GraphResult
 from workflows.messages import TicketInput, TicketResult
 from workflows.registry import WORKFLOWS
 

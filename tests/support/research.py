@@ -12,12 +12,12 @@ from temporalio.api.enums.v1 import EventType
 from temporalio.client import Client, WorkflowHandle
 from temporalio.worker import Worker
 
-from activities.research import ResearchActivities
+from activities.research.agents import ResearchActivities
 from config import Settings
 from graphs.research.accuracy import FactSheet
 from graphs.research.state import Report
 from toolserver.documents import CORPUS
-from workflows.graph import GraphWorkflow
+from workflows.graph.workflow import GraphWorkflow
 
 FACTS = FactSheet.from_file(CORPUS / "facts.json")
 SEARCH_ATTRIBUTES = ("TicketKey", "Phase", "Status", "Project")

@@ -4,7 +4,7 @@ import pytest
 
 from tests.webhooks.payloads import github_example
 from webhooks.github_events import GitHubEvent, read_event, ticket_key
-from workflows.review_messages import CheckInput, CommentKind, ReviewFeedbackInput
+from workflows.review.messages import CheckInput, CommentKind, ReviewFeedbackInput
 
 HEAD = "ec26c3e57ca3a959ca5aad62de7213c562f8c821"
 BOT = "ticketsmith-bot"

@@ -16,8 +16,8 @@ from temporalio.worker import Worker
 
 from graphs.dsl import GraphDefinition, load_definition_text
 from graphs.dsl.calls import AgentCall, AgentResult
-from workflows.graph import GraphWorkflow
-from workflows.graph_messages import GraphInput, GraphInputMessage, GraphResult, GraphStatus
+from workflows.graph.messages import GraphInput, GraphInputMessage, GraphResult, GraphStatus
+from workflows.graph.workflow import GraphWorkflow
 from workflows.registry import WORKFLOWS
 
 DEADLINE_S = 30

@@ -13,8 +13,8 @@ from tests.workflows.fakes import FakeActivities
 from tests.workflows.test_review_phase import HEAD, following, merge, rounds_done
 from tests.workflows.test_ticket_workflow import awaiting, running_ticket, wait_until
 from workflows.messages import Status
-from workflows.review import CI_ROUND_PER_HEAD
-from workflows.review_messages import CheckInput, PullRequestChangeInput
+from workflows.review.messages import CheckInput, PullRequestChangeInput
+from workflows.review.phase import CI_ROUND_PER_HEAD
 from workflows.ticket import TicketWorkflow
 
 

@@ -14,8 +14,8 @@ from tests.workflows.graph_fakes import (
     running_graph,
     wait_for_status,
 )
-from workflows.graph import GraphWorkflow
-from workflows.graph_messages import GraphInputMessage, GraphStatusValue
+from workflows.graph.messages import GraphInputMessage, GraphStatusValue
+from workflows.graph.workflow import GraphWorkflow
 
 
 async def run_scenario(env: WorkflowEnvironment, name: str) -> tuple[object, FakeAgents, object]:

@@ -9,7 +9,7 @@ from tests.workflows.fakes import FakeActivities
 from tests.workflows.test_review_phase import HEAD, failed, following, merge, rounds_done
 from tests.workflows.test_ticket_workflow import awaiting, running_ticket, wait_until
 from workflows.messages import Status
-from workflows.review_messages import (
+from workflows.review.messages import (
     CommentKind,
     PullRequestChangeInput,
     ReviewComment,

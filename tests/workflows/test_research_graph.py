@@ -31,8 +31,8 @@ from tests.support.research import (
 )
 from tests.support.toolserver import tool_server
 from toolserver.faults import FaultProfile, ToolFault, ToolFaults
-from workflows.graph import GraphWorkflow
-from workflows.graph_messages import GraphStatusValue
+from workflows.graph.messages import GraphStatusValue
+from workflows.graph.workflow import GraphWorkflow
 
 DEADLINE_S = 120
 CITATION = r"\[[^\]]+\]$"

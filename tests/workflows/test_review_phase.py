@@ -16,7 +16,7 @@ from tests.workflows.test_ticket_workflow import (
     wait_until,
 )
 from workflows.messages import Phase, Status, TicketInput, TicketResult, TicketStatus
-from workflows.review_messages import (
+from workflows.review.messages import (
     BaseMovedInput,
     CheckInput,
     CommentKind,

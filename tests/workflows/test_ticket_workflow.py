@@ -26,7 +26,7 @@ from workflows.messages import (
     TicketStatus,
 )
 from workflows.registry import WORKFLOWS
-from workflows.review_messages import ReviewPolicy
+from workflows.review.messages import ReviewPolicy
 from workflows.ticket import TicketWorkflow
 
 DEADLINE_S = 30

@@ -2,7 +2,7 @@
 
 from datetime import datetime
 
-from workflows.review_messages import (
+from workflows.review.messages import (
     CheckInput,
     CheckState,
     PullRequestChangeInput,

@@ -22,8 +22,7 @@ with workflow.unsafe.imports_passed_through():
     from activities.repo import RepoActivities
     from activities.round_messages import CommitRoundInput, CommitRoundResult
     from activities.rounds import RoundActivities
-    from workflows import review_texts, texts
-    from workflows.judged_round import judged_review_round, quoted_comments
+    from workflows import texts
     from workflows.messages import Implementation, TicketContext, TicketInput, TicketStatus
     from workflows.outbox import Outbox
     from workflows.policies import (
@@ -35,8 +34,10 @@ with workflow.unsafe.imports_passed_through():
         TEST_RETRY,
         TEST_TIMEOUT,
     )
-    from workflows.pr_inbox import PullRequestInbox
-    from workflows.review_messages import CheckInput, ReviewComment
+    from workflows.review import texts as review_texts
+    from workflows.review.inbox import PullRequestInbox
+    from workflows.review.judged_round import judged_review_round, quoted_comments
+    from workflows.review.messages import CheckInput, ReviewComment
 
 # A round's commit goes through commit_round_changes (merging in what others pushed).
 MERGED_PUSHES = "round-push-merges"

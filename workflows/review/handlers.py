@@ -4,8 +4,8 @@ from temporalio import workflow
 
 with workflow.unsafe.imports_passed_through():
     from workflows.messages import TicketStatus
-    from workflows.pr_inbox import PullRequestInbox
-    from workflows.review_messages import (
+    from workflows.review.inbox import PullRequestInbox
+    from workflows.review.messages import (
         BaseMovedInput,
         CheckInput,
         PullRequestChangeInput,

@@ -8,12 +8,12 @@ from temporalio import workflow
 from temporalio.exceptions import ActivityError, ApplicationError, is_cancelled_exception
 
 with workflow.unsafe.imports_passed_through():
-    from workflows import review_texts
     from workflows.messages import Phase, Status, TicketInput
     from workflows.outbox import Outbox
-    from workflows.pr_inbox import PullRequestInbox
-    from workflows.review_messages import RoundRecord
-    from workflows.rounds import PullRequestRounds
+    from workflows.review import texts as review_texts
+    from workflows.review.inbox import PullRequestInbox
+    from workflows.review.messages import RoundRecord
+    from workflows.review.rounds import PullRequestRounds
     from workflows.tracker import Tracker
 
 

@@ -32,7 +32,7 @@ with workflow.unsafe.imports_passed_through():
     )
     from graphs.dsl.state import MISSING, get_path, merge_branches, set_path
     from graphs.dsl.validate import outputs
-    from workflows.graph_messages import MAX_STEP_RECORDS, GraphStatus, StepRecord
+    from workflows.graph.messages import MAX_STEP_RECORDS, GraphStatus, StepRecord
 
 DEFAULT_TIMEOUT = timedelta(minutes=10)
 DEFAULT_RETRY = Retry()

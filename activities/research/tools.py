@@ -1,5 +1,5 @@
 """The research activities' side of MCP: the tool server's tools in one session (each call
-through the step's journal, `activities.research_journal`), each call traced as a span of the
+through the step's journal, `activities.research.journal`), each call traced as a span of the
 activity's trace, and the tool server's failures as Temporal should retry them."""
 
 from collections.abc import AsyncIterator, Iterator

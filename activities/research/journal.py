@@ -17,7 +17,7 @@ from mcp.types import CallToolResult, TextContent
 from pydantic import BaseModel, Field, ValidationError
 
 from activities.heartbeat import Checkpoint
-from activities.research_tools import client_span
+from activities.research.tools import client_span
 from graphs.research.sources import TEXT_LIMIT, compact
 
 MAX_PROGRESS_CHARS = 64_000

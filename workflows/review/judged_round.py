@@ -19,15 +19,15 @@ with workflow.unsafe.imports_passed_through():
         JudgeCommentsResult,
     )
     from activities.rounds import RoundActivities
-    from workflows import review_texts
     from workflows.messages import Implementation
-    from workflows.pr_inbox import PullRequestInbox
-    from workflows.review_bounds import out_of_bounds
-    from workflows.review_messages import ReviewComment
+    from workflows.review import texts as review_texts
+    from workflows.review.bounds import out_of_bounds
+    from workflows.review.inbox import PullRequestInbox
+    from workflows.review.messages import ReviewComment
 
 
 class Rounds(Protocol):
-    """What a judged round uses of the pull request's rounds (`workflows.rounds`)."""
+    """What a judged round uses of the pull request's rounds (`workflows.review.rounds`)."""
 
     key: str
     repo: RepoRef

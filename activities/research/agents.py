@@ -2,7 +2,7 @@
 
 Each runs its LangGraph node with the tools of one MCP session on the tool server. The answers
 a step's tool calls got are kept by its task id (the step's idempotency key) on this worker and,
-cut small, in its heartbeat details (`activities.research_journal`): a retry, here or on another
+cut small, in its heartbeat details (`activities.research.journal`): a retry, here or on another
 worker after this one was lost, calls again only what no earlier attempt got an answer to. Every
 call reads, so a retried or duplicated step changes nothing anywhere. Each step's output
 carries when it started and ended, and the time since the step it waited for (the handoff).
@@ -20,8 +20,8 @@ from temporalio.exceptions import ApplicationError
 
 from activities.agents import model_answers
 from activities.heartbeat import Checkpoint, heartbeating
-from activities.research_journal import StepProgress, ToolCallJournal
-from activities.research_tools import mcp_tools, tool_server_error
+from activities.research.journal import StepProgress, ToolCallJournal
+from activities.research.tools import mcp_tools, tool_server_error
 from graphs.dsl.calls import AgentCall, AgentResult
 from graphs.research.calls import ToolMissingError
 from graphs.research.graph import run_agent

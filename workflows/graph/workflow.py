@@ -19,7 +19,7 @@ with workflow.unsafe.imports_passed_through():
     from graphs.dsl.errors import DefinitionError
     from graphs.dsl.model import StepBase
     from graphs.dsl.validate import check_definition
-    from workflows.graph_messages import (
+    from workflows.graph.messages import (
         GraphInput,
         GraphInputAccepted,
         GraphInputMessage,
@@ -27,7 +27,7 @@ with workflow.unsafe.imports_passed_through():
         GraphStatus,
         GraphStatusValue,
     )
-    from workflows.graph_runner import GraphEnded, GraphRunner, error_of
+    from workflows.graph.runner import GraphEnded, GraphRunner, error_of
 
 PHASE = SearchAttributeKey.for_keyword("Phase")
 STATUS = SearchAttributeKey.for_keyword("Status")

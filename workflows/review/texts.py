@@ -1,6 +1,6 @@
 """What the review phase writes on the pull request, Jira and Discord (pure functions)."""
 
-from workflows.review_messages import CheckInput, ReviewComment, RoundRecord
+from workflows.review.messages import CheckInput, ReviewComment, RoundRecord
 
 OUTSIDER_REPLY = (
     "Thanks for the comment, @{author}. ticketsmith only acts on feedback from the "

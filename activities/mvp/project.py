@@ -12,7 +12,7 @@ from temporalio import activity
 from activities.graph_agents import agent_input
 from activities.heartbeat import heartbeating
 from activities.messages import RepoRef
-from activities.mvp_agents import Project
+from activities.mvp.agents import Project
 from activities.repo import Workspaces
 from activities.testrun import run_project_tests
 from graphs.analysis.scan import detect_frameworks, detect_test_command, scan_files

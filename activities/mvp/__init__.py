@@ -1,0 +1,1 @@
+"""The MVP builder's activities: its agents and the project they write and test."""

@@ -1,0 +1,1 @@
+"""The research agents' activities: the agents, their tools over MCP, their checkpoints."""
