@@ -8,6 +8,9 @@ from activities.repo import Workspaces
 from integrations.advisories import SERVICE, Advisory, AdvisoryIndexClient
 from integrations.dependency_changes import dependency_changes, is_dependency_file
 
+UNPINNED = "not pinned to one version"
+NOT_ON_INDEX = "the index has no such release"
+
 
 class AdvisoryActivities:
     """Compares the change's dependency files with the base branch's and asks the index."""
@@ -37,7 +40,7 @@ class AdvisoryActivities:
             return report
         for checked in report.dependencies:
             if checked.change.version is None:
-                checked.unchecked = "not pinned to one version"
+                checked.unchecked = UNPINNED
             elif self._index is not None:
                 checked.advisories, checked.unchecked = await self._look_up(
                     self._index, checked.change.name, checked.change.version
@@ -54,4 +57,4 @@ class AdvisoryActivities:
         except ApplicationError as err:
             if err.type != f"{SERVICE}NotFound":
                 raise  # Temporal retries what may heal; the workflow says what could not be asked
-            return [], "the index has no such release"
+            return [], NOT_ON_INDEX
