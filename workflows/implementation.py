@@ -155,10 +155,9 @@ class ImplementationWorkflow:
             draft = True  # passing tests that test none of the ticket's criteria prove little
         else:
             reason = ""
+        writes_dependencies = any(is_dependency_file(c.path) for c in implementation.changes)
         advisories = None
-        if any(is_dependency_file(c.path) for c in implementation.changes) and workflow.patched(
-            DEPENDENCY_ADVISORIES
-        ):
+        if writes_dependencies and workflow.patched(DEPENDENCY_ADVISORIES):
             advisories = await self._check_advisories(repo, implementation)
         vulnerable = vulnerable_reason(advisories)
         draft = draft or bool(vulnerable)
