@@ -147,6 +147,9 @@ class Settings(BaseSettings):
     git_author_email: str = "ticketsmith@example.com"
     # A project's `discord_webhook_url` that starts with "/" is relative to this URL.
     discord_base_url: str = ""
+    # The package index whose JSON API tells the advisories of the dependency versions a change
+    # brings (PyPI's `/pypi/{name}/{version}/json`); "" turns the lookup off.
+    advisory_index_url: str = "https://pypi.org"
 
     model_provider: str = "auto"
     openai_api_key: SecretStr | None = Field(

@@ -19,6 +19,7 @@ from temporalio.client import Client
 from temporalio.runtime import Runtime
 from temporalio.worker import Worker
 
+from activities.advisories import AdvisoryActivities
 from activities.agents import AgentActivities
 from activities.discord import DiscordActivities
 from activities.github import GitHubActivities
@@ -32,6 +33,7 @@ from activities.research.agents import ResearchActivities
 from activities.rounds import RoundActivities
 from config import Settings, connect_temporal, get_settings
 from graphs.models import make_chat_model
+from integrations.advisories import AdvisoryIndexClient
 from integrations.discord import DiscordClient
 from integrations.environments import Environments
 from integrations.github_pulls import PullRequestClient
@@ -104,7 +106,9 @@ def build_activities(settings: Settings, stack: AsyncExitStack) -> ActivitySets:
         settings.github_api_url, settings.github_token.get_secret_value(), secrets=secrets
     )
     discord = DiscordClient(secrets=secrets)
-    for client in (jira, github, discord):
+    advisory_url = settings.advisory_index_url
+    index = AdvisoryIndexClient(advisory_url) if advisory_url else None
+    for client in (jira, github, discord, *([index] if index else [])):
         stack.push_async_callback(client.aclose)
     environments = Environments(
         settings.environments_dir,
@@ -149,6 +153,7 @@ def build_activities(settings: Settings, stack: AsyncExitStack) -> ActivitySets:
     )
     round_activities = RoundActivities(model, workspaces)
     pull_requests = PullRequestActivities(github)
+    advisories = AdvisoryActivities(index, workspaces)
     services: list[Callable[..., Any]] = [
         jira_activities.fetch_jira_ticket,
         jira_activities.post_jira_comment,
@@ -159,6 +164,7 @@ def build_activities(settings: Settings, stack: AsyncExitStack) -> ActivitySets:
         repo_activities.prepare_repository,
         repo_activities.commit_files,
         repo_activities.run_tests,
+        advisories.check_dependency_advisories,
         pull_requests.read_ci_failure,
         pull_requests.comment_on_pull_request,
         pull_requests.reply_to_review_comment,

@@ -6,9 +6,11 @@ The ticket workflow runs it as a child; it can also be started on its own with a
 import asyncio
 
 from temporalio import workflow
-from temporalio.exceptions import ActivityError
+from temporalio.exceptions import ActivityError, FailureError
 
 with workflow.unsafe.imports_passed_through():
+    from activities.advisories import AdvisoryActivities
+    from activities.advisory_messages import AdvisoryReport, CheckAdvisoriesInput
     from activities.agents import AgentActivities
     from activities.github import GitHubActivities
     from activities.messages import (
@@ -20,10 +22,14 @@ with workflow.unsafe.imports_passed_through():
     )
     from activities.repo import RepoActivities
     from graphs.progress import ImplementationProgress, progress_markdown
+    from integrations.dependency_changes import is_dependency_file
     from workflows import texts
+    from workflows.advisory_texts import vulnerable_reason
     from workflows.messages import Implementation, ImplementationInput, ImplementationResult
     from workflows.outbox import Outbox
     from workflows.policies import (
+        ADVISORY_RETRY,
+        GIT_TIMEOUT,
         HTTP_RETRY,
         HTTP_TIMEOUT,
         LLM_HEARTBEAT,
@@ -38,6 +44,9 @@ with workflow.unsafe.imports_passed_through():
 UNPROVEN_CRITERIA_DRAFT = "draft-untested-criteria"
 # The project's Discord channel hears when the pull request opens, as Jira does.
 NOTIFY_PULL_REQUEST = "notify-pull-request"
+# A change that adds or moves a dependency has its new versions' advisories looked up; a known
+# vulnerability makes the pull request a draft.
+DEPENDENCY_ADVISORIES = "dependency-advisories"
 
 
 @workflow.defn(name="ImplementationWorkflow")
@@ -146,6 +155,12 @@ class ImplementationWorkflow:
             draft = True  # passing tests that test none of the ticket's criteria prove little
         else:
             reason = ""
+        writes_dependencies = any(is_dependency_file(c.path) for c in implementation.changes)
+        advisories = None
+        if writes_dependencies and workflow.patched(DEPENDENCY_ADVISORIES):
+            advisories = await self._check_advisories(repo, implementation)
+        vulnerable = vulnerable_reason(advisories)
+        draft = draft or bool(vulnerable)
         summary = texts.tests_summary(tests.passed, tests.exit_code, tests.output, tests)
         note = texts.tests_note(tests)
         pr = await workflow.execute_activity_method(
@@ -155,7 +170,9 @@ class ImplementationWorkflow:
                 head=repo.branch,
                 base=repo.base_branch,
                 title=f"{inp.key}: {inp.ticket.summary}",
-                body=texts.pull_request_body(inp.ticket, inp.plan, implementation, summary, reason),
+                body=texts.pull_request_body(
+                    inp.ticket, inp.plan, implementation, summary, reason, advisories
+                ),
                 draft=draft,
             ),
             start_to_close_timeout=HTTP_TIMEOUT,
@@ -163,11 +180,11 @@ class ImplementationWorkflow:
             summary="Open the pull request",
         )
         workflow.set_current_details(f"Pull request: {pr.url}")
-        why = texts.draft_reason(implementation, tests, reason) if draft else ""
+        why = texts.draft_reason(implementation, tests, reason, vulnerable) if draft else ""
         said = [
             outbox.comment(
                 "pull-request",
-                texts.pr_comment(pr.url, pr.draft, tests.passed, implementation, note),
+                texts.pr_comment(pr.url, pr.draft, tests.passed, implementation, note, vulnerable),
             ),
             outbox.transition("In Review"),
         ]
@@ -184,3 +201,22 @@ class ImplementationWorkflow:
             head_sha=head_sha,
             draft_reason=why,
         )
+
+    async def _check_advisories(
+        self, repo: RepoRef, implementation: Implementation
+    ) -> AdvisoryReport:
+        """The advisories of the dependency versions the change brings; a lookup that fails after
+        its retries is said in the pull request, and the ticket goes on."""
+        try:
+            return await workflow.execute_activity_method(
+                AdvisoryActivities.check_dependency_advisories,
+                CheckAdvisoriesInput(repo=repo, changes=implementation.changes),
+                start_to_close_timeout=GIT_TIMEOUT,
+                retry_policy=ADVISORY_RETRY,
+                summary="Look up the advisories of the changed dependencies",
+            )
+        except ActivityError as err:
+            cause = err.cause
+            return AdvisoryReport(
+                failure=cause.message if isinstance(cause, FailureError) else str(err)
+            )

@@ -12,6 +12,14 @@ HTTP_RETRY = RetryPolicy(
     maximum_interval=timedelta(minutes=1),
     maximum_attempts=30,
 )
+# The advisory lookup gives up within a few minutes: the pull request then says the advisories
+# could not be checked, rather than wait on the index.
+ADVISORY_RETRY = RetryPolicy(
+    initial_interval=timedelta(seconds=2),
+    backoff_coefficient=2.0,
+    maximum_interval=timedelta(minutes=1),
+    maximum_attempts=5,
+)
 GIT_RETRY = RetryPolicy(
     initial_interval=timedelta(seconds=2),
     backoff_coefficient=2.0,

@@ -1,6 +1,8 @@
 """What the ticket workflow writes on Jira, Discord and the pull request (pure functions)."""
 
+from activities.advisory_messages import AdvisoryReport
 from activities.messages import RunTestsResult
+from workflows.advisory_texts import advisories_section, vulnerable_note, vulnerable_reason
 from workflows.messages import Implementation, Plan, Question, TicketContext
 
 OFFLINE_PR_NOTE = (
@@ -87,8 +89,10 @@ def pull_request_body(
     implementation: Implementation,
     tests: str,
     unproven_reason: str = "",
+    advisories: AdvisoryReport | None = None,
 ) -> str:
-    """The pull request description: plan, changes and the real test result."""
+    """The pull request description: plan, changes, the new dependencies' advisories and the
+    real test result."""
     parts = [f"Resolves {ticket.key}: {ticket.summary}", ""]
     if implementation.produced_offline or not implementation.changes:
         parts += [
@@ -99,11 +103,14 @@ def pull_request_body(
         ]
     elif unproven_reason:
         parts += [unproven_note(unproven_reason), ""]
+    if vulnerable := vulnerable_reason(advisories):
+        parts += [vulnerable_note(vulnerable), ""]
     parts += [f"## Plan (version {plan.version})", "", plan.summary, ""]
     if implementation.changes:
         parts += ["## Changes", ""]
         parts += [f"- `{change.path}`" for change in implementation.changes]
         parts.append("")
+    parts += advisories_section(advisories)
     if implementation.qa_verdict:
         verdict = "passed" if implementation.qa_passed else "did not pass"
         parts += [
@@ -174,7 +181,10 @@ def tests_note(run: RunTestsResult) -> str:
 
 
 def draft_reason(
-    implementation: Implementation, tests: RunTestsResult, unproven_reason: str
+    implementation: Implementation,
+    tests: RunTestsResult,
+    unproven_reason: str,
+    vulnerable: str = "",
 ) -> str:
     """Why the pull request opens as a draft, in a few words."""
     if implementation.produced_offline:
@@ -182,10 +192,12 @@ def draft_reason(
     if not implementation.changes:
         return "the implementation produced no changes"
     if tests.environment_error or tests.limit or not tests.passed:
-        return "the tests do not pass"
-    if implementation.qa_passed is False:
-        return "QA did not pass the change"
-    return unproven_reason or "a person should check it first"
+        first = "the tests do not pass"
+    elif implementation.qa_passed is False:
+        first = "QA did not pass the change"
+    else:
+        first = unproven_reason
+    return "; ".join(r for r in (first, vulnerable) if r) or "a person should check it first"
 
 
 def tests_verdict(tests: RunTestsResult) -> str:
@@ -207,7 +219,12 @@ def pr_notice(key: str, url: str, tests: RunTestsResult, draft_why: str) -> str:
 
 
 def pr_comment(
-    url: str, draft: bool, passed: bool, implementation: Implementation, note: str = ""
+    url: str,
+    draft: bool,
+    passed: bool,
+    implementation: Implementation,
+    note: str = "",
+    vulnerable: str = "",
 ) -> str:
     """The Jira comment that announces the pull request; passing tests claim nothing alone."""
     kind = "Draft pull request" if draft else "Pull request"
@@ -225,6 +242,8 @@ def pr_comment(
     reason = unproven(implementation)
     if draft and passed and reason:
         text += f" It is a draft: {reason}."
+    if draft and vulnerable:
+        text += f" It is a draft: {vulnerable}."
     criteria = criteria_lines(implementation)
     if criteria:
         text += "\n\nAcceptance criteria:\n" + "\n".join(criteria)

@@ -22,7 +22,8 @@ takes the `notify-pull-request` and `notify-round-push` patches: Discord hears w
 request opens and when a round pushes to it. `secrets-approved` (with its two implementation
 children, `secrets-held-implementation` and `secrets-pushed-implementation`) takes the
 `secrets-approval` patch: the credential scan holds the implementation's push back until an
-approver approves it.
+approver approves it. `vulnerable-dependency` takes the `dependency-advisories` patch: a change
+that pins a dependency version with a known vulnerability opens a draft naming the advisory.
 """
 
 import asyncio
@@ -39,7 +40,8 @@ from temporalio.testing import WorkflowEnvironment
 from temporalio.worker import Worker
 
 from activities.messages import SecretFinding
-from graphs.schemas import CriterionCoverage
+from graphs.schemas import CriterionCoverage, FileChange
+from integrations.advisories import Advisory
 from tests.conftest import register_search_attributes
 from tests.workflows.fakes import FakeActivities, ProgressReportingActivities
 from tests.workflows.test_ci_round_per_head import took_patch
@@ -66,6 +68,7 @@ from workflows.ticket import TicketWorkflow
 
 HERE = Path(__file__).parent
 UNTESTED = "untested-criteria"
+VULNERABLE = "vulnerable-dependency"
 Handle = WorkflowHandle[Any, Any]
 
 
@@ -220,16 +223,21 @@ async def save(client: Client, workflow_id: str, name: str) -> None:
 
 
 async def record_tested_implementation(
-    env: WorkflowEnvironment, name: str = "tested-implementation", untested: bool = False
+    env: WorkflowEnvironment, name: str = "tested-implementation"
 ) -> str:
     """An auto ticket whose implementation graph ran the tests (no separate test activity);
-    `untested`: they pass but test no acceptance criterion, so the PR opens as a draft."""
-    inp = ticket_input("REC-UNTESTED" if untested else "REC-TESTED")
+    `untested-criteria`: they pass but test no acceptance criterion, so the PR opens as a draft;
+    `vulnerable-dependency`: the change pins a vulnerable version, so the PR opens as a draft."""
+    keys = {UNTESTED: "REC-UNTESTED", VULNERABLE: "REC-VULNERABLE"}
+    inp = ticket_input(keys.get(name, "REC-TESTED"))
     inp.auto = True
     workflow_id = f"ticket-{inp.key}"
     fakes = FakeActivities(tests_passed=True)
-    if untested:
+    if name == UNTESTED:
         fakes.criteria = [CriterionCoverage(criterion="power(2, -1) is 0.5")]
+    if name == VULNERABLE:
+        fakes.added_files = [FileChange(path="requirements.txt", content="requests==2.19.0\n")]
+        fakes.advisories = {"requests==2.19.0": [Advisory(id="PYSEC-2018-28")]}
     async with Worker(
         env.client, task_queue=f"record-{name}", workflows=WORKFLOWS, activities=fakes.all()
     ):
@@ -278,14 +286,15 @@ async def record(env: WorkflowEnvironment, names: list[str]) -> list[str]:
             written.append(f"{pushed}.json")
     if not names or "tested-implementation" in names:
         written.append(await record_tested_implementation(env))
-    if not names or UNTESTED in names:
-        written.append(await record_tested_implementation(env, UNTESTED, untested=True))
+    for name in (UNTESTED, VULNERABLE):
+        if not names or name in names:
+            written.append(await record_tested_implementation(env, name))
     return written
 
 
 async def main(names: list[str]) -> None:
     """Record against a fresh time-skipping server."""
-    unknown = sorted(set(names) - set(SCENARIOS) - {"tested-implementation", UNTESTED})
+    unknown = sorted(set(names) - set(SCENARIOS) - {"tested-implementation", UNTESTED, VULNERABLE})
     if unknown:
         raise SystemExit(f"no scenario {unknown}; the scenarios are {sorted(SCENARIOS)}")
     binary = shutil.which("temporal-test-server", path=str(Path(sys.executable).parent))

@@ -7,6 +7,8 @@ from typing import Any
 from temporalio import activity
 from temporalio.exceptions import ApplicationError
 
+from activities.advisories import UNPINNED
+from activities.advisory_messages import AdvisoryReport, CheckAdvisoriesInput, CheckedDependency
 from activities.messages import (
     AnalyseInput,
     ApproverFacts,
@@ -63,6 +65,8 @@ from graphs.schemas import (
     TestReport,
     TicketContext,
 )
+from integrations.advisories import Advisory
+from integrations.dependency_changes import dependency_changes, is_dependency_file
 
 
 class FakeActivities:
@@ -92,6 +96,10 @@ class FakeActivities:
         self.groups: dict[str, list[str]] = {}  # Jira groups by account id
         # What the credential scan finds in the implementation's push until an approver lets it.
         self.secrets: list[SecretFinding] = []
+        self.added_files: list[FileChange] = []  # the implementation changes these files too
+        # The index's advisories by `name==version`; a lookup error the index fails with for good.
+        self.advisories: dict[str, list[Advisory]] = {}
+        self.advisory_error: str | None = None
 
     def said(self) -> dict[str, list[str]]:
         """What the ticket posted on Jira, Discord and GitHub, and where it moved the issue, as
@@ -118,6 +126,7 @@ class FakeActivities:
             self.prepare_repository,
             self.commit_files,
             self.run_tests,
+            self.check_dependency_advisories,
             self.analyse_codebase,
             self.generate_questions,
             self.refine_requirements,
@@ -186,6 +195,26 @@ class FakeActivities:
         self.calls["run_tests"].append(inp)
         return RunTestsResult(passed=True, exit_code=0, output="3 passed")
 
+    @activity.defn(name="check_dependency_advisories")
+    async def check_dependency_advisories(self, inp: CheckAdvisoriesInput) -> AdvisoryReport:
+        self.calls["check_dependency_advisories"].append(inp)
+        if self.advisory_error is not None:
+            raise ApplicationError(
+                self.advisory_error, type="AdvisoryIndexUnavailable", non_retryable=True
+            )
+        after = {c.path: c.content for c in inp.changes if is_dependency_file(c.path)}
+        found = dependency_changes(dict.fromkeys(after, ""), after)  # new files on the base
+        known = self.advisories
+        checked = [
+            CheckedDependency(
+                change=c,
+                advisories=known.get(f"{c.name}=={c.version}", []),
+                unchecked="" if c.version else UNPINNED,
+            )
+            for c in found
+        ]
+        return AdvisoryReport(dependencies=checked)
+
     @activity.defn(name="analyse_codebase")
     async def analyse_codebase(self, inp: AnalyseInput) -> Analysis:
         self.calls["analyse_codebase"].append(inp)
@@ -240,12 +269,13 @@ class FakeActivities:
     async def implement_changes(self, inp: ImplementInput) -> Implementation:
         self.calls["implement_changes"].append(inp)
         change = FileChange(path="calc/operations.py", content="def power(a, b):\n    ...\n")
+        changes = [change, *self.added_files]
         if self.tests_passed is None:
-            return Implementation(changes=[change], notes="done", tokens=20)
+            return Implementation(changes=changes, notes="done", tokens=20)
         passed = self.tests_passed
         output = "5 passed" if passed else "1 failed, 4 passed"
         return Implementation(
-            changes=[change], notes="done", tokens=20, tests_passed=passed, qa_passed=True,
+            changes=changes, notes="done", tokens=20, tests_passed=passed, qa_passed=True,
             test_output=output, criteria=self.criteria,
             last_tests=TestReport(passed=passed, exit_code=0 if passed else 1, output=output),
         )  # fmt: skip
