@@ -67,7 +67,9 @@ def build_activities(settings: Settings, stack: AsyncExitStack) -> ActivitySets:
         api_version=settings.jira_api_version,
         acceptance_criteria_field=settings.jira_acceptance_criteria_field,
     )
-    github = PullRequestClient(settings.github_api_url, settings.github_token.get_secret_value())
+    # One source for the API client and git: a GitHub App's tokens are cached once per worker.
+    github_tokens = settings.github_token_source()
+    github = PullRequestClient(settings.github_api_url, github_tokens)
     discord = DiscordClient()
     for client in (jira, github, discord):
         stack.push_async_callback(client.aclose)
@@ -79,7 +81,7 @@ def build_activities(settings: Settings, stack: AsyncExitStack) -> ActivitySets:
     )
     workspaces = Workspaces(
         settings.workspace_dir,
-        settings.github_token.get_secret_value(),
+        github_tokens,
         settings.git_author_name,
         settings.git_author_email,
         environments,

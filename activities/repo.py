@@ -24,6 +24,7 @@ from integrations.branch_names import branch_name
 from integrations.environments import Environments
 from integrations.git import GitError, GitWorkspace
 from integrations.git_mirror import GitMirror, mirror_name
+from integrations.github_auth import TokenSource
 
 MIRRORS = ".mirrors"  # beside the tickets' directories (workflow ids never start with a dot)
 
@@ -35,7 +36,7 @@ class Workspaces:
     """
 
     def __init__(
-        self, root: Path, token: str | None, author_name: str, author_email: str,
+        self, root: Path, token: str | TokenSource | None, author_name: str, author_email: str,
         environments: Environments | None = None,
     ) -> None:  # fmt: skip
         self._root = root
