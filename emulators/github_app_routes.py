@@ -109,12 +109,6 @@ def create_app_router(state: EmulatorState) -> APIRouter:
     """The app's REST endpoints (JWT) and its admin routes."""
     router = APIRouter(tags=["github"])
 
-    @router.get("/api/v3/app")
-    def get_app(request: Request) -> Json:
-        app = authenticated_app(state, request)
-        return {"id": app["id"], "slug": app.get("slug"), "permissions": PERMISSIONS,
-                "events": EVENTS, "owner": None, "name": app.get("slug")}  # fmt: skip
-
     @router.get("/api/v3/repos/{owner}/{repo}/installation")
     def repository_installation(owner: str, repo: str, request: Request) -> Json:
         app = authenticated_app(state, request)

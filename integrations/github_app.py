@@ -121,9 +121,13 @@ class InstallationTokens:
     def expire(self, repository: str | None, token: str) -> None:
         """Forget a token GitHub refused, so the next call renews it."""
         installation = self._installations.get((repository or "").casefold())
-        cached = self._tokens.get(installation) if installation is not None else None
-        if cached is not None and cached.token == token:
-            del self._tokens[installation]  # type: ignore[arg-type]
+        if installation is not None and self.cached_token(installation) == token:
+            del self._tokens[installation]
+
+    def cached_token(self, installation: int) -> str | None:
+        """The token held for an installation, if any."""
+        held = self._tokens.get(installation)
+        return held.token if held else None
 
     def cached(self, repository: str) -> InstallationToken | None:
         """The token held for a repository's installation, if any."""

@@ -80,7 +80,6 @@ class GitHubAuth(httpx.Auth):
             return
         self.source.expire(repository, token)
         renewed = await self.source.token(repository)
-        if renewed != token:
-            await response.aread()
+        if renewed != token:  # httpx closes the refused response
             request.headers["Authorization"] = f"Bearer {renewed}"
             yield request
