@@ -16,7 +16,7 @@ from temporalio.testing import WorkflowEnvironment
 
 from config import Settings
 from tests.support.github_app import APP_ID, private_pem
-from tests.webhooks.payloads import SECRET, github_example, github_request
+from tests.webhooks.payloads import SECRET, github_example, github_request, pull_on_branch
 from webhooks.app import create_app
 from webhooks.github_events import read_event
 
@@ -42,9 +42,7 @@ def app_github(branch: str, calls: list[str]) -> httpx.MockTransport:
             token = {"token": "ghs_app", "expires_at": "2099-01-01T00:00:00Z"}
             return httpx.Response(201, json=token | {"permissions": {}})
         assert credential == "ghs_app"
-        pull = github_example("pull_request", "synchronize")["pull_request"]
-        pull["head"]["ref"] = branch
-        return httpx.Response(200, json=pull)
+        return httpx.Response(200, json=pull_on_branch(branch))
 
     return httpx.MockTransport(answer)
 
