@@ -32,6 +32,7 @@ from config import Settings, connect_temporal, get_settings
 from graphs.models import make_chat_model
 from integrations.discord import DiscordClient
 from integrations.environments import Environments
+from integrations.github_app import GitHubAppConfigError
 from integrations.github_pulls import PullRequestClient
 from integrations.jira import JiraClient
 from integrations.sandbox import SandboxUnavailable
@@ -243,6 +244,15 @@ def check_sandbox(settings: Settings) -> None:
     log.info("workspace commands run in bubblewrap (no network, limits %s)", sandbox.limits)
 
 
+def check_github_app(settings: Settings) -> None:
+    """Refuse to start when the GitHub App's private key cannot be read or parsed."""
+    try:
+        settings.github_token_source()
+    except GitHubAppConfigError as err:
+        log.error("worker not started: %s", err)
+        raise SystemExit(f"worker not started: {err}") from err
+
+
 async def main() -> None:
     """Entry point: run until SIGINT or SIGTERM."""
     settings = get_settings()
@@ -250,6 +260,7 @@ async def main() -> None:
     # Only ticketsmith's own loggers: other libraries' debug lines can carry request headers.
     logging.getLogger("ticketsmith").setLevel(settings.log_level)
     check_sandbox(settings)
+    check_github_app(settings)
     runtime = metrics_runtime(settings.metrics_host, settings.metrics_port)
     client = await connect_temporal(settings, runtime)
     stop = asyncio.Event()

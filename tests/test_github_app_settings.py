@@ -2,13 +2,15 @@
 a bad key is one error naming the setting."""
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric import ec, rsa
 from pydantic import ValidationError
 
-from config import Settings
+from config import ROOT, Settings
 from integrations.github_app import GitHubAppConfigError, InstallationTokens
 from integrations.github_auth import StaticToken
 from tests.support.github_app import private_pem
@@ -114,3 +116,30 @@ def test_a_bad_private_key_names_the_setting(
         GitHubAppConfigError, match="TICKETSMITH_GITHUB_APP_PRIVATE_KEY is not an RSA"
     ):
         Settings(_env_file=None).github_token_source()  # type: ignore[call-arg]
+
+
+@pytest.mark.parametrize(
+    ("argv", "refusal"),
+    [
+        (["worker.py"], "worker not started"),
+        (["-c", "from webhooks.app import serve; serve()"], "webhook app not started"),
+    ],
+)
+def test_the_services_refuse_to_start_with_an_unreadable_key(
+    tmp_path: Path, argv: list[str], refusal: str
+) -> None:
+    missing = tmp_path / "absent.pem"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TICKETSMITH_GITHUB")}
+    env |= {
+        "TICKETSMITH_GITHUB_APP_ID": "123",
+        "TICKETSMITH_GITHUB_APP_PRIVATE_KEY_PATH": str(missing),
+        "TICKETSMITH_WEBHOOK_SECRET": "s",
+        "TICKETSMITH_SANDBOX": "none",
+        "TICKETSMITH_METRICS_PORT": "0",
+        "TICKETSMITH_TEMPORAL_ADDRESS": "127.0.0.1:1",  # never reached
+    }
+    done = subprocess.run(
+        [sys.executable, *argv], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 1
+    assert f"{refusal}: TICKETSMITH_GITHUB_APP_PRIVATE_KEY_PATH={missing}" in done.stderr
