@@ -2,7 +2,8 @@
 installed on every repository unless told which, that trades its JWT for installation tokens.
 
 Admin: `PUT /_emulator/github/app` sets the app, `POST /_emulator/github/app/tokens/expire`
-expires every token it issued (a client then has to renew).
+expires every token it issued (a client then has to renew), and
+`DELETE /_emulator/github/app/installations/{owner}` removes it from an account.
 """
 
 import time
@@ -144,5 +145,16 @@ def create_app_router(state: EmulatorState) -> APIRouter:
     @router.post("/_emulator/github/app/tokens/expire")
     def expire_tokens() -> Json:
         return {"expired": expire_all(state)}
+
+    @router.delete("/_emulator/github/app/installations/{owner}")
+    def uninstall(owner: str) -> Json:
+        """Remove the app from an account: its tokens stop working; the next lookup installs
+        it again, with a new id."""
+        app = state.data.get("github_app") or {}
+        number = (app.get("installations") or {}).pop(owner, None)
+        if number is None:
+            raise github_error(404, f"the app is not installed on {owner}")
+        state.save()
+        return {"installation_id": number, "expired": expire_all(state, number)}
 
     return router

@@ -37,10 +37,14 @@ def refused(state: EmulatorState, token: str) -> bool:
     return found is None or found["expires_at"] <= time.time()
 
 
-def expire_all(state: EmulatorState) -> int:
-    """Expire every issued token now; how many were still live."""
+def expire_all(state: EmulatorState, installation_id: int | None = None) -> int:
+    """Expire every issued token now (of one installation, when given); how many were live."""
     moment = time.time()
-    live = [t for t in issued(state).values() if t["expires_at"] > moment]
+    live = [
+        t
+        for t in issued(state).values()
+        if t["expires_at"] > moment and installation_id in (None, t["installation_id"])
+    ]
     for token in live:
         token["expires_at"] = moment
     state.save()

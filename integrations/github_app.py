@@ -111,12 +111,27 @@ class InstallationTokens:
                 non_retryable=True,
             )
         installation = await self.installation_id(repository)
+        try:
+            return await self._installation_token(installation)
+        except ApplicationError as err:
+            if err.type != f"{SERVICE}NotFound":
+                raise
+        # The installation is gone (the app was removed, perhaps installed again): look again.
+        self._forget(installation)
+        return await self._installation_token(await self.installation_id(repository))
+
+    async def _installation_token(self, installation: int) -> str:
         async with self._locks.setdefault(installation, asyncio.Lock()):
             cached = self._tokens.get(installation)
             if cached is None or cached.expires_at - self._margin <= self._clock():
                 cached = await self._exchange(installation)
                 self._tokens[installation] = cached
             return cached.token
+
+    def _forget(self, installation: int) -> None:
+        self._tokens.pop(installation, None)
+        for repository in [r for r, i in self._installations.items() if i == installation]:
+            del self._installations[repository]
 
     def expire(self, repository: str | None, token: str) -> None:
         """Forget a token GitHub refused, so the next call renews it."""

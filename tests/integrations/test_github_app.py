@@ -117,6 +117,37 @@ async def test_an_api_call_refused_with_401_renews_the_token(
     assert [c[2] for c in calls if c[1] == "/api/v3/repos/demo/calc"] == [200, 401, 200]
 
 
+async def test_an_app_installed_again_is_found_under_its_new_installation(
+    emulator: Emulator, key: RSAPrivateKey
+) -> None:
+    await install_app(emulator.app, key)
+    tokens = tokens_for(emulator, key)
+    first = await tokens.installation_id("demo/calc")
+    await tokens.token("demo/calc")
+    async with emulator_client(emulator.app) as http:
+        removed = await http.delete("/_emulator/github/app/installations/demo")
+    assert removed.json() == {"installation_id": first, "expired": 1}
+    api = f"{emulator.base_url}/api/v3"
+    async with GitHubClient(api, tokens, transport=emulator.transport) as github:
+        assert (await github.get_repository("demo/calc")).full_name == "demo/calc"
+    assert await tokens.installation_id("demo/calc") != first
+    calls = [c for c in await api_calls(emulator.app) if c[1] != "/api/v3/repos/demo/calc"]
+    assert calls[-3:] == [
+        ("POST", f"/api/v3/app/installations/{first}/access_tokens", 404),
+        ("GET", "/api/v3/repos/demo/calc/installation", 200),
+        ("POST", f"/api/v3/app/installations/{first + 1}/access_tokens", 201),
+    ]
+
+    # Removed for good: the call says so, not that a token URL was not found.
+    await install_app(emulator.app, key, repositories=["demo/sizes"])
+    async with emulator_client(emulator.app) as http:
+        await http.delete("/_emulator/github/app/installations/demo")
+    async with GitHubClient(api, tokens, transport=emulator.transport) as github:
+        with pytest.raises(ApplicationError) as gone:
+            await github.get_repository("demo/calc")
+    assert gone.value.type == "GitHubAppNotInstalled"
+
+
 async def test_a_personal_token_refused_is_not_retried(
     emulator: Emulator, key: RSAPrivateKey
 ) -> None:
