@@ -17,9 +17,12 @@ from localmodel.layout import Layout
 from tickets import temporal_settings as temporal
 
 if TYPE_CHECKING:  # the client is imported where it connects: `status` and `list` go without it
+    import httpx
     from temporalio.client import Client
     from temporalio.converter import DataConverter
     from temporalio.runtime import Runtime
+
+    from integrations.github_auth import TokenSource
 
 ROOT = Path(__file__).resolve().parent
 
@@ -140,6 +143,11 @@ class Settings(BaseSettings):
 
     github_api_url: str = ""
     github_token: SecretStr = SecretStr("emulator-token")
+    # A GitHub App instead of the personal token: its id and private key (a PEM file, or the
+    # PEM text); ticketsmith then acts with the installation's short-lived tokens.
+    github_app_id: str | None = Field(default=None, pattern=r"^\w+$")
+    github_app_private_key_path: Path | None = None
+    github_app_private_key: SecretStr | None = None
     # The account ticketsmith acts as on GitHub: its own events are ignored, mentions address it.
     github_bot_login: str = "ticketsmith-bot"
     git_base_url: str = ""
@@ -219,6 +227,55 @@ class Settings(BaseSettings):
         if namespace and "temporal_namespace" not in self.model_fields_set:
             self.temporal_namespace = namespace
         self.temporal_http_url = "off"
+
+    @model_validator(mode="after")
+    def _one_github_identity(self) -> "Settings":
+        """A personal token or a GitHub App with exactly one private key, never both."""
+        key_path = self.github_app_private_key_path is not None
+        key_text = self.github_app_private_key is not None
+        if self.github_app_id is None:
+            if key_path or key_text:
+                raise ValueError(
+                    "a GitHub App private key is set without TICKETSMITH_GITHUB_APP_ID: "
+                    "set the app's id too (its settings page, 'App ID')"
+                )
+            return self
+        if "github_token" in self.model_fields_set and self.github_token.get_secret_value():
+            raise ValueError(
+                "TICKETSMITH_GITHUB_TOKEN and TICKETSMITH_GITHUB_APP_ID are both set: "
+                "unset TICKETSMITH_GITHUB_TOKEN to act as the GitHub App, or the "
+                "TICKETSMITH_GITHUB_APP_* settings to act with the personal token"
+            )
+        if key_path == key_text:
+            raise ValueError(
+                "TICKETSMITH_GITHUB_APP_ID needs exactly one private key: set "
+                "TICKETSMITH_GITHUB_APP_PRIVATE_KEY_PATH (a .pem file) or "
+                "TICKETSMITH_GITHUB_APP_PRIVATE_KEY (the PEM text)"
+                + (", not both" if key_path else "")
+            )
+        return self
+
+    def github_token_source(
+        self, transport: "httpx.AsyncBaseTransport | None" = None
+    ) -> "TokenSource":
+        """The personal token, or the GitHub App's installation tokens (the key is read now)."""
+        from integrations.github_app import (
+            KEY_SETTING,
+            InstallationTokens,
+            load_private_key,
+            read_private_key,
+        )
+        from integrations.github_auth import StaticToken
+
+        if self.github_app_id is None:
+            return StaticToken(self.github_token.get_secret_value())
+        if self.github_app_private_key is not None:
+            pem = self.github_app_private_key.get_secret_value()
+            key = load_private_key(pem, KEY_SETTING)
+        else:
+            assert self.github_app_private_key_path is not None  # the validator says so
+            key = read_private_key(self.github_app_private_key_path)
+        return InstallationTokens(self.github_app_id, key, self.github_api_url, transport)
 
     @property
     def workspace_dir(self) -> Path:

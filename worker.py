@@ -36,6 +36,7 @@ from graphs.models import make_chat_model
 from integrations.advisories import AdvisoryIndexClient
 from integrations.discord import DiscordClient
 from integrations.environments import Environments
+from integrations.github_app import GitHubAppConfigError
 from integrations.github_pulls import PullRequestClient
 from integrations.jira import JiraClient
 from integrations.sandbox import SandboxUnavailable
@@ -102,9 +103,9 @@ def build_activities(settings: Settings, stack: AsyncExitStack) -> ActivitySets:
         acceptance_criteria_field=settings.jira_acceptance_criteria_field,
         secrets=secrets,
     )
-    github = PullRequestClient(
-        settings.github_api_url, settings.github_token.get_secret_value(), secrets=secrets
-    )
+    # One source for the API client and git: a GitHub App's tokens are cached once per worker.
+    github_tokens = settings.github_token_source()
+    github = PullRequestClient(settings.github_api_url, github_tokens, secrets=secrets)
     discord = DiscordClient(secrets=secrets)
     advisory_url = settings.advisory_index_url
     index = AdvisoryIndexClient(advisory_url) if advisory_url else None
@@ -118,7 +119,7 @@ def build_activities(settings: Settings, stack: AsyncExitStack) -> ActivitySets:
     )
     workspaces = Workspaces(
         settings.workspace_dir,
-        settings.github_token.get_secret_value(),
+        github_tokens,
         settings.git_author_name,
         settings.git_author_email,
         environments,
@@ -282,6 +283,15 @@ def check_sandbox(settings: Settings) -> None:
     log.info("workspace commands run in bubblewrap (no network, limits %s)", sandbox.limits)
 
 
+def check_github_app(settings: Settings) -> None:
+    """Refuse to start when the GitHub App's private key cannot be read or parsed."""
+    try:
+        settings.github_token_source()
+    except GitHubAppConfigError as err:
+        log.error("worker not started: %s", err)
+        raise SystemExit(f"worker not started: {err}") from err
+
+
 async def main() -> None:
     """Entry point: run until SIGINT or SIGTERM."""
     settings = get_settings()
@@ -289,6 +299,7 @@ async def main() -> None:
     # Only ticketsmith's own loggers: other libraries' debug lines can carry request headers.
     logging.getLogger("ticketsmith").setLevel(settings.log_level)
     check_sandbox(settings)
+    check_github_app(settings)
     runtime = metrics_runtime(settings.metrics_host, settings.metrics_port)
     try:
         client = await connect_temporal(settings, runtime)

@@ -24,6 +24,7 @@ from integrations.branch_names import branch_name
 from integrations.environments import Environments
 from integrations.git import GitError, GitWorkspace
 from integrations.git_mirror import GitMirror, mirror_name
+from integrations.github_auth import TokenSource
 from integrations.push_scan import Finding, PushScan, SecretsFound
 from integrations.secrets import SecretFinder, shapes_only
 
@@ -38,7 +39,7 @@ class Workspaces:
     """
 
     def __init__(
-        self, root: Path, token: str | None, author_name: str, author_email: str,
+        self, root: Path, token: str | TokenSource | None, author_name: str, author_email: str,
         environments: Environments | None = None, secrets: SecretFinder | None = None,
     ) -> None:  # fmt: skip
         self._root = root

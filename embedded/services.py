@@ -93,8 +93,18 @@ def child_env(settings: Settings) -> dict[str, str]:
     )
     for name in ("jira_token", "github_token", "encryption_keys", "admin_token"):
         secret = getattr(settings, name)
+        if name == "github_token" and settings.github_app_id is not None:
+            continue  # a GitHub App instead (below): both would be refused
         if secret is not None:
             env[f"TICKETSMITH_{name.upper()}"] = secret.get_secret_value()
+    if settings.github_app_id is not None:
+        env["TICKETSMITH_GITHUB_APP_ID"] = settings.github_app_id
+        if (key_path := settings.github_app_private_key_path) is not None:
+            env["TICKETSMITH_GITHUB_APP_PRIVATE_KEY_PATH"] = str(key_path)
+        if settings.github_app_private_key is not None:
+            env["TICKETSMITH_GITHUB_APP_PRIVATE_KEY"] = (
+                settings.github_app_private_key.get_secret_value()
+            )
     if settings.otel_endpoint:
         env["TICKETSMITH_OTEL_ENDPOINT"] = settings.otel_endpoint
     if settings.webhook_secret is not None:

@@ -25,13 +25,15 @@ from emulators.git_hosting import (
 )
 from emulators.git_races import PushRaces, commit_on_branch, create_races_router
 from emulators.github_actions import create_actions_router
+from emulators.github_app_routes import create_app_router
+from emulators.github_app_tokens import refused as installation_token_refused
 from emulators.github_checks import create_checks_router
 from emulators.github_ci import EmulatedCI
 from emulators.github_merge import create_merge_router, note_push, send_pull_event
 from emulators.github_repos import create_user_repos_router
 from emulators.github_reviews import announce_issue_comment, create_reviews_router
 from emulators.github_routes import DOCS, create_github_router
-from emulators.github_store import base_url, request_caller
+from emulators.github_store import base_url, request_caller, token_of
 from emulators.github_webhooks import GitHubWebhooks, create_github_hooks_router
 from emulators.jira_routes import create_jira_router
 from emulators.jira_search import create_search_router
@@ -147,9 +149,19 @@ def create_app(
     app.include_router(create_reviews_router(state, hooks))
     app.include_router(create_merge_router(state, repos_root, hooks))
     app.include_router(create_user_repos_router(state, repos_root))
+    app.include_router(create_app_router(state))
     app.include_router(create_discord_router(state))
     app.include_router(create_races_router(races))
-    app.include_router(create_git_router(repos_root, after_push, before_push))
+    app.include_router(
+        create_git_router(
+            repos_root,
+            after_push,
+            before_push,
+            refused=lambda request: installation_token_refused(
+                state, token_of(request.headers.get("authorization", ""))
+            ),
+        )
+    )
     app.add_middleware(RecordingMiddleware, log=log, faults=faults, error=service_error)
     app.add_middleware(AdminGuard, access=admin or AdminAccess(), guarded=admin_route)
     emulated_ci.transport = httpx.ASGITransport(app=app)

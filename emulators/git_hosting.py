@@ -37,9 +37,15 @@ def repository_path(repos_root: Path, owner: str, name: str) -> Path:
 
 
 def create_git_router(
-    repos_root: Path, after_push: AfterPush | None = None, before_push: BeforePush | None = None
+    repos_root: Path,
+    after_push: AfterPush | None = None,
+    before_push: BeforePush | None = None,
+    refused: Callable[[Request], bool] | None = None,
 ) -> APIRouter:
-    """A router serving `/{owner}/{repo}.git/...` over git smart HTTP; push is allowed."""
+    """A router serving `/{owner}/{repo}.git/...` over git smart HTTP; push is allowed.
+
+    `refused` says which requests' credentials get GitHub's 401 (any are taken without it).
+    """
     router = APIRouter(tags=["git"])
     root = repos_root.resolve()
 
@@ -54,6 +60,9 @@ def create_git_router(
             raise HTTPException(status_code=404, detail="Not Found")
         if not repository_path(root, owner, repo).is_dir():
             raise HTTPException(status_code=404, detail=f"repository {owner}/{repo} not found")
+        if refused is not None and refused(request):
+            challenge = {"WWW-Authenticate": 'Basic realm="GitHub"'}
+            return Response(b"Bad credentials\n", status_code=401, headers=challenge)
         begins = path == "info/refs" and request.query_params.get("service") == "git-receive-pack"
         if begins and before_push is not None:
             await before_push(owner, repo, request)

@@ -10,6 +10,7 @@ from fastapi import APIRouter, Body, Depends, Query, Request
 from fastapi.responses import HTMLResponse
 
 from emulators import github_shapes as shapes
+from emulators.github_app_tokens import refused as installation_token_refused
 from emulators.github_mergeable import merge_state
 from emulators.state import EmulatorError, EmulatorState, now
 
@@ -47,10 +48,14 @@ def custom_error(message: str) -> EmulatorError:
 
 
 def require_token(request: Request) -> None:
-    """Any non-empty token is accepted; no token is GitHub's 401."""
+    """Any non-empty token is accepted, an installation token only while it is live; no token
+    is GitHub's 401."""
     _, _, token = request.headers.get("authorization", "").partition(" ")
     if not token.strip():
         raise github_error(401, "Requires authentication")
+    state = getattr(request.app.state, "emulator", None)
+    if state is not None and installation_token_refused(state, token.strip()):
+        raise github_error(401, "Bad credentials")
 
 
 def github_time() -> str:

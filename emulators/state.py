@@ -88,6 +88,7 @@ def seed_data(seed: dict[str, Any]) -> dict[str, Any]:
         "issues": issues,
         "repositories": seed.get("repositories", []),
         "github_users": seed.get("github_users", []),
+        "github_app": seed.get("github_app"),  # the GitHub App it knows, if any
         "pulls": [],
         "discord": {"webhooks": seed.get("discord_webhooks", []), "messages": []},
         "counters": {},

@@ -19,7 +19,8 @@ from typing import Protocol
 from pydantic import BaseModel
 
 from integrations.commands import CommandResult, kill_group, run_command
-from integrations.git_errors import GitError
+from integrations.git_errors import GitError, auth_refused
+from integrations.github_auth import StaticToken, TokenSource, repository_of_remote
 from integrations.sandbox import Sandbox
 
 GIT_TIMEOUT_S = 300.0
@@ -56,7 +57,7 @@ class GitWorkspace:
         self,
         root: Path,
         remote_url: str,
-        token: str | None = None,
+        token: str | TokenSource | None = None,
         author_name: str = "ticketsmith",
         author_email: str = "ticketsmith@example.com",
         mirror: Mirror | None = None,
@@ -67,12 +68,12 @@ class GitWorkspace:
         self.mirror = mirror
         self.outgoing = outgoing
         self._author = (author_name, author_email)
-        basic = base64.b64encode(f"x-access-token:{token}".encode()).decode() if token else ""
-        self._auth_header = f"Authorization: Basic {basic}" if token else None
-        self._secrets = [s for s in (token, basic) if s]
+        self._tokens = StaticToken(token) if isinstance(token, str) else token
+        self._repository = repository_of_remote(remote_url)
+        self._secrets: list[str] = []
 
-    def git_env(self) -> dict[str, str]:
-        """The environment every git command runs with, credentials included."""
+    def git_env(self, token: str | None = None) -> dict[str, str]:
+        """The environment a git command runs with, `token` (if any) in an HTTP header."""
         env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
         name, email = self._author
         env.update(
@@ -82,11 +83,14 @@ class GitWorkspace:
             GIT_COMMITTER_NAME=name,
             GIT_COMMITTER_EMAIL=email,
         )
-        if self._auth_header:
+        if token:
+            # GitHub's documented form for git over HTTPS: x-access-token:<token>.
+            basic = base64.b64encode(f"x-access-token:{token}".encode()).decode()
+            self._secrets.extend(s for s in (token, basic) if s not in self._secrets)
             env.update(
                 GIT_CONFIG_COUNT="1",
                 GIT_CONFIG_KEY_0="http.extraHeader",
-                GIT_CONFIG_VALUE_0=self._auth_header,
+                GIT_CONFIG_VALUE_0=f"Authorization: Basic {basic}",
             )
         return env
 
@@ -109,11 +113,30 @@ class GitWorkspace:
     async def _git(
         self, *args: str, cwd: Path | None = None, stdin: bytes | None = None, check: bool = True
     ) -> tuple[int, str]:
-        """Run git and return (exit code, stdout); raise GitError on failure when check."""
+        """Run git and return (exit code, stdout); raise GitError on failure when check.
+
+        A refused token is renewed once (a GitHub App's installation token expired).
+        """
+        token = await self._tokens.token(self._repository) if self._tokens else None
+        code, out, err = await self._run(args, cwd, stdin, token)
+        if code != 0 and token and self._tokens and auth_refused(err):
+            self._tokens.expire(self._repository, token)
+            renewed = await self._tokens.token(self._repository)
+            if renewed != token:
+                code, out, err = await self._run(args, cwd, stdin, renewed)
+        if check and code != 0:
+            command = self._redact(shlex.join(["git", *args]))
+            raise GitError(command, code, self._redact(err))
+        return code, out
+
+    async def _run(
+        self, args: tuple[str, ...], cwd: Path | None, stdin: bytes | None, token: str | None
+    ) -> tuple[int, str, str]:
+        """One git process: (exit code, stdout stripped, stderr)."""
         proc = await asyncio.create_subprocess_exec(
             *self.git_argv(*args),
             cwd=cwd or self.root,
-            env=self.git_env(),
+            env=self.git_env(token),
             stdin=asyncio.subprocess.PIPE if stdin is not None else asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
@@ -126,10 +149,7 @@ class GitWorkspace:
             await proc.wait()
             raise
         code = proc.returncode if proc.returncode is not None else -1
-        if check and code != 0:
-            command = self._redact(shlex.join(["git", *args]))
-            raise GitError(command, code, self._redact(err.decode(errors="replace")))
-        return code, out.decode(errors="replace").strip()
+        return code, out.decode(errors="replace").strip(), err.decode(errors="replace")
 
     async def run_git(
         self, *args: str, check: bool = True, cwd: Path | None = None

@@ -15,6 +15,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from integrations.git import GitError, GitWorkspace
+from integrations.github_auth import TokenSource
 
 # Branches and tags only: a forge's other refs (pull requests, notes) are not worked on.
 REFSPECS = ("+refs/heads/*:refs/heads/*", "+refs/tags/*:refs/tags/*")
@@ -33,7 +34,7 @@ def mirror_name(remote_url: str) -> str:
 class GitMirror:
     """A bare mirror of one remote; one fetch at a time, shared by the syncs waiting for it."""
 
-    def __init__(self, root: Path, remote_url: str, token: str | None = None) -> None:
+    def __init__(self, root: Path, remote_url: str, token: str | TokenSource | None = None) -> None:
         self.root = root
         self.remote_url = remote_url
         self._runner = GitWorkspace(root, remote_url, token=token)

@@ -7,6 +7,7 @@ import httpx
 from pydantic import BaseModel
 from temporalio.exceptions import ApplicationError
 
+from integrations.github_auth import GitHubAuth, StaticToken, TokenSource
 from integrations.http import ServiceClient, build_http_client, raise_for_status
 from integrations.secrets import SecretFinder
 
@@ -60,21 +61,24 @@ def _pull_request(raw: dict[str, Any]) -> PullRequest:
 
 
 class GitHubClient(ServiceClient):
-    """GitHub.com (https://api.github.com) or Enterprise style (https://host/api/v3)."""
+    """GitHub.com (https://api.github.com) or Enterprise style (https://host/api/v3).
+
+    `token` is a personal token or a source of tokens (a GitHub App's installation tokens).
+    """
 
     def __init__(
         self,
         api_url: str,
-        token: str,
+        token: str | TokenSource,
         transport: httpx.AsyncBaseTransport | None = None,
         secrets: SecretFinder | None = None,
     ) -> None:
-        headers = {
-            "Accept": "application/vnd.github+json",
-            "X-GitHub-Api-Version": "2022-11-28",
-            "Authorization": f"Bearer {token}",
-        }
-        super().__init__(build_http_client(api_url, headers, transport=transport, secrets=secrets))
+        headers = {"Accept": "application/vnd.github+json", "X-GitHub-Api-Version": "2022-11-28"}
+        source = StaticToken(token) if isinstance(token, str) else token
+        auth = GitHubAuth(source, api_url)
+        super().__init__(
+            build_http_client(api_url, headers, auth=auth, transport=transport, secrets=secrets)
+        )
 
     async def _request(self, method: str, path: str, **kwargs: Any) -> Any:
         response = await self._http.request(method, path, **kwargs)

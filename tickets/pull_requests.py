@@ -1,10 +1,14 @@
 """`starter.py merge KEY` / `close KEY`: act on a ticket's pull request through the GitHub API."""
 
 import argparse
+from typing import TYPE_CHECKING
 from urllib.parse import urlparse
 
 from config import Settings, get_settings
 from tickets.commands import CommandError, status
+
+if TYPE_CHECKING:
+    from integrations.github_auth import TokenSource
 
 
 async def _pull_request(settings: Settings, key: str) -> tuple[str, int]:
@@ -25,8 +29,7 @@ async def merge(settings: Settings, key: str) -> str:
     from integrations.github_pulls import PullRequestClient
 
     repository, number = await _pull_request(settings, key)
-    token = settings.github_token.get_secret_value()
-    async with PullRequestClient(settings.github_api_url, token) as github:
+    async with PullRequestClient(settings.github_api_url, _github_tokens(settings)) as github:
         try:
             sha = await github.merge_pull_request(repository, number)
         except ApplicationError as err:
@@ -41,8 +44,7 @@ async def close(settings: Settings, key: str) -> str:
     from integrations.github_pulls import PullRequestClient
 
     repository, number = await _pull_request(settings, key)
-    token = settings.github_token.get_secret_value()
-    async with PullRequestClient(settings.github_api_url, token) as github:
+    async with PullRequestClient(settings.github_api_url, _github_tokens(settings)) as github:
         try:
             closed = await github.close_pull_request(repository, number)
         except ApplicationError as err:
@@ -62,3 +64,13 @@ async def close_command(args: argparse.Namespace) -> str:
     from tickets.terminal import check_key
 
     return await close(get_settings(), check_key(args.key))
+
+
+def _github_tokens(settings: Settings) -> "TokenSource":
+    """The settings' GitHub credentials; a GitHub App's unreadable key is a CommandError."""
+    from integrations.github_app import GitHubAppConfigError
+
+    try:
+        return settings.github_token_source()
+    except GitHubAppConfigError as err:
+        raise CommandError(str(err)) from err

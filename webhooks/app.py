@@ -13,6 +13,7 @@ from temporalio.common import SearchAttributeKey
 from temporalio.service import RPCError, RPCStatusCode
 
 from config import Settings, connect_temporal, get_settings
+from integrations.github_app import GitHubAppConfigError
 from observability.logs import configure_logging, secret_values
 from tickets import temporal_connection
 from tickets.launch import LaunchError, start_ticket, ticket_input, workflow_id
@@ -205,10 +206,11 @@ def no_workflow(key: str, label: str) -> JSONResponse:
 
 def serve() -> FastAPI:
     """The app as uvicorn runs it (`--factory`): JSON logs with every secret redacted; without
-    a webhook secret it exits at once with one line saying what to set."""
+    a webhook secret, or with a GitHub App key it cannot read, it exits at once with one line
+    saying what to set."""
     settings = get_settings()
     configure_logging(secrets=[*secret_values(settings), *temporal_connection.secrets()])
     try:
         return create_app(settings)
-    except WebhookSecretError as err:
+    except (WebhookSecretError, GitHubAppConfigError) as err:
         raise SystemExit(f"webhook app not started: {err}") from None

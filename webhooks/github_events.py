@@ -211,7 +211,9 @@ def _issue_comment(payload: dict[str, Any], bot_login: str) -> GitHubEvent | str
     if not issue.get("pull_request"):
         return "a comment on an issue, not on a pull request"
     body = str(raw.get("body") or "")
-    mentioned = re.search(rf"@{re.escape(bot_login)}\b", body, re.IGNORECASE)
+    # A GitHub App acts as `name[bot]`; people mention it as @name.
+    name = re.escape(bot_login.removesuffix("[bot]"))
+    mentioned = re.search(rf"@{name}(?:\[bot\])?(?![\w-])", body, re.IGNORECASE)
     if not (mentioned or COMMAND.search(body)):
         return f"the comment is not addressed to @{bot_login} or /ticketsmith"
     author = _login(raw.get("user"))

@@ -35,6 +35,7 @@ def create_github_router(
     """The `/webhooks/github` route; `secret` None takes unsigned deliveries (the app decides)."""
     router = APIRouter()
     bot = settings.github_bot_login
+    github_tokens = settings.github_token_source(github_transport)
 
     @router.post("/webhooks/github")
     async def github_webhook(request: Request) -> JSONResponse:
@@ -152,8 +153,7 @@ def create_github_router(
             return []
         from integrations.github import GitHubClient
 
-        token = settings.github_token.get_secret_value()
-        async with GitHubClient(settings.github_api_url, token, github_transport) as github:
+        async with GitHubClient(settings.github_api_url, github_tokens, github_transport) as github:
             return [(await github.get_pull_request(repository, number)).head]
 
     return router

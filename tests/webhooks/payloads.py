@@ -141,3 +141,10 @@ def on_branch(payload: dict[str, Any], branch: str) -> dict[str, Any]:
         text = text.replace(f'"{field}": "changes"', f'"{field}": "{branch}"')
     moved: dict[str, Any] = json.loads(text)
     return moved
+
+
+def pull_on_branch(branch: str) -> dict[str, Any]:
+    """GitHub's REST answer for the examples' pull request #2, its head moved to `branch`."""
+    pull = github_example("pull_request", "synchronize")["pull_request"]
+    pull["head"]["ref"] = branch
+    return pull

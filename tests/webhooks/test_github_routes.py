@@ -14,7 +14,14 @@ from pydantic import SecretStr
 from temporalio.testing import WorkflowEnvironment
 
 from config import Settings
-from tests.webhooks.payloads import SECRET, github_example, github_request, on_branch, unique_key
+from tests.webhooks.payloads import (
+    SECRET,
+    github_example,
+    github_request,
+    on_branch,
+    pull_on_branch,
+    unique_key,
+)
 from tests.workflows.fakes import FakeActivities
 from tests.workflows.test_review_phase import following
 from tests.workflows.test_ticket_workflow import awaiting, running_ticket, wait_until
@@ -30,9 +37,7 @@ def github_api(branch: str) -> httpx.MockTransport:
 
     def answer(request: httpx.Request) -> httpx.Response:
         assert request.url.path == f"/repos/{REPOSITORY}/pulls/2"
-        pull = github_example("pull_request", "synchronize")["pull_request"]
-        pull["head"]["ref"] = branch
-        return httpx.Response(200, json=pull)
+        return httpx.Response(200, json=pull_on_branch(branch))
 
     return httpx.MockTransport(answer)
 

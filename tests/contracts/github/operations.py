@@ -1,9 +1,10 @@
 """The GitHub operations the emulator serves, each checked against GitHub's official schema.
 
 One line per operation: the OpenAPI method, path and status, and the request that gets that
-answer from an emulator holding demo/calc, pull request #1 (from `ticketsmith/DEMO-1`) and a
-second branch `ticketsmith/DEMO-2`, and a failed Actions run on DEMO-1's head (`{run_id}` and
-`{job_id}` in a URL name it). After adding a line, run
+answer from an emulator holding demo/calc, pull request #1 (from `ticketsmith/DEMO-1`), a
+second branch `ticketsmith/DEMO-2`, a failed Actions run on DEMO-1's head (`{run_id}` and
+`{job_id}` in a URL name it) and a GitHub App installed on demo (`{installation_id}`).
+After adding a line, run
 `python -m tests.contracts.github.extract` to add its schema to `schemas.json`.
 """
 
@@ -20,6 +21,7 @@ class Operation:
     status: int
     url: str
     body: Any = None
+    as_app: bool = False  # authenticated with the GitHub App's JWT instead of a token
 
     @property
     def key(self) -> str:
@@ -31,6 +33,7 @@ REPO, CALC = "/repos/{owner}/{repo}", "/repos/demo/calc"
 PULL, ISSUE = f"{REPO}/pulls/{{pull_number}}", f"{REPO}/issues/{{issue_number}}"
 RUN, JOB = f"{REPO}/actions/runs/{{run_id}}", f"{REPO}/actions/jobs/{{job_id}}"
 CALC_RUN = f"{CALC}/actions/runs/{{run_id}}"
+TOKENS = "/app/installations/{installation_id}/access_tokens"
 NEW_PULL = {"title": "DEMO-2: more", "head": "ticketsmith/DEMO-2", "base": "main", "draft": True}
 
 OPERATIONS = [
@@ -48,4 +51,6 @@ OPERATIONS = [
     Operation("get", f"{RUN}/jobs", 200, f"{CALC_RUN}/jobs?filter=all"),
     Operation("get", JOB, 200, f"{CALC}/actions/jobs/{{job_id}}"),
     Operation("post", f"{RUN}/rerun-failed-jobs", 201, f"{CALC_RUN}/rerun-failed-jobs"),
+    Operation("get", f"{REPO}/installation", 200, f"{CALC}/installation", as_app=True),
+    Operation("post", TOKENS, 201, TOKENS, as_app=True),
 ]

@@ -5,19 +5,24 @@ The schemas come from GitHub's OpenAPI description (see `extract.py`, version re
 """
 
 import json
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from cryptography.hazmat.primitives.asymmetric import rsa
 from fastapi import FastAPI
 from jsonschema import Draft7Validator
 
 from emulators.github_store import find_repo
 from integrations.commands import CommandResult
+from integrations.github_app import app_jwt
 from tests.contracts.github.operations import OPERATIONS, Operation
 from tests.emulators.helpers import BASE_URL, BOT, add_branch, emulator_client, new_emulator
+from tests.support.github_app import APP_ID, install_app
 
+APP_KEY = rsa.generate_private_key(public_exponent=65537, key_size=2048)
 SCHEMAS = json.loads((Path(__file__).parent / "schemas.json").read_text())
 
 
@@ -31,7 +36,7 @@ async def failing_tests(r: dict[str, Any], sha: str, command: str) -> CommandRes
 @pytest.fixture(scope="module")
 async def emulator(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[FastAPI]:
     """demo/calc with pull request #1 from ticketsmith/DEMO-1, a branch ticketsmith/DEMO-2,
-    and a failed Actions run on DEMO-1's head."""
+    a GitHub App installed on demo and a failed Actions run on DEMO-1's head."""
     state = tmp_path_factory.mktemp("github")
     app = new_emulator(state)
     heads = []
@@ -45,6 +50,10 @@ async def emulator(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Fa
             json={"title": "DEMO-1: power", "head": "ticketsmith/DEMO-1", "base": "main"},
         )  # fmt: skip
         assert opened.status_code == 201, opened.text
+    await install_app(app, APP_KEY)
+    async with emulator_client(app) as http:
+        found = await http.get("/api/v3/repos/demo/calc/installation", headers=app_jwt_header())
+        assert found.status_code == 200, found.text
     ci = app.state.ci
     ci.reporter, ci.test_commit = "actions", failing_tests
     ci.pushed("demo", "calc", [("refs/heads/ticketsmith/DEMO-1", heads[0])], BASE_URL)
@@ -59,7 +68,13 @@ def ids_of(app: FastAPI) -> dict[str, int]:
     run = state.data["workflow_runs"][0]
     job = next(j for j in state.data["workflow_jobs"] if j["run_id"] == run["id"])
     assert find_repo(state, "demo", "calc")["name"] == "calc"
-    return {"run_id": run["id"], "job_id": job["id"]}
+    installation = state.data["github_app"]["installations"]["demo"]
+    return {"run_id": run["id"], "job_id": job["id"], "installation_id": installation}
+
+
+def app_jwt_header() -> dict[str, str]:
+    """The GitHub App's JWT, as the worker signs it."""
+    return {"Authorization": f"Bearer {app_jwt(APP_ID, APP_KEY, time.time())}"}
 
 
 def schema_errors(schema: dict[str, Any], answer: Any) -> list[str]:
@@ -79,7 +94,7 @@ async def test_the_emulators_answer_has_githubs_shape(
             operation.method.upper(),
             f"/api/v3{operation.url.format(**ids_of(emulator))}",
             json=operation.body,
-            headers=BOT,
+            headers=app_jwt_header() if operation.as_app else BOT,
         )
     assert response.status_code == operation.status, response.text
     errors = schema_errors(SCHEMAS["schemas"][digest], response.json())
