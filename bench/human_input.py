@@ -23,7 +23,7 @@ from bench.support.figures import CannotMeasureError, Report, percentile, run_ma
 from bench.support.stack import bench_stack, client_for, scripted_model
 from config import get_settings
 from embedded.stack import child_env
-from emulators.jira_webhooks import sign
+from emulators.jira.webhooks import sign
 from harness.jira_payloads import comment_event
 from starter import handler, parse_args
 from tickets.launch import ticket_input

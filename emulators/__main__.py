@@ -15,8 +15,8 @@ from config import get_settings
 from emulators.app import DEFAULT_SEED, create_app
 from emulators.cli import COMMANDS
 from emulators.cli import main as cli_main
-from emulators.github_webhooks import GitHubWebhooks
-from emulators.jira_webhooks import JiraWebhooks
+from emulators.github.webhooks import GitHubWebhooks
+from emulators.jira.webhooks import JiraWebhooks
 from faults.injector import FaultInjector
 
 

@@ -7,7 +7,7 @@ from fastapi import APIRouter, HTTPException
 from pydantic import BaseModel, Field
 
 from emulators.git_hosting import create_empty_repository
-from emulators.jira_json import jira_time
+from emulators.jira.views import jira_time
 from emulators.state import EmulatorState
 from integrations.adf import markdown_to_adf
 

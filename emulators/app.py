@@ -24,20 +24,20 @@ from emulators.git_hosting import (
     repository_path,
 )
 from emulators.git_races import PushRaces, commit_on_branch, create_races_router
-from emulators.github_actions import create_actions_router
-from emulators.github_app_routes import create_app_router
-from emulators.github_app_tokens import refused as installation_token_refused
-from emulators.github_checks import create_checks_router
-from emulators.github_ci import EmulatedCI
-from emulators.github_merge import create_merge_router, note_push, send_pull_event
-from emulators.github_repos import create_user_repos_router
-from emulators.github_reviews import announce_issue_comment, create_reviews_router
-from emulators.github_routes import DOCS, create_github_router
-from emulators.github_store import base_url, request_caller, token_of
-from emulators.github_webhooks import GitHubWebhooks, create_github_hooks_router
-from emulators.jira_routes import create_jira_router
-from emulators.jira_search import create_search_router
-from emulators.jira_webhooks import JiraWebhooks
+from emulators.github.actions import create_actions_router
+from emulators.github.app_routes import create_app_router
+from emulators.github.app_tokens import refused as installation_token_refused
+from emulators.github.checks import create_checks_router
+from emulators.github.ci import EmulatedCI
+from emulators.github.merge import create_merge_router, note_push, send_pull_event
+from emulators.github.repos import create_user_repos_router
+from emulators.github.reviews import announce_issue_comment, create_reviews_router
+from emulators.github.routes import DOCS, create_github_router
+from emulators.github.store import base_url, request_caller, token_of
+from emulators.github.webhooks import GitHubWebhooks, create_github_hooks_router
+from emulators.jira.routes import create_jira_router
+from emulators.jira.search import create_search_router
+from emulators.jira.webhooks import JiraWebhooks
 from emulators.middleware import RecordingMiddleware
 from emulators.state import EmulatorError, EmulatorState, RequestLog
 from faults.injector import FaultInjector

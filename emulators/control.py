@@ -4,7 +4,7 @@ from typing import Any
 
 from fastapi import APIRouter, HTTPException
 
-from emulators.jira_webhooks import JiraWebhooks
+from emulators.jira.webhooks import JiraWebhooks
 from emulators.state import EmulatorState, RequestLog
 from faults.injector import Fault, FaultConfig, FaultInjector
 

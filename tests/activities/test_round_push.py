@@ -16,7 +16,7 @@ from activities.repo import Workspaces
 from activities.round_messages import CommitRoundInput
 from activities.rounds import RoundActivities
 from emulators.app import create_app
-from emulators.github_webhooks import GitHubWebhooks
+from emulators.github.webhooks import GitHubWebhooks
 from graphs.models import ScriptedChatModel
 from graphs.schemas import FileChange
 from harness.processes import until

@@ -11,7 +11,7 @@ import pytest
 from fastapi import FastAPI
 
 from emulators.app import create_app
-from emulators.github_webhooks import GitHubWebhooks
+from emulators.github.webhooks import GitHubWebhooks
 from integrations.commands import CommandResult
 from tests.emulators.helpers import BASE_URL, BOT, add_branch, emulator_client
 from tests.emulators.test_github_pull_life import SECRET, Receiver

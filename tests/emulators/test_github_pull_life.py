@@ -11,7 +11,7 @@ import pytest
 from fastapi import FastAPI
 
 from emulators.app import create_app
-from emulators.github_webhooks import GitHubWebhooks
+from emulators.github.webhooks import GitHubWebhooks
 from tests.emulators.helpers import BOT, add_branch, emulator_client
 from webhooks.github_events import GitHubEvent, read_event
 from webhooks.security import expected_signature
@@ -249,7 +249,7 @@ async def test_close_without_merging(
 
 
 def test_the_emulated_ci_annotates_each_failing_test() -> None:
-    from emulators.github_ci import annotations
+    from emulators.github.ci import annotations
 
     output = (
         "F.\n___ test_power ___\n\n    def test_power():\n>       assert power(2, 3) == 8\n"

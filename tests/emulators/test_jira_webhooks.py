@@ -9,7 +9,7 @@ import httpx
 from fastapi import FastAPI
 
 from emulators.app import create_app
-from emulators.jira_webhooks import JiraWebhooks, sign
+from emulators.jira.webhooks import JiraWebhooks, sign
 from tests.emulators.helpers import BOT, emulator_client
 
 SECRET = "hook-secret"

@@ -17,7 +17,7 @@ import httpx
 import pytest
 
 from emulators.app import DEFAULT_SEED, create_app
-from emulators.github_webhooks import GitHubWebhooks
+from emulators.github.webhooks import GitHubWebhooks
 from harness.serving import serve
 from tests.contracts.github.test_emulator_webhooks import (
     BRANCH,

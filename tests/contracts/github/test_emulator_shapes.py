@@ -15,7 +15,7 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 from fastapi import FastAPI
 from jsonschema import Draft7Validator
 
-from emulators.github_store import find_repo
+from emulators.github.store import find_repo
 from integrations.commands import CommandResult
 from integrations.github_app import app_jwt
 from tests.contracts.github.operations import OPERATIONS, Operation

@@ -18,7 +18,7 @@ import pytest
 from jsonschema import Draft7Validator
 
 from emulators.app import create_app
-from emulators.github_webhooks import GitHubWebhooks
+from emulators.github.webhooks import GitHubWebhooks
 from harness.serving import serve
 from tests.emulators.helpers import BOT, add_branch
 

@@ -13,10 +13,10 @@ import jwt
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
-from emulators import github_shapes as shapes
-from emulators.github_app_tokens import DEFAULT_LIFETIME_S, expire_all, issue_token
-from emulators.github_routes import github_error, github_time
-from emulators.github_store import base_url, find_repo
+from emulators.github import shapes as shapes
+from emulators.github.app_tokens import DEFAULT_LIFETIME_S, expire_all, issue_token
+from emulators.github.routes import github_error, github_time
+from emulators.github.store import base_url, find_repo
 from emulators.state import EmulatorState
 
 MAX_JWT_AHEAD_S = 600  # GitHub refuses a JWT whose `exp` is further ahead

@@ -9,8 +9,8 @@ from typing import Any
 
 from fastapi import APIRouter, Depends, Request
 
-from emulators.jira_json import JiraViews, jira_error
-from emulators.jira_routes import API, check_version
+from emulators.jira.routes import API, check_version
+from emulators.jira.views import JiraViews, jira_error
 from emulators.state import EmulatorState
 from integrations.adf import adf_to_markdown
 

@@ -5,11 +5,11 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Depends, Query, Request
 
-from emulators import github_hook_shapes as hook_shapes
-from emulators.github_actions_shapes import ACTIONS_APP, check_run_app, is_actions
-from emulators.github_commits import commit_facts
-from emulators.github_routes import _git, branch_sha, github_time, require_token, validation_failed
-from emulators.github_store import (
+from emulators.github import hook_shapes as hook_shapes
+from emulators.github.actions_shapes import ACTIONS_APP, check_run_app, is_actions
+from emulators.github.commits import commit_facts
+from emulators.github.routes import _git, branch_sha, github_time, require_token, validation_failed
+from emulators.github.store import (
     Json,
     bare_path,
     base_url,
@@ -18,7 +18,7 @@ from emulators.github_store import (
     request_caller,
     user_json,
 )
-from emulators.github_webhooks import GitHubWebhooks
+from emulators.github.webhooks import GitHubWebhooks
 from emulators.state import EmulatorState
 
 JsonObject = Annotated[dict[str, Any], Body()]

@@ -7,7 +7,7 @@ from typing import Any
 
 from fastapi import APIRouter, HTTPException
 
-from emulators.jira_webhooks import JiraWebhooks, sign
+from emulators.jira.webhooks import JiraWebhooks, sign
 
 
 class GitHubWebhooks(JiraWebhooks):

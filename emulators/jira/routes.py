@@ -7,7 +7,7 @@ from typing import Any
 
 from fastapi import APIRouter, Depends, Query, Request, Response
 
-from emulators.jira_json import (
+from emulators.jira.views import (
     STATUSES,
     JiraViews,
     is_blank,
@@ -15,7 +15,7 @@ from emulators.jira_json import (
     jira_time,
     parse_text,
 )
-from emulators.jira_webhooks import JiraWebhooks
+from emulators.jira.webhooks import JiraWebhooks
 from emulators.state import EmulatorState
 
 API = "/rest/api/{version}"

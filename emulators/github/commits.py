@@ -3,7 +3,7 @@
 from pathlib import Path
 from typing import Any
 
-from emulators.github_mergeable import git_out
+from emulators.github.mergeable import git_out
 
 ZERO = "0" * 40
 _FIELDS = ("sha", "tree", "parents", "author_name", "author_email", "author_date",

@@ -5,10 +5,10 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Depends, Request
 
-from emulators import github_hook_shapes as hook_shapes
-from emulators.github_routes import github_time, require_token, validation_failed
-from emulators.github_shapes import person
-from emulators.github_store import (
+from emulators.github import hook_shapes as hook_shapes
+from emulators.github.routes import github_time, require_token, validation_failed
+from emulators.github.shapes import person
+from emulators.github.store import (
     Json,
     base_url,
     collection,
@@ -16,7 +16,7 @@ from emulators.github_store import (
     find_repo,
     request_caller,
 )
-from emulators.github_webhooks import GitHubWebhooks
+from emulators.github.webhooks import GitHubWebhooks
 from emulators.state import EmulatorState
 
 JsonObject = Annotated[dict[str, Any], Body()]

@@ -6,17 +6,17 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Depends, Request
 
-from emulators import github_hook_shapes as hook_shapes
-from emulators.github_commits import commit_facts, pushed_commits
-from emulators.github_mergeable import git_out, merge_tree
-from emulators.github_routes import (
+from emulators.github import hook_shapes as hook_shapes
+from emulators.github.commits import commit_facts, pushed_commits
+from emulators.github.mergeable import git_out, merge_tree
+from emulators.github.routes import (
     branch_sha,
     full_pull_request,
     github_error,
     github_time,
     require_token,
 )
-from emulators.github_store import (
+from emulators.github.store import (
     Json,
     bare_path,
     base_url,
@@ -25,7 +25,7 @@ from emulators.github_store import (
     find_repo,
     request_caller,
 )
-from emulators.github_webhooks import GitHubWebhooks
+from emulators.github.webhooks import GitHubWebhooks
 from emulators.state import EmulatorState
 
 JsonObject = Annotated[dict[str, Any], Body()]

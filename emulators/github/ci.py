@@ -15,9 +15,9 @@ from typing import Any
 import httpx
 import structlog
 
-from emulators.github_ci_actions import ActionsReporter
-from emulators.github_store import Json, bare_path, find_repo
-from emulators.github_webhooks import GitHubWebhooks
+from emulators.github.ci_actions import ActionsReporter
+from emulators.github.store import Json, bare_path, find_repo
+from emulators.github.webhooks import GitHubWebhooks
 from emulators.state import EmulatorState
 from integrations.commands import CommandResult, default_sandbox, run_command
 from integrations.environments import Environments

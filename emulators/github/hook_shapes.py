@@ -7,7 +7,7 @@ finds it as GitHub sends it.
 
 from typing import Any
 
-from emulators import github_shapes as shapes
+from emulators.github import shapes as shapes
 
 Json = dict[str, Any]
 CI_APP = "ticketsmith-ci"

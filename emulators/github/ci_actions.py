@@ -10,12 +10,12 @@ from typing import Any
 
 import httpx
 
-from emulators import github_actions_shapes as shapes
-from emulators.github_actions import announce_job, announce_run, jobs_of, runs_of
-from emulators.github_actions_shapes import ACTIONS_TOKEN
-from emulators.github_routes import _git, github_time
-from emulators.github_store import Json, bare_path
-from emulators.github_webhooks import GitHubWebhooks
+from emulators.github import actions_shapes as shapes
+from emulators.github.actions import announce_job, announce_run, jobs_of, runs_of
+from emulators.github.actions_shapes import ACTIONS_TOKEN
+from emulators.github.routes import _git, github_time
+from emulators.github.store import Json, bare_path
+from emulators.github.webhooks import GitHubWebhooks
 from emulators.state import EmulatorState
 from integrations.commands import CommandResult
 

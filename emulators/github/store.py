@@ -5,7 +5,7 @@ from typing import Any
 
 from fastapi import Request
 
-from emulators.github_routes import BOT_LOGIN, github_error
+from emulators.github.routes import BOT_LOGIN, github_error
 from emulators.state import EmulatorState
 
 Json = dict[str, Any]

@@ -9,8 +9,8 @@ from typing import Any
 
 from fastapi import Request
 
-from emulators.github_shapes import SEED_TIME, minimal_repository, user
-from emulators.github_store import token_of, user_json
+from emulators.github.shapes import SEED_TIME, minimal_repository, user
+from emulators.github.store import token_of, user_json
 
 Json = dict[str, Any]
 WORKFLOW_NAME, WORKFLOW_PATH, JOB_NAME = "CI", ".github/workflows/ci.yml", "tests"

@@ -17,11 +17,11 @@ from typing import Any
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import PlainTextResponse, RedirectResponse
 
-from emulators import github_actions_shapes as shapes
-from emulators import github_hook_shapes as hook_shapes
-from emulators.github_routes import github_error, require_token
-from emulators.github_store import Json, base_url, collection, find_repo
-from emulators.github_webhooks import GitHubWebhooks
+from emulators.github import actions_shapes as shapes
+from emulators.github import hook_shapes as hook_shapes
+from emulators.github.routes import github_error, require_token
+from emulators.github.store import Json, base_url, collection, find_repo
+from emulators.github.webhooks import GitHubWebhooks
 from emulators.state import EmulatorState
 
 LOG_URL_SECONDS = 60

@@ -12,9 +12,9 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Depends, Request
 from fastapi.responses import JSONResponse
 
-from emulators import github_shapes as shapes
 from emulators.git_hosting import ensure_seed_repository, repository_path
-from emulators.github_routes import (
+from emulators.github import shapes as shapes
+from emulators.github.routes import (
     BOT_LOGIN,
     field_error,
     github_error,

@@ -9,9 +9,9 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Depends, Query, Request
 from fastapi.responses import HTMLResponse
 
-from emulators import github_shapes as shapes
-from emulators.github_app_tokens import refused as installation_token_refused
-from emulators.github_mergeable import merge_state
+from emulators.github import shapes as shapes
+from emulators.github.app_tokens import refused as installation_token_refused
+from emulators.github.mergeable import merge_state
 from emulators.state import EmulatorError, EmulatorState, now
 
 # Who is calling (login, author association), and what to tell when a comment is added.
