@@ -2,6 +2,7 @@
 
 from pydantic import BaseModel, Field
 
+from activities.secret_findings import SecretFinding
 from graphs.schemas import (
     Analysis,
     FileChange,
@@ -101,15 +102,6 @@ class PrepareRepositoryResult(BaseModel):
 
     branch: str
     head_sha: str
-
-
-class SecretFinding(BaseModel):
-    """What looks like a credential in a change: where and what kind, never the value."""
-
-    path: str
-    line: int
-    kind: str
-    own: bool = False  # one of the worker's own secret values: nothing lets it through
 
 
 class CommitFilesInput(BaseModel):

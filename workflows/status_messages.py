@@ -8,7 +8,7 @@ from enum import StrEnum
 
 from pydantic import BaseModel, Field
 
-from activities.messages import SecretFinding
+from activities.secret_findings import SecretFinding
 from graphs.progress import ImplementationProgress
 from graphs.question import Question
 
