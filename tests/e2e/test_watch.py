@@ -87,7 +87,7 @@ class Terminal:
     def exit_code(self) -> int:
         """The command's exit code; if it does not end, a failure showing where it hangs."""
         try:
-            return self.process.wait(timeout=60)
+            code = self.process.wait(timeout=60)
         except subprocess.TimeoutExpired:
             self.process.send_signal(signal.SIGABRT)
             self.process.wait(timeout=30)
@@ -95,6 +95,9 @@ class Terminal:
             raise AssertionError(
                 f"the command did not end within 60s; its output and stacks:\n{self.text[-6000:]}"
             ) from None
+        # The reader may not have read its last words yet: it ends when the terminal closes.
+        self._reader.join(timeout=10)
+        return code
 
 
 async def test_watch_follows_a_ticket_through_its_phases(stack: Stack) -> None:
