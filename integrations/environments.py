@@ -21,7 +21,7 @@ from pydantic import BaseModel
 from integrations.commands import SYSTEM_PATH, CommandResult, run_command
 from integrations.egress import EgressPolicy, EgressProxy, proxy_free_env
 from integrations.envdetect import EnvironmentRecipe, detect_environment
-from integrations.indexes import package_sources
+from integrations.indexes import PackageSources, package_sources
 from integrations.sandbox import MOUNT_POINT, Mounts, Sandbox
 
 READY = ".ticketsmith-ready"
@@ -119,7 +119,7 @@ class Environments:
         if self._sandbox.sandboxed:
             proxy = EgressProxy(EgressPolicy.for_sources(sources.env, self._allowed_hosts))
         async with proxy or contextlib.nullcontext():
-            built = await self._install(checkout, recipe, home, target, started, proxy)
+            built = await self._install(checkout, recipe, home, target, started, sources, proxy)
         if proxy is not None and proxy.refused:
             built.refused = list(proxy.refused)
             if built.error:
@@ -133,9 +133,9 @@ class Environments:
         home: Path,
         target: Path,
         started: float,
+        sources: PackageSources,
         proxy: EgressProxy | None,
     ) -> Environment:
-        sources = package_sources()
         uv = str(MOUNT_POINT / "uv") if self._sandbox.sandboxed else str(uv_binary())
         files = {uv_binary(): MOUNT_POINT / "uv"}
         if proxy is not None:
