@@ -1,6 +1,6 @@
 """One run of a project's tests: its own environment (built or reused), then its command."""
 
-from activities.checks import run_checks
+from activities.instruction_checks import run_checks
 from activities.testcases import (
     import_check_command,
     import_errors,
