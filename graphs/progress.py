@@ -2,6 +2,8 @@
 
 from pydantic import BaseModel, Field
 
+from graphs.test_summary import tests_line
+
 
 class TestCounts(BaseModel):
     """What the last test run said: counts read from the test runner's summary line."""
@@ -36,15 +38,8 @@ def progress_markdown(progress: ImplementationProgress) -> str:
     if progress.writing:
         lines.append("Writing " + ", ".join(f"`{path}`" for path in progress.writing))
     if progress.tests is not None:
-        lines.append(f"Last test run: {tests_line(progress.tests)}")
+        lines.append(f"Last test run: {tests_line(progress.tests.model_dump())}")
     if progress.qa_verdict:
         lines.append(f"QA: {progress.qa_verdict}")
     lines.append(f"Implementation tokens: {progress.tokens:,}")
     return "\n\n".join(lines)
-
-
-def tests_line(tests: TestCounts) -> str:
-    """`3 passed, 1 failed` (or the exit code when no counts were found)."""
-    if tests.passed_count or tests.failed_count:
-        return f"{tests.passed_count} passed, {tests.failed_count} failed"
-    return "passed" if tests.passed else f"failed (exit code {tests.exit_code})"

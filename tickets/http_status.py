@@ -1,16 +1,18 @@
 """A ticket's status over Temporal's HTTP API, whatever state its run is in, read as
-`tickets.status.read_status` reads it over gRPC."""
+`tickets.status.read_status` reads it over gRPC, and kept as the JSON it arrives as."""
 
 from tickets import temporal_http as api
 from tickets.endings import ended_message, ended_status, recorded
+from tickets.status_json import StatusJson, result_status
 from tickets.temporal_settings import TemporalEndpoints
 from tickets.terminal import CommandError
-from workflows.status_messages import Phase, Status, TicketResult, TicketStatus
+from workflows.ticket_states import Phase, Status
 
 
-def ticket_status(settings: TemporalEndpoints, key: str) -> TicketStatus:
+def ticket_status(settings: TemporalEndpoints, key: str) -> StatusJson:
     """The ticket's status, as `tickets.status.read_status` reads it over gRPC: the status
-    query's answer while it runs, what it returned once it completed, how it ended otherwise.
+    query's answer while it runs, what it returned once it completed, how it ended otherwise
+    (as JSON: `TicketStatus.model_validate` of it equals the gRPC read).
 
     A ticket never started is a CommandError; `QueryUnanswered` says why a running one whose
     worker does not answer cannot be read.
@@ -25,7 +27,7 @@ def ticket_status(settings: TemporalEndpoints, key: str) -> TicketStatus:
     attrs = api.search_attributes(info)
     if state == api.RUNNING:
         try:
-            return TicketStatus.model_validate(api.query(settings, workflow_id, "status"))
+            return dict(api.query(settings, workflow_id, "status"))
         except api.QueryUnanswered as err:
             raise api.QueryUnanswered(
                 api.no_worker_answered(
@@ -38,8 +40,8 @@ def ticket_status(settings: TemporalEndpoints, key: str) -> TicketStatus:
             ) from None
     closing = api.closing_event(settings, workflow_id)
     if state == api.COMPLETED:
-        return TicketResult.model_validate(api.returned(closing)).as_status()
+        return result_status(api.returned(closing))
     phase, last_status = recorded(attrs.get("Phase"), attrs.get("Status"))
     ended = ended_status(state.removeprefix(api.RUN_STATE_PREFIX), last_status)
     message = ended_message(ended, api.why_it_closed(closing))
-    return TicketStatus(key=key, phase=phase, status=ended, message=message)
+    return {"key": key, "phase": phase.value, "status": ended.value, "message": message}

@@ -10,8 +10,9 @@ from rich.table import Table
 from rich.text import Text
 
 from tickets.review_lines import review_lines
+from tickets.status_json import StatusJson, as_json, moment
 
-if TYPE_CHECKING:  # annotations only: `list` renders without building the status models
+if TYPE_CHECKING:  # annotations only: the command line renders without building the models
     from workflows.status_messages import PhaseUsage, TicketStatus
 
 PREVIEW_CHARS = 100
@@ -31,68 +32,74 @@ def to_text(renderable: RenderableType, width: int = 120) -> str:
 
 
 def render_status(
-    current: "TicketStatus", link: str, now: datetime | None = None, full: bool = False
+    status: "TicketStatus | StatusJson",
+    link: str,
+    now: datetime | None = None,
+    full: bool = False,
 ) -> RenderableType:
     """The status query's answer; `now` times the phase under way, `full` shows whole decisions."""
+    current = as_json(status)
     lines = [
-        Text(f"{current.key}: {current.phase.value} / {current.status.value}", style="bold"),
-        Text(f"  {current.message}"),
+        Text(f"{current['key']}: {current['phase']} / {current['status']}", style="bold"),
+        Text(f"  {current.get('message', '')}"),
     ]
-    lines += [Text(f"  question {n}: {q.text}") for n, q in enumerate(current.questions, 1)]
-    pull_request = current.pr_url
-    if pull_request and current.pr_draft_reason:
-        pull_request += f" (draft: {current.pr_draft_reason})"
+    questions = current.get("questions") or []
+    lines += [Text(f"  question {n}: {q['text']}") for n, q in enumerate(questions, 1)]
+    pull_request = current.get("pr_url")
+    if pull_request and current.get("pr_draft_reason"):
+        pull_request += f" (draft: {current['pr_draft_reason']})"
     for label, value in (
-        ("plan version", current.plan_version or None),
-        ("branch", current.branch),
+        ("plan version", current.get("plan_version") or None),
+        ("branch", current.get("branch")),
         ("pull request", pull_request),
     ):
         if value:
             lines.append(Text(f"  {label}: {value}"))
     lines += [Text(line) for line in review_lines(current)]
     # A failed environment build, a sandbox limit hit, an unsandboxed run.
-    notes = current.tests_note.splitlines()
+    notes = (current.get("tests_note") or "").splitlines()
     lines += [Text(f"  tests: {line}") for line in notes if line.strip()]
-    for decision in current.decisions:
-        when = decision.at.strftime("%Y-%m-%d %H:%M")
-        unsigned = " (unsigned delivery)" if decision.unsigned else ""
-        head = f"  {when} {decision.author} {decision.kind}{unsigned}"
-        if not decision.text:
+    for decision in current.get("decisions") or []:
+        when = f"{moment(decision['at']):%Y-%m-%d %H:%M}"
+        unsigned = " (unsigned delivery)" if decision.get("unsigned") else ""
+        head = f"  {when} {decision['author']} {decision['kind']}{unsigned}"
+        text = decision.get("text") or ""
+        if not text:
             lines.append(Text(head))
         elif full:
-            body = "\n".join(f"      {line}" for line in decision.text.strip().splitlines())
+            body = "\n".join(f"      {line}" for line in text.strip().splitlines())
             lines.append(Text(f"{head}:\n{body}"))
         else:
-            lines.append(Text(f"{head}: {preview(decision.text)}"))
-    for guidance in current.steering.guidance:
-        used = guidance.used_in_revision
+            lines.append(Text(f"{head}: {preview(text)}"))
+    steering = current.get("steering") or {}
+    for guidance in steering.get("guidance") or []:
+        used = guidance.get("used_in_revision")
         state = (
             "pending: the next revision is given it"
             if used is None
             else f"given to revision {used}"
         )
-        lines.append(Text(f"  guidance {guidance.id} ({state}): {preview(guidance.text)}"))
-    if current.steering.stop_requested_by:
-        lines.append(
-            Text(f"  stop asked by {current.steering.stop_requested_by}: after this revision")
-        )
-    if current.unsigned_deliveries:
+        lines.append(Text(f"  guidance {guidance['id']} ({state}): {preview(guidance['text'])}"))
+    if stopper := steering.get("stop_requested_by"):
+        lines.append(Text(f"  stop asked by {stopper}: after this revision"))
+    if unsigned_deliveries := current.get("unsigned_deliveries"):
         lines.append(
             Text(
-                f"  unsigned: {current.unsigned_deliveries} webhook deliveries reached this "
+                f"  unsigned: {unsigned_deliveries} webhook deliveries reached this "
                 "ticket without a checked signature (TICKETSMITH_WEBHOOK_ALLOW_UNSIGNED)"
             )
         )
-    budget = f" of {current.token_budget:,}" if current.token_budget else ""
-    lines.append(Text(f"  model tokens: {current.tokens:,}{budget}"))
+    token_budget = current.get("token_budget")
+    budget = f" of {token_budget:,}" if token_budget else ""
+    lines.append(Text(f"  model tokens: {current.get('tokens', 0):,}{budget}"))
     parts: list[RenderableType] = [*lines]
-    if current.usage:
-        parts += [Text(""), usage_table(current.usage, now), Text("")]
+    if usage := current.get("usage"):
+        parts += [Text(""), usage_table(usage, now), Text("")]
     parts.append(Text(f"  {link}"))
     return Group(*parts)
 
 
-def usage_table(usage: "list[PhaseUsage]", now: datetime | None = None) -> Table:
+def usage_table(usage: "list[PhaseUsage] | list[StatusJson]", now: datetime | None = None) -> Table:
     """Time and model tokens per phase, with the time spent waiting on people apart.
 
     A phase still under way counts up to `now` (its start when not given).
@@ -103,15 +110,19 @@ def usage_table(usage: "list[PhaseUsage]", now: datetime | None = None) -> Table
         table.add_column(name, justify="right")
     total_work = total_wait = 0.0
     total_tokens = 0
-    for phase in usage:
-        end = phase.ended_at or max(now or phase.started_at, phase.started_at)
-        wait = phase.waiting_seconds
-        if phase.waiting_since is not None and phase.ended_at is None:
-            wait += max(0.0, (end - phase.waiting_since).total_seconds())
-        work = (end - phase.started_at).total_seconds() - wait
+    for phase in map(as_json, usage):
+        started = moment(phase["started_at"])
+        ended, waiting_since = moment(phase.get("ended_at")), moment(phase.get("waiting_since"))
+        assert started is not None
+        end = ended or max(now or started, started)
+        wait = phase.get("waiting_seconds", 0.0)
+        if waiting_since is not None and ended is None:
+            wait += max(0.0, (end - waiting_since).total_seconds())
+        work = (end - started).total_seconds() - wait
+        tokens = phase.get("tokens", 0)
         total_work, total_wait = total_work + work, total_wait + wait
-        total_tokens += phase.tokens
-        table.add_row(phase.phase.value, f"{work:.1f}s", f"{wait:.1f}s", f"{phase.tokens:,}")
+        total_tokens += tokens
+        table.add_row(phase["phase"], f"{work:.1f}s", f"{wait:.1f}s", f"{tokens:,}")
     total = ("total", f"{total_work:.1f}s", f"{total_wait:.1f}s", f"{total_tokens:,}")
     table.add_row(*total, style="bold")
     return table

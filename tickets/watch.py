@@ -9,56 +9,66 @@ import argparse
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console, Group, RenderableType
 from rich.live import Live
 from rich.table import Table
 from rich.text import Text
 
-from graphs.progress import tests_line
+from graphs.test_summary import tests_line
 from tickets import temporal_http as api
 from tickets.endings import ENDED
 from tickets.http_status import ticket_status
+from tickets.status_json import StatusJson, as_json, moment
 from tickets.temporal_settings import TemporalEndpoints
 from tickets.terminal import CommandError, check_key, console, temporal_endpoints
-from workflows.status_messages import Phase, Status, TicketStatus
+from workflows.ticket_states import Phase, Status
+
+if TYPE_CHECKING:  # annotations only: the command line shows the JSON, building no models
+    from workflows.status_messages import TicketStatus
 
 POLL_SECONDS = 0.5
 
 
-def live_tokens(current: TicketStatus) -> int:
+def live_tokens(current: StatusJson) -> int:
     """Tokens so far, with those of an implementation still under way (its step in flight)."""
-    in_flight = current.phase == Phase.IMPLEMENTATION and current.step is not None
-    running = current.implementation if in_flight else None
-    return current.tokens + (running.tokens if running else 0)
+    in_flight = current["phase"] == Phase.IMPLEMENTATION and current.get("step") is not None
+    running = current.get("implementation") if in_flight else None
+    return int(current.get("tokens", 0)) + (running.get("tokens", 0) if running else 0)
 
 
-def facts(current: TicketStatus, now: datetime | None = None) -> list[tuple[str, str]]:
+def facts(
+    status: "StatusJson | TicketStatus", now: datetime | None = None
+) -> list[tuple[str, str]]:
     """What the ticket is doing, as (label, value) pairs; `now` adds the step's elapsed time."""
+    current = as_json(status)
     rows: list[tuple[str, str]] = []
-    if current.status.value.startswith("awaiting"):
-        rows.append(("waiting", current.message.removeprefix("Waiting ")))
-    elif current.message:
-        rows.append(("doing", current.message))
-    if current.step:
+    message = current.get("message", "")
+    if current["status"].startswith("awaiting"):
+        rows.append(("waiting", message.removeprefix("Waiting ")))
+    elif message:
+        rows.append(("doing", message))
+    if step := current.get("step"):
         elapsed = ""
-        if now is not None and current.step_started_at is not None:
-            elapsed = f" ({duration((now - current.step_started_at).total_seconds())})"
-        rows.append(("step", current.step + elapsed))
-    progress = current.implementation
-    if progress is not None and current.phase == Phase.IMPLEMENTATION:
-        revision = f"{progress.revision} of {progress.max_revisions}"
-        rows.append(("revision", f"{revision}: {progress.stage}"))
-        if progress.writing:
-            rows.append(("writing", ", ".join(progress.writing)))
-        if progress.tests is not None:
-            rows.append(("tests", tests_line(progress.tests)))
-        if progress.qa_verdict:
-            rows.append(("QA", progress.qa_verdict))
-    if current.pr_url:
-        rows.append(("pull request", current.pr_url))
-    budget = f" of {current.token_budget:,}" if current.token_budget else ""
+        started = moment(current.get("step_started_at"))
+        if now is not None and started is not None:
+            elapsed = f" ({duration((now - started).total_seconds())})"
+        rows.append(("step", step + elapsed))
+    progress = current.get("implementation")
+    if progress is not None and current["phase"] == Phase.IMPLEMENTATION:
+        revision = f"{progress.get('revision', 0)} of {progress.get('max_revisions', 0)}"
+        rows.append(("revision", f"{revision}: {progress.get('stage', '')}"))
+        if progress.get("writing"):
+            rows.append(("writing", ", ".join(progress["writing"])))
+        if progress.get("tests") is not None:
+            rows.append(("tests", tests_line(progress["tests"])))
+        if progress.get("qa_verdict"):
+            rows.append(("QA", progress["qa_verdict"]))
+    if current.get("pr_url"):
+        rows.append(("pull request", current["pr_url"]))
+    token_budget = current.get("token_budget")
+    budget = f" of {token_budget:,}" if token_budget else ""
     rows.append(("tokens", f"{live_tokens(current):,}{budget}"))
     return rows
 
@@ -73,15 +83,16 @@ def duration(seconds: float) -> str:
     return f"{whole // 3600}h {whole % 3600 // 60:02d}m"
 
 
-def progress_line(current: TicketStatus) -> str:
+def progress_line(status: "StatusJson | TicketStatus") -> str:
     """One line for a log: the ticket's facts without the clock, so it changes only with them."""
-    head = f"{current.key} {current.phase.value}/{current.status.value}"
+    current = as_json(status)
+    head = f"{current['key']} {current['phase']}/{current['status']}"
     return " | ".join([head, *(f"{label}: {value}" for label, value in facts(current))])
 
 
-def progress_view(current: TicketStatus, now: datetime) -> RenderableType:
+def progress_view(current: StatusJson, now: datetime) -> RenderableType:
     """The ticket's progress as a small table for a terminal, redrawn in place."""
-    title = Text(f"{current.key}  {current.phase.value} / {current.status.value}", style="bold")
+    title = Text(f"{current['key']}  {current['phase']} / {current['status']}", style="bold")
     grid = Table.grid(padding=(0, 2))
     grid.add_column(style="dim", no_wrap=True)
     grid.add_column()
@@ -91,17 +102,17 @@ def progress_view(current: TicketStatus, now: datetime) -> RenderableType:
 
 
 def poll(
-    read: Callable[[], TicketStatus | None],
-    show: Callable[[TicketStatus], None],
+    read: Callable[[], StatusJson | None],
+    show: Callable[[StatusJson], None],
     interval: float,
-) -> TicketStatus:
+) -> StatusJson:
     """Read the ticket's status until it ends, handing each answer to `show`; a read that gets
     no answer (a worker slow to answer the query) is made again."""
     while True:
         current = read()
         if current is not None:
             show(current)
-            if current.status in ENDED:
+            if current["status"] in ENDED:
                 return current
         time.sleep(interval)
 
@@ -114,7 +125,7 @@ class StatusReader:
         self._settings, self._key = settings, key
         self._grpc: GrpcReader | None = None
 
-    def __call__(self) -> TicketStatus | None:
+    def __call__(self) -> StatusJson | None:
         if self._grpc is None:
             try:
                 return ticket_status(self._settings, self._key)
@@ -148,17 +159,17 @@ class GrpcReader:
         self._loop = asyncio.new_event_loop()
         self._client: Any = self._loop.run_until_complete(connect(settings))
 
-    def read(self) -> TicketStatus | None:
+    def read(self) -> StatusJson | None:
         """The status now; None when it cannot be read yet (it is asked again)."""
         try:
-            current: TicketStatus = self._loop.run_until_complete(
+            current = self._loop.run_until_complete(
                 self._read(self._client, self._key, self._timeout)
             )
         except self._never_started as err:
             raise CommandError(str(err)) from None
         except self._unreadable:
             return None
-        return current
+        return as_json(current)
 
     def close(self) -> None:
         self._loop.close()
@@ -169,7 +180,7 @@ class Display:
 
     def __init__(self, out: Console, key: str) -> None:
         self._out, self._key = out, key
-        self._latest: TicketStatus | None = None
+        self._latest: StatusJson | None = None
         self._last_line = ""
         self._live: Live | None = None
 
@@ -184,7 +195,7 @@ class Display:
             self._live.stop()
             self._live = None
 
-    def show(self, current: TicketStatus) -> None:
+    def show(self, current: StatusJson) -> None:
         """Take the latest answer: the terminal view redraws itself; elsewhere print if changed."""
         self._latest = current
         if self._live is None and (line := progress_line(current)) != self._last_line:
@@ -210,8 +221,8 @@ def follow(
         return 0
     finally:
         reader.close()
-    out.print(f"{key} {final.status.value}: {final.message}", markup=False)
-    return 0 if final.status == Status.COMPLETED else 1
+    out.print(f"{key} {final['status']}: {final.get('message', '')}", markup=False)
+    return 0 if final["status"] == Status.COMPLETED else 1
 
 
 def watch(args: argparse.Namespace) -> int:

@@ -1,42 +1,17 @@
 """What a ticket's status says: the status query's answer and a ticket's result.
 
-Apart from workflows/messages.py so that `status`, `list` and `watch` build only these models.
+Apart from workflows/messages.py so that the gRPC reads of `status` and `watch` build only these
+models (over HTTP they read the answer's JSON and build none).
 """
 
 from datetime import datetime
-from enum import StrEnum
 
 from pydantic import BaseModel, Field
 
 from activities.secret_findings import SecretFinding
 from graphs.progress import ImplementationProgress
 from graphs.question import Question
-
-
-class Phase(StrEnum):
-    """The three phases of a ticket, plus where it ends."""
-
-    REFINEMENT = "refinement"
-    PLANNING = "planning"
-    IMPLEMENTATION = "implementation"
-    REVIEW = "review"
-    DONE = "done"
-
-
-class Status(StrEnum):
-    """What a ticket is doing right now."""
-
-    RUNNING = "running"
-    AWAITING_ANSWERS = "awaiting_answers"
-    AWAITING_APPROVAL = "awaiting_approval"
-    AWAITING_BUDGET = "awaiting_budget"
-    AWAITING_REVIEW = "awaiting_review"
-    COMPLETED = "completed"
-    MERGED = "merged"
-    CLOSED = "closed"
-    FAILED = "failed"
-    CANCELLED = "cancelled"
-    EXPIRED = "expired"
+from workflows.ticket_states import Phase, Status
 
 
 class CheckState(BaseModel):
