@@ -45,7 +45,7 @@ from observability.interceptors import ObservabilityInterceptor
 from observability.logs import configure_logging, secret_values
 from observability.metrics import TicketGauge, metrics_runtime
 from observability.tracing import flush_traces
-from tickets import temporal_connection
+from temporal import connection as temporal_connection
 from tickets.projects import discord_webhook_for, load_projects
 from workflows.registry import WORKFLOWS
 

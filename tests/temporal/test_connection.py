@@ -8,9 +8,9 @@ import pytest
 
 from config import Settings
 from embedded.services import child_env
-from tickets import temporal_connection
-from tickets.temporal_connection import TemporalConfigError, TemporalConnection, connection
-from tickets.temporal_settings import client_config_in_use, config_file, read
+from temporal import connection as temporal_connection
+from temporal.connection import TemporalConfigError, TemporalConnection, connection
+from temporal.settings import client_config_in_use, config_file, read
 
 
 def settings_with(monkeypatch: pytest.MonkeyPatch, **variables: str) -> Settings:

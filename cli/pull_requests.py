@@ -4,8 +4,8 @@ import argparse
 from typing import TYPE_CHECKING
 from urllib.parse import urlparse
 
+from cli.commands import CommandError, status
 from config import Settings, get_settings
-from tickets.commands import CommandError, status
 
 if TYPE_CHECKING:
     from integrations.github_auth import TokenSource
@@ -54,14 +54,14 @@ async def close(settings: Settings, key: str) -> str:
 
 async def merge_command(args: argparse.Namespace) -> str:
     """`starter.py merge KEY`."""
-    from tickets.terminal import check_key
+    from cli.terminal import check_key
 
     return await merge(get_settings(), check_key(args.key))
 
 
 async def close_command(args: argparse.Namespace) -> str:
     """`starter.py close KEY`."""
-    from tickets.terminal import check_key
+    from cli.terminal import check_key
 
     return await close(get_settings(), check_key(args.key))
 

@@ -2,7 +2,7 @@
 
 from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:  # annotations only: `list` imports this module through tickets/render.py
+if TYPE_CHECKING:  # annotations only: `list` imports this module through cli/render.py
     from workflows.status_messages import TicketStatus
 
 

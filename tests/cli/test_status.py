@@ -16,14 +16,14 @@ from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.testing import WorkflowEnvironment
 from temporalio.worker import UnsandboxedWorkflowRunner, Worker
 
+from cli import commands, http_status, listing
+from cli.grpc_status import StatusUnreadable, read_status
+from cli.terminal import CommandError
 from config import ROOT, Settings
 from harness.processes import free_port, guard_children
+from temporal import http_api as api
+from tests.cli.test_grpc_status import ScriptedTicket, slow_tests
 from tests.conftest import SEARCH_ATTRIBUTES, venv_binary
-from tests.tickets.test_status import ScriptedTicket, slow_tests
-from tickets import commands, http_status, listing
-from tickets import temporal_http as api
-from tickets.status import StatusUnreadable, read_status
-from tickets.terminal import CommandError
 from workflows.messages import Status
 
 

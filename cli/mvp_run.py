@@ -10,10 +10,10 @@ from typing import Any
 from temporalio.client import WorkflowFailureError
 from temporalio.service import RPCError
 
+from cli.commands import CommandError
+from cli.graph_runs import checked_definition, start_graph
 from config import Settings
 from graphs.mvp.project import slugify, write_tree
-from tickets.commands import CommandError
-from tickets.graph_runs import checked_definition, start_graph
 from tickets.launch import web_ui_link
 from workflows.graph.messages import GraphResult, GraphStatus
 

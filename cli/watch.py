@@ -16,12 +16,12 @@ from rich.live import Live
 from rich.table import Table
 from rich.text import Text
 
+from cli.endings import ENDED
+from cli.http_status import ticket_status
+from cli.terminal import CommandError, check_key, console, temporal_endpoints
 from graphs.progress import tests_line
-from tickets import temporal_http as api
-from tickets.endings import ENDED
-from tickets.http_status import ticket_status
-from tickets.temporal_settings import TemporalEndpoints
-from tickets.terminal import CommandError, check_key, console, temporal_endpoints
+from temporal import http_api as api
+from temporal.settings import TemporalEndpoints
 from workflows.status_messages import Phase, Status, TicketStatus
 
 POLL_SECONDS = 0.5
@@ -137,9 +137,9 @@ class GrpcReader:
         # Imported only here: the gRPC client and the full settings take a second to import.
         import asyncio
 
+        from cli.commands import connect
+        from cli.grpc_status import NeverStarted, StatusUnreadable, read_status
         from config import get_settings
-        from tickets.commands import connect
-        from tickets.status import NeverStarted, StatusUnreadable, read_status
 
         self._key, self._read = key, read_status
         self._never_started, self._unreadable = NeverStarted, StatusUnreadable

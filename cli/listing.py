@@ -1,6 +1,6 @@
 """`list` over Temporal's HTTP API: tickets and graph runs, without building any model.
 
-Over gRPC as before (tickets/cli.py), with the same rows, when that API cannot answer.
+Over gRPC as before (cli/handlers.py), with the same rows, when that API cannot answer.
 """
 
 import argparse
@@ -9,11 +9,11 @@ from typing import Any
 
 from rich.console import Group, RenderableType
 
-from tickets import temporal_http as api
-from tickets.graph_list import render_runs
-from tickets.render import render_list
-from tickets.temporal_settings import TemporalEndpoints
-from tickets.terminal import Answer, temporal_endpoints
+from cli.graph_list import render_runs
+from cli.render import render_list
+from cli.terminal import Answer, temporal_endpoints
+from temporal import http_api as api
+from temporal.settings import TemporalEndpoints
 
 
 def list_tickets(args: argparse.Namespace) -> RenderableType | Coroutine[Any, Any, Answer]:
@@ -23,9 +23,9 @@ def list_tickets(args: argparse.Namespace) -> RenderableType | Coroutine[Any, An
         tickets = [ticket_row(row) for row in runs(settings, "TicketWorkflow", args.status)]
         graphs = [graph_row(row) for row in runs(settings, "GraphWorkflow", args.status)]
     except api.Unreadable:
-        from tickets import cli  # the gRPC client
+        from cli import handlers  # the gRPC client
 
-        return cli.list_tickets(args)
+        return handlers.list_tickets(args)
     table = render_list(tickets)
     return Group(table, render_runs(graphs)) if graphs else table
 

@@ -1,6 +1,6 @@
 """Graph runs as the ticket commands see them: which ids are runs, and the list of runs.
 
-Apart from tickets/graph_runs.py so that `status` and `list` of tickets never load the graph
+Apart from cli/graph_runs.py so that `status` and `list` of tickets never load the graph
 definitions' models.
 """
 
@@ -19,7 +19,7 @@ def is_graph_id(text: str) -> bool:
 
 async def list_graph_runs(settings: "Settings", status_filter: str | None) -> list[dict[str, str]]:
     """Graph runs known to Temporal, newest first."""
-    from tickets.commands import list_runs  # the gRPC client: `list` reads over HTTP first
+    from cli.commands import list_runs  # the gRPC client: `list` reads over HTTP first
 
     rows = await list_runs(settings, "GraphWorkflow", status_filter)
     return [

@@ -4,7 +4,7 @@
 and every other process read the same values from the same `TICKETSMITH_*` variables and `.env`.
 Whether Temporal's own client configuration (a `temporal.toml` profile, `TEMPORAL_*` variables)
 is in use is told here too, without the SDK: then those commands read over gRPC, where the SDK
-applies it (tickets/temporal_connection.py).
+applies it (temporal/connection.py).
 """
 
 import os
@@ -117,7 +117,7 @@ def read(environ: Mapping[str, str] = os.environ, env_file: Path = ENV_FILE) -> 
 def client_config_in_use(environ: Mapping[str, str] = os.environ) -> str:
     """What of Temporal's client configuration is set (a variable, a profile), or "" if nothing.
 
-    Empty variables count as unset, as `tickets.temporal_connection` passes them to the SDK.
+    Empty variables count as unset, as `temporal.connection` passes them to the SDK.
     """
     for name in CLIENT_VARIABLES:
         if environ.get(name):

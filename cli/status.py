@@ -1,9 +1,9 @@
-"""`status` over Temporal's HTTP API, importing only what that needs (`list`: tickets/listing.py).
+"""`status` over Temporal's HTTP API, importing only what that needs (`list`: cli/listing.py).
 
 A ticket's status is read this way in tens of milliseconds whatever state its run is in (never
 started, running, completed, failed, cancelled, terminated): the gRPC client alone takes longer
 than that to import, and `config` (pydantic-settings) longer still. Graph runs, and what the
-HTTP API cannot read whole, go over gRPC as before (tickets/cli.py), with the same answers.
+HTTP API cannot read whole, go over gRPC as before (cli/handlers.py), with the same answers.
 """
 
 import argparse
@@ -13,13 +13,13 @@ from typing import Any
 
 from rich.console import RenderableType
 
-from tickets import temporal_http as api
-from tickets.graph_list import is_graph_id
-from tickets.http_status import ticket_status
-from tickets.render import render_status
-from tickets.terminal import Answer, CommandError, check_key, temporal_endpoints
+from cli.graph_list import is_graph_id
+from cli.http_status import ticket_status
+from cli.render import render_status
+from cli.terminal import Answer, CommandError, check_key, temporal_endpoints
+from temporal import http_api as api
 
-Later = Coroutine[Any, Any, Answer]  # the gRPC path's answer, run by `tickets.terminal.run`
+Later = Coroutine[Any, Any, Answer]  # the gRPC path's answer, run by `cli.terminal.run`
 
 
 def status(args: argparse.Namespace) -> RenderableType | Later:
@@ -37,6 +37,6 @@ def status(args: argparse.Namespace) -> RenderableType | Later:
             link = f"{settings.temporal_ui_url}/namespaces/{settings.temporal_namespace}"
             link += f"/workflows/ticket-{key}"
             return render_status(current, link, datetime.now(UTC), full=args.full)
-    from tickets import cli  # the gRPC client
+    from cli import handlers  # the gRPC client
 
-    return cli.status(args)
+    return handlers.status(args)

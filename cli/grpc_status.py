@@ -18,9 +18,9 @@ from temporalio.client import (
 from temporalio.common import SearchAttributeKey
 from temporalio.service import RPCError, RPCStatusCode
 
-from tickets.endings import ended_message, ended_status, recorded
+from cli.endings import ended_message, ended_status, recorded
+from temporal.http_api import never_started, no_worker_answered
 from tickets.launch import workflow_id
-from tickets.temporal_http import never_started, no_worker_answered
 from workflows.failures import failure_in_words
 from workflows.messages import Phase, Status, TicketResult, TicketStatus
 

@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
+from cli.terminal import CommandError, temporal_endpoints
 from config import Settings
-from tickets.temporal_settings import TemporalSettings, read
-from tickets.terminal import CommandError, temporal_endpoints
+from temporal.settings import TemporalSettings, read
 
 NAMES = (
     "temporal_address",

@@ -1,15 +1,15 @@
 """A ticket's status over Temporal's HTTP API, whatever state its run is in, read as
-`tickets.status.read_status` reads it over gRPC."""
+`cli.grpc_status.read_status` reads it over gRPC."""
 
-from tickets import temporal_http as api
-from tickets.endings import ended_message, ended_status, recorded
-from tickets.temporal_settings import TemporalEndpoints
-from tickets.terminal import CommandError
+from cli.endings import ended_message, ended_status, recorded
+from cli.terminal import CommandError
+from temporal import http_api as api
+from temporal.settings import TemporalEndpoints
 from workflows.status_messages import Phase, Status, TicketResult, TicketStatus
 
 
 def ticket_status(settings: TemporalEndpoints, key: str) -> TicketStatus:
-    """The ticket's status, as `tickets.status.read_status` reads it over gRPC: the status
+    """The ticket's status, as `cli.grpc_status.read_status` reads it over gRPC: the status
     query's answer while it runs, what it returned once it completed, how it ended otherwise.
 
     A ticket never started is a CommandError; `QueryUnanswered` says why a running one whose

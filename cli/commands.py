@@ -8,12 +8,12 @@ from temporalio.client import Client, WorkflowFailureError, WorkflowUpdateFailed
 from temporalio.exceptions import ApplicationError, CancelledError
 from temporalio.service import RPCError, RPCStatusCode
 
+from cli.grpc_status import StatusUnreadable, read_status
+from cli.terminal import CommandError
 from config import Settings, connect_temporal
+from temporal.connection import TemporalConfigError
 from tickets.launch import LaunchError, start_ticket, ticket_input, web_ui_link, workflow_id
 from tickets.routing import TicketFacts
-from tickets.status import StatusUnreadable, read_status
-from tickets.temporal_connection import TemporalConfigError
-from tickets.terminal import CommandError
 from workflows.messages import HumanInputAccepted, TicketStatus
 
 if TYPE_CHECKING:

@@ -21,10 +21,10 @@ from temporalio.worker import UnsandboxedWorkflowRunner, Worker
 from bench.support.stack import pollers
 from config import ROOT, Settings, connect_temporal
 from harness.processes import guard_children, until
+from temporal import connection as temporal_connection
+from temporal.connection import TemporalConfigError
 from tests.conftest import venv_binary
 from tests.support.tls_proxy import CertificateAuthority, Identity, TlsProxy, tls_proxy
-from tickets import temporal_connection
-from tickets.temporal_connection import TemporalConfigError
 
 
 @workflow.defn(name="Greeting")

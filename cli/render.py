@@ -9,7 +9,7 @@ from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from tickets.review_lines import review_lines
+from cli.review_lines import review_lines
 
 if TYPE_CHECKING:  # annotations only: `list` renders without building the status models
     from workflows.status_messages import PhaseUsage, TicketStatus

@@ -2,8 +2,8 @@
 
 import argparse
 
+from cli.graph_runs import graph_command
 from config import get_settings
-from tickets.graph_runs import graph_command
 
 
 async def graph(args: argparse.Namespace) -> str:
@@ -13,7 +13,7 @@ async def graph(args: argparse.Namespace) -> str:
 
 async def mvp(args: argparse.Namespace) -> str:
     """Build a tested project from one request into the output folder."""
-    from tickets.mvp_run import run_mvp
+    from cli.mvp_run import run_mvp
 
     return await run_mvp(get_settings(), " ".join(args.prompt), args.output, say=print)
 

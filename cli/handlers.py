@@ -6,13 +6,13 @@ from datetime import UTC, datetime
 
 from rich.console import Group, RenderableType
 
+from cli import commands
+from cli.graph_list import is_graph_id, list_graph_runs, render_runs
+from cli.render import render_list, render_status
+from cli.terminal import Answer, check_key, console
+from cli.watch import follow
 from config import get_settings
-from tickets import commands
-from tickets.graph_list import is_graph_id, list_graph_runs, render_runs
 from tickets.launch import web_ui_link, workflow_id
-from tickets.render import render_list, render_status
-from tickets.terminal import Answer, check_key, console
-from tickets.watch import follow
 from workflows.messages import (
     AnswerInput,
     ApprovalInput,
@@ -76,7 +76,7 @@ async def status(args: argparse.Namespace) -> RenderableType:
     """Where the ticket is, with a one-line preview of each decision (whole with --full)."""
     settings = get_settings()
     if is_graph_id(args.key):
-        from tickets.graph_runs import graph_command  # graph definitions load only for graphs
+        from cli.graph_runs import graph_command  # graph definitions load only for graphs
 
         return await graph_command(args, settings)
     key = check_key(args.key)
@@ -88,7 +88,7 @@ async def status(args: argparse.Namespace) -> RenderableType:
 async def cancel(args: argparse.Namespace) -> str:
     """Stop work on the ticket (or the graph run)."""
     if is_graph_id(args.key):
-        from tickets.graph_runs import graph_command
+        from cli.graph_runs import graph_command
 
         return await graph_command(args, get_settings())
     return await commands.cancel(get_settings(), check_key(args.key))

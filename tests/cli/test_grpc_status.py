@@ -14,9 +14,9 @@ from temporalio.exceptions import ApplicationError
 from temporalio.testing import WorkflowEnvironment
 from temporalio.worker import UnsandboxedWorkflowRunner, Worker
 
+from cli.grpc_status import StatusUnreadable, read_status
 from harness.processes import guard_children
 from tests.conftest import SEARCH_ATTRIBUTES, venv_binary
-from tickets.status import StatusUnreadable, read_status
 from workflows.messages import Phase, Status, TicketResult, TicketStatus
 
 PHASE = SearchAttributeKey.for_keyword("Phase")

@@ -15,11 +15,11 @@ from temporalio.client import (
 from temporalio.exceptions import CancelledError
 from temporalio.service import RPCError, RPCStatusCode
 
+from cli.commands import CommandError, connect
+from cli.graph_list import PREFIX
 from config import Settings
 from graphs.dsl import DefinitionError, GraphDefinition, check_definition, load_definition
 from graphs.dsl.catalog import AGENTS, agent_queues
-from tickets.commands import CommandError, connect
-from tickets.graph_list import PREFIX
 from tickets.launch import web_ui_link
 from workflows.graph.messages import (
     GraphInput,

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tickets import temporal_settings
+from temporal import settings as temporal_settings
 
 if TYPE_CHECKING:
     from temporalio.envconfig import ClientConfigProfile
