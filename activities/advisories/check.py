@@ -3,7 +3,7 @@
 from temporalio import activity
 from temporalio.exceptions import ApplicationError
 
-from activities.advisory_messages import AdvisoryReport, CheckAdvisoriesInput, CheckedDependency
+from activities.advisories.messages import AdvisoryReport, CheckAdvisoriesInput, CheckedDependency
 from activities.repo import Workspaces
 from integrations.advisories import SERVICE, Advisory, AdvisoryIndexClient
 from integrations.dependency_changes import dependency_changes, is_dependency_file

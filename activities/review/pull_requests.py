@@ -3,7 +3,7 @@
 from temporalio import activity
 
 from activities.jira import marker_line
-from activities.pr_messages import (
+from activities.review.messages import (
     CiFailureReport,
     PostedComment,
     PullRequestCommentInput,

@@ -3,7 +3,11 @@
 from langchain_core.language_models import BaseChatModel
 from temporalio import activity
 
-from activities.round_messages import CommentJudgement, JudgeCommentsInput, JudgeCommentsResult
+from activities.review.round_messages import (
+    CommentJudgement,
+    JudgeCommentsInput,
+    JudgeCommentsResult,
+)
 from graphs.judging import NO_CHANGE, Judged, judge_comments, nearest_hunk
 from graphs.structured import ModelAnswerError
 from integrations.git import GitWorkspace

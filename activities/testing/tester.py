@@ -4,8 +4,8 @@ from pathlib import Path
 
 from activities.messages import RepoRef
 from activities.repo import Workspaces, apply_changes
-from activities.testrun import run_project_tests
-from activities.testtrace import watched_files
+from activities.testing.run import run_project_tests
+from activities.testing.trace import watched_files
 from graphs.analysis.instructions import read_instructions
 from graphs.implementation.tester.gate import module_name
 from graphs.schemas import FileChange, TestReport

@@ -8,19 +8,19 @@ from temporalio import activity
 
 from activities.agents import WORKSPACE, model_answers, report_tokens
 from activities.heartbeat import heartbeating
-from activities.merging import merge_base
-from activities.pr_messages import ReviseInput, UpdateFromBaseInput, UpdateFromBaseResult
 from activities.repo import Workspaces
-from activities.round_judge import judge_round
-from activities.round_messages import (
+from activities.review.judge import judge_round
+from activities.review.merging import merge_base
+from activities.review.messages import ReviseInput, UpdateFromBaseInput, UpdateFromBaseResult
+from activities.review.push import commit_round
+from activities.review.round_messages import (
     CommitRoundInput,
     CommitRoundResult,
     JudgeCommentsInput,
     JudgeCommentsResult,
 )
-from activities.round_push import commit_round
 from activities.steering import TicketSteering
-from activities.tester import WorkspaceTester, instruction_checks
+from activities.testing.tester import WorkspaceTester, instruction_checks
 from graphs.feedback import feedback_plan, paths_in, repository_file
 from graphs.implementation.graph import implement_plan
 from graphs.schemas import Implementation

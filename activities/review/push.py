@@ -11,8 +11,8 @@ from temporalio import activity
 from temporalio.exceptions import ApplicationError
 
 from activities.repo import apply_changes
-from activities.round_messages import CommitRoundInput, CommitRoundResult
-from activities.testrun import run_project_tests
+from activities.review.round_messages import CommitRoundInput, CommitRoundResult
+from activities.testing.run import run_project_tests
 from graphs.merging import resolve_conflict
 from integrations.environments import Environments
 from integrations.git import GitWorkspace

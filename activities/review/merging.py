@@ -2,8 +2,8 @@
 
 from langchain_core.language_models import BaseChatModel
 
-from activities.pr_messages import UpdateFromBaseInput, UpdateFromBaseResult
-from activities.testrun import run_project_tests
+from activities.review.messages import UpdateFromBaseInput, UpdateFromBaseResult
+from activities.testing.run import run_project_tests
 from graphs.merging import resolve_conflict
 from integrations.environments import Environments
 from integrations.git import GitWorkspace

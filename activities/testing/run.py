@@ -1,14 +1,14 @@
 """One run of a project's tests: its own environment (built or reused), then its command."""
 
-from activities.instruction_checks import run_checks
-from activities.testcases import (
+from activities.testing.cases import (
     import_check_command,
     import_errors,
     take_junit,
     with_cases,
     with_junit,
 )
-from activities.testtrace import read_traces, trace_command, traced_tests, with_traces
+from activities.testing.instruction_checks import run_checks
+from activities.testing.trace import read_traces, trace_command, traced_tests, with_traces
 from graphs.schemas import TestReport
 from integrations.environments import Environment, Environments
 from integrations.git import GitWorkspace
