@@ -14,7 +14,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from integrations.sandbox import Limits, Sandbox, SandboxMode
 from localmodel.layout import Layout
-from tickets import temporal_settings as temporal
+from temporal import settings as temporal
 
 if TYPE_CHECKING:  # the client is imported where it connects: `status` and `list` go without it
     import httpx
@@ -34,10 +34,10 @@ class Settings(BaseSettings):
 
     # The level of the worker's own loggers; DEBUG adds every prompt and answer of the local model.
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
-    # Read without pydantic by `status`, `list` and `watch` (tickets/temporal_settings.py).
+    # Read without pydantic by `status`, `list` and `watch` (temporal/settings.py).
     # Unset, the address and namespace come from Temporal's client configuration when it sets
     # them (TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, a temporal.toml profile): see
-    # tickets/temporal_connection.py, which also takes TLS and the API key from there.
+    # temporal/connection.py, which also takes TLS and the API key from there.
     temporal_address: str = temporal.TEMPORAL_ADDRESS
     temporal_namespace: str = temporal.TEMPORAL_NAMESPACE
     # Read Temporal's client configuration at all (the embedded stack's processes do not: they
@@ -219,7 +219,7 @@ class Settings(BaseSettings):
     def _apply_temporal_client_config(self) -> None:
         """Temporal's client configuration is in use: its address and namespace where ours are
         not set, and reads over gRPC, which alone applies its TLS and credentials."""
-        from tickets.temporal_connection import configured_endpoint
+        from temporal.connection import configured_endpoint
 
         address, namespace = configured_endpoint()
         if address and "temporal_address" not in self.model_fields_set:
@@ -354,7 +354,7 @@ async def connect_temporal(
     from temporalio.client import Client
 
     from observability.tracing import tracing_interceptors
-    from tickets.temporal_connection import connection
+    from temporal.connection import connection
 
     settings = settings or get_settings()
     how = connection(

@@ -123,33 +123,33 @@ def research_arguments(parser: argparse.ArgumentParser) -> None:
 
 COMMANDS = (
     Command("start", "work on a ticket (same as: starter.py KEY)", start_arguments,
-            "tickets.cli:start"),
+            "cli.handlers:start"),
     Command("watch", "show a ticket's progress live until it ends (Ctrl-C stops watching)", key,
-            "tickets.watch:watch"),
+            "cli.watch:watch"),
     Command("answer", "answer the ticket's questions", text_arguments("text", "the answers"),
-            "tickets.cli:answer"),
-    Command("approve", "approve the plan under review", keyed_with_author, "tickets.cli:approve"),
+            "cli.handlers:answer"),
+    Command("approve", "approve the plan under review", keyed_with_author, "cli.handlers:approve"),
     Command("reject", "reject the plan, saying what to change",
-            text_arguments("reason", "what to change"), "tickets.cli:reject"),
+            text_arguments("reason", "what to change"), "cli.handlers:reject"),
     Command("budget", "give the ticket more model tokens: +N", budget_arguments,
-            "tickets.cli:budget"),
+            "cli.handlers:budget"),
     Command("say", "guidance for the running implementation's next revision",
-            text_arguments("text", "what to tell it"), "tickets.cli:say"),
+            text_arguments("text", "what to tell it"), "cli.handlers:say"),
     Command("stop", "end the running implementation early with its best revision",
-            keyed_with_author, "tickets.cli:stop"),
+            keyed_with_author, "cli.handlers:stop"),
     Command("status", "where the ticket (or graph run) is", status_arguments,
-            "tickets.quick:status"),
-    Command("cancel", "stop the ticket (or graph run)", key, "tickets.cli:cancel"),
-    Command("merge", "merge the ticket's pull request", key, "tickets.pull_requests:merge_command"),
+            "cli.status:status"),
+    Command("cancel", "stop the ticket (or graph run)", key, "cli.handlers:cancel"),
+    Command("merge", "merge the ticket's pull request", key, "cli.pull_requests:merge_command"),
     Command("close", "close the ticket's pull request without merging", key,
-            "tickets.pull_requests:close_command"),
+            "cli.pull_requests:close_command"),
     Command("list", "tickets and graph runs, and their status", list_arguments,
-            "tickets.listing:list_tickets"),
-    Command("graph", "run a graph definition (YAML)", graph_arguments, "tickets.graph_cli:graph"),
+            "cli.listing:list_tickets"),
+    Command("graph", "run a graph definition (YAML)", graph_arguments, "cli.graph_handlers:graph"),
     Command("mvp", "build a tested project from one request", mvp_arguments,
-            "tickets.graph_cli:mvp"),
+            "cli.graph_handlers:mvp"),
     Command("input", "human input for a graph run's wait step", input_arguments,
-            "tickets.graph_cli:graph_input"),
+            "cli.graph_handlers:graph_input"),
     Command("research", "answer a question from Jira, documents, PDFs and the web, with sources",
             research_arguments, "research.command:research"),
 )  # fmt: skip
@@ -179,7 +179,7 @@ def handler(name: str) -> Any:
 def main(argv: list[str] | None = None) -> int:
     """Entry point; errors are one line on stderr and exit code 1."""
     args = parse_args(sys.argv[1:] if argv is None else argv)
-    from tickets.terminal import run  # after parsing: --help and bad arguments stay instant
+    from cli.terminal import run  # after parsing: --help and bad arguments stay instant
 
     return run(handler(args.command), args)
 

@@ -19,7 +19,7 @@ from temporalio.client import Client
 from temporalio.runtime import Runtime
 from temporalio.worker import Worker
 
-from activities.advisories import AdvisoryActivities
+from activities.advisories.check import AdvisoryActivities
 from activities.agents import AgentActivities
 from activities.discord import DiscordActivities
 from activities.github import GitHubActivities
@@ -27,10 +27,10 @@ from activities.graph_agents import team_agents
 from activities.jira import JiraActivities
 from activities.mvp.agents import MvpAgents
 from activities.mvp.project import ProjectAgents
-from activities.pull_requests import PullRequestActivities
 from activities.repo import RepoActivities, Workspaces
 from activities.research.agents import ResearchActivities
-from activities.rounds import RoundActivities
+from activities.review.pull_requests import PullRequestActivities
+from activities.review.rounds import RoundActivities
 from config import Settings, connect_temporal, get_settings
 from graphs.models import make_chat_model
 from integrations.advisories import AdvisoryIndexClient
@@ -45,7 +45,7 @@ from observability.interceptors import ObservabilityInterceptor
 from observability.logs import configure_logging, secret_values
 from observability.metrics import TicketGauge, metrics_runtime
 from observability.tracing import flush_traces
-from tickets import temporal_connection
+from temporal import connection as temporal_connection
 from tickets.projects import discord_webhook_for, load_projects
 from workflows.registry import WORKFLOWS
 

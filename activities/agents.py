@@ -29,7 +29,7 @@ from activities.messages import (
 from activities.progress import ProgressReporter
 from activities.repo import Workspaces
 from activities.steering import TicketSteering
-from activities.tester import WorkspaceTester, instruction_checks
+from activities.testing.tester import WorkspaceTester, instruction_checks
 from graphs.analysis import analyse_repository, index_repository, make_context_query_tool
 from graphs.analysis.scan import detect_frameworks, detect_test_command, scan_files
 from graphs.implementation.graph import MAX_REVISIONS, implement_plan

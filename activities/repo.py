@@ -18,7 +18,7 @@ from activities.messages import (
     RunTestsInput,
     RunTestsResult,
 )
-from activities.testrun import run_project_tests
+from activities.testing.run import run_project_tests
 from graphs.schemas import FileChange
 from integrations.branch_names import branch_name
 from integrations.environments import Environments

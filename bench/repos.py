@@ -27,7 +27,7 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from activities.testcases import take_junit, with_junit
+from activities.testing.cases import take_junit, with_junit
 from config import ROOT
 from integrations.environments import Environments, uv_binary
 from integrations.git import GitWorkspace
@@ -115,7 +115,7 @@ async def ticketsmith_run(checkout: Path, name: str, scratch: Path) -> Outcome:
     setup = time.monotonic() - began
     if env.error:
         return Outcome(setup_s=setup, note=env.error.splitlines()[0][:80])
-    # The ticket's own run (activities.testrun) keeps the first 500 test names; count them all.
+    # The ticket's own run (activities.testing.run) keeps the first 500 test names; count them all.
     command = with_junit(TEST_COMMAND)
     workspace = GitWorkspace(checkout, str(checkout))
     result = await workspace.run_command(command, TIMEOUT_S, env_dir=env.path, sandbox=sandbox)

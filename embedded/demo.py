@@ -10,13 +10,13 @@ import httpx
 from temporalio.client import Client, WorkflowExecutionStatus
 from temporalio.service import RPCError
 
+from cli.render import to_text, usage_table
+from cli.terminal import console
+from cli.watch import ENDED, Display
 from config import ROOT, Settings, connect_temporal
 from embedded.demo_review import jira_status, review_round
 from embedded.stack import Stack, StackError, child_env
 from tickets.launch import describe
-from tickets.render import to_text, usage_table
-from tickets.terminal import console
-from tickets.watch import ENDED, Display
 from workflows.messages import Status, TicketResult, TicketStatus
 
 DEMO_KEY = "DEMO-1"

@@ -9,8 +9,8 @@ from pathlib import Path
 import httpx
 
 from access.admin import admin_headers
+from cli.commands import CommandError
 from config import get_settings
-from tickets.commands import CommandError
 
 
 @asynccontextmanager
@@ -43,11 +43,11 @@ async def faults_for_the_run(
 
 async def research(args: argparse.Namespace) -> int:
     """Run the research graph for the question: progress on stderr, the report on stdout."""
+    from cli.commands import connect
     from graphs.dsl.loader import load_definition
     from graphs.dsl.model import AgentStep
     from research.follow import follow, report_json
     from research.launch import DEFINITION, check_question, start_research
-    from tickets.commands import connect
     from tickets.launch import web_ui_link
 
     settings = get_settings()

@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from tickets.commands import CommandError
-from tickets.graph_list import is_graph_id, render_runs
-from tickets.graph_runs import checked_definition, render_graph_status
+from cli.commands import CommandError
+from cli.graph_list import is_graph_id, render_runs
+from cli.graph_runs import checked_definition, render_graph_status
 from workflows.graph.messages import GraphStatus, GraphStatusValue, StepRecord
 
 

@@ -8,8 +8,8 @@ from config import ROOT
 
 PACKAGES = (
     "workflows", "activities", "graphs", "integrations", "webhooks", "emulators", "localmodel",
-    "embedded", "observability", "encryption", "tickets", "toolserver", "research", "faults",
-    "access",
+    "embedded", "observability", "encryption", "tickets", "cli", "temporal", "toolserver",
+    "research", "faults", "access",
 )  # fmt: skip
 TOP_MODULES = ("config", "worker", "starter")
 

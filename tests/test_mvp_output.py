@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from tickets.mvp_run import ProjectWriter, report
+from cli.mvp_run import ProjectWriter, report
 from workflows.graph.messages import GraphResult, GraphStatus, GraphStatusValue
 
 LINK = "http://ui/history"

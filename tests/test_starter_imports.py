@@ -56,7 +56,7 @@ def test_reading_commands_load_no_jira_client_nor_graph_definitions(command: str
     )
     assert done.returncode == 0, done.stderr
     # Nor the gRPC client, the settings' pydantic-settings, an event loop or the ticket inputs:
-    # they read over HTTP (tests/tickets/test_quick_status.py runs them).
+    # they read over HTTP (tests/cli/test_status.py runs them).
     slow = ("config", "pydantic_settings", "temporalio.client", "asyncio", "workflows.messages")
     for module in ("integrations.jira", "httpx", "graphs.dsl.model", "yaml", *slow):
         assert f"'{module}'" not in done.stdout, f"`starter.py {command}` imports {module}"

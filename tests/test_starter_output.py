@@ -2,7 +2,7 @@
 
 from datetime import UTC, datetime, timedelta
 
-from tickets.render import preview, render_list, render_status, to_text, usage_table
+from cli.render import preview, render_list, render_status, to_text, usage_table
 from workflows.messages import Decision, Phase, PhaseUsage, Status, TicketStatus
 
 T0 = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)

@@ -1,1 +1,2 @@
-"""What the command line and the webhooks do to a ticket: start it, send it input, read it."""
+"""How a ticket starts, for the command line and the webhooks: its project's config, the repository
+it goes to, its workflow input and the start."""

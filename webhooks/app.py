@@ -15,7 +15,7 @@ from temporalio.service import RPCError, RPCStatusCode
 from config import Settings, connect_temporal, get_settings
 from integrations.github_app import GitHubAppConfigError
 from observability.logs import configure_logging, secret_values
-from tickets import temporal_connection
+from temporal import connection as temporal_connection
 from tickets.launch import LaunchError, start_ticket, ticket_input, workflow_id
 from tickets.routing import TicketFacts
 from webhooks.commands import CommandError, parse_comment

@@ -2,7 +2,7 @@
 
 import re
 
-from activities.advisory_messages import AdvisoryReport, CheckedDependency
+from activities.advisories.messages import AdvisoryReport, CheckedDependency
 from integrations.advisories import Advisory
 
 SAFE_LINK = re.compile(r"https://[^\s()<>\[\]]+")

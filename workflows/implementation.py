@@ -9,8 +9,8 @@ from temporalio import workflow
 from temporalio.exceptions import ActivityError, FailureError
 
 with workflow.unsafe.imports_passed_through():
-    from activities.advisories import AdvisoryActivities
-    from activities.advisory_messages import AdvisoryReport, CheckAdvisoriesInput
+    from activities.advisories.check import AdvisoryActivities
+    from activities.advisories.messages import AdvisoryReport, CheckAdvisoriesInput
     from activities.agents import AgentActivities
     from activities.github import GitHubActivities
     from activities.messages import (

@@ -1,6 +1,6 @@
 """What the ticket workflow writes on Jira, Discord and the pull request (pure functions)."""
 
-from activities.advisory_messages import AdvisoryReport
+from activities.advisories.messages import AdvisoryReport
 from activities.messages import RunTestsResult
 from workflows.advisory_texts import advisories_section, vulnerable_note, vulnerable_reason
 from workflows.messages import Implementation, Plan, Question, TicketContext

@@ -14,7 +14,7 @@ from activities.heartbeat import heartbeating
 from activities.messages import RepoRef
 from activities.mvp.agents import Project
 from activities.repo import Workspaces
-from activities.testrun import run_project_tests
+from activities.testing.run import run_project_tests
 from graphs.analysis.scan import detect_frameworks, detect_test_command, scan_files
 from graphs.dsl.calls import AgentCall, AgentResult
 from graphs.mvp.project import slugify, write_tree

@@ -10,8 +10,8 @@ from fastapi.responses import JSONResponse
 from temporalio.exceptions import ApplicationError
 from temporalio.testing import ActivityEnvironment
 
-from activities.advisories import AdvisoryActivities
-from activities.advisory_messages import AdvisoryReport, CheckAdvisoriesInput
+from activities.advisories.check import AdvisoryActivities
+from activities.advisories.messages import AdvisoryReport, CheckAdvisoriesInput
 from activities.messages import RepoRef
 from activities.repo import Workspaces
 from graphs.schemas import FileChange

@@ -11,12 +11,12 @@ from activities.graph_agents import agent_input
 from activities.messages import PostCommentInput
 from activities.mvp.agents import Project, Verdict, untouched
 from activities.mvp.project import merge, project_test_command
+from cli.commands import CommandError
+from cli.graph_runs import parse_inputs
 from config import get_settings
 from graphs.dsl.calls import AgentCall
 from graphs.dsl.catalog import AGENTS, agent_queues
 from graphs.schemas import TestReport
-from tickets.commands import CommandError
-from tickets.graph_runs import parse_inputs
 from worker import build_activities
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from activities.messages import RepoRef
 from activities.repo import Workspaces
-from activities.tester import WorkspaceTester, instruction_checks
+from activities.testing.tester import WorkspaceTester, instruction_checks
 from graphs.schemas import FileChange
 from integrations.environments import Environments
 from tests.support.sandboxes import working_sandbox

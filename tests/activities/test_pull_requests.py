@@ -8,8 +8,8 @@ import httpx
 import pytest
 from temporalio.testing import ActivityEnvironment
 
-from activities.pr_messages import PullRequestCommentInput, ReadCiFailureInput, ReviewReplyInput
-from activities.pull_requests import PullRequestActivities
+from activities.review.messages import PullRequestCommentInput, ReadCiFailureInput, ReviewReplyInput
+from activities.review.pull_requests import PullRequestActivities
 from emulators.app import create_app
 from integrations.github_pulls import PullRequestClient
 from tests.emulators.helpers import BASE_URL, add_branch

@@ -11,8 +11,8 @@ from temporalio.testing import ActivityEnvironment
 from activities.agents import AgentActivities
 from activities.messages import CommitFilesInput, ImplementInput, RepoRef, SecretFinding
 from activities.repo import RepoActivities, Workspaces
-from activities.round_messages import CommitRoundInput
-from activities.rounds import RoundActivities
+from activities.review.round_messages import CommitRoundInput
+from activities.review.rounds import RoundActivities
 from graphs.models import ScriptedChatModel
 from graphs.prompting import read_task
 from graphs.schemas import FileChange, Plan, PlannedFile, TicketContext

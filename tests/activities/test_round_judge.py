@@ -8,8 +8,8 @@ from temporalio.testing import ActivityEnvironment
 
 from activities.messages import RepoRef
 from activities.repo import Workspaces
-from activities.round_messages import CommentToJudge, JudgeCommentsInput
-from activities.rounds import RoundActivities
+from activities.review.round_messages import CommentToJudge, JudgeCommentsInput
+from activities.review.rounds import RoundActivities
 from graphs.judging import Verdicts, nearest_hunk
 from graphs.models import ScriptedChatModel
 from graphs.prompting import read_task

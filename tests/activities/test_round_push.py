@@ -13,8 +13,8 @@ from temporalio.testing import ActivityEnvironment
 
 from activities.messages import RepoRef
 from activities.repo import Workspaces
-from activities.round_messages import CommitRoundInput
-from activities.rounds import RoundActivities
+from activities.review.round_messages import CommitRoundInput
+from activities.review.rounds import RoundActivities
 from emulators.app import create_app
 from emulators.github.webhooks import GitHubWebhooks
 from graphs.models import ScriptedChatModel

@@ -8,9 +8,9 @@ from langchain_core.messages import BaseMessage
 from temporalio.testing import ActivityEnvironment
 
 from activities.messages import RepoRef
-from activities.pr_messages import ReviseInput, UpdateFromBaseInput
 from activities.repo import Workspaces
-from activities.rounds import RoundActivities
+from activities.review.messages import ReviseInput, UpdateFromBaseInput
+from activities.review.rounds import RoundActivities
 from graphs.models import ScriptedChatModel
 from graphs.prompting import read_task
 from graphs.schemas import TicketContext

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from activities.testtrace import read_traces, trace_command, traced_tests, watched_files
+from activities.testing.trace import read_traces, trace_command, traced_tests, watched_files
 from graphs.implementation.diagnose.failures import describe_failures
 from graphs.schemas import FailedTest, FileChange, Returned, TestReport
 from integrations.commands import run_command

@@ -3,7 +3,7 @@
 import sys
 from pathlib import Path
 
-from activities.testcases import import_check_command, import_errors, with_junit
+from activities.testing.cases import import_check_command, import_errors, with_junit
 from graphs.implementation.tester.gate import module_name
 from integrations.commands import run_command
 from integrations.sandbox import Sandbox

@@ -11,8 +11,8 @@ from config import ROOT
 
 PRODUCT = (
     "workflows", "activities", "graphs", "integrations", "webhooks", "emulators", "localmodel",
-    "embedded", "observability", "encryption", "tickets", "toolserver", "research", "faults",
-    "access",
+    "embedded", "observability", "encryption", "tickets", "cli", "temporal", "toolserver",
+    "research", "faults", "access",
 )  # fmt: skip
 LOCAL = {*PRODUCT, "config", "worker", "starter"}
 

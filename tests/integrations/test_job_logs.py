@@ -8,8 +8,8 @@ from typing import Any
 import httpx
 from temporalio.testing import ActivityEnvironment
 
-from activities.pr_messages import ReadCiFailureInput
-from activities.pull_requests import PullRequestActivities
+from activities.review.messages import ReadCiFailureInput
+from activities.review.pull_requests import PullRequestActivities
 from emulators.app import create_app
 from integrations import job_logs
 from integrations.commands import CommandResult

@@ -15,6 +15,7 @@ from temporalio.testing import WorkflowEnvironment
 from temporalio.worker import Replayer, Worker
 
 from bench.support.histories import events, payloads_in, size
+from cli.grpc_status import read_status
 from config import Settings, converter_for
 from encryption.codec import new_key
 from encryption.store import SETTING, PayloadStoreError, reference_in
@@ -22,7 +23,6 @@ from graphs.schemas import FileChange, Implementation, Plan, TicketContext
 from tests.conftest import register_search_attributes
 from tests.workflows.fakes import FakeActivities
 from tests.workflows.test_ticket_workflow import ticket_input
-from tickets.status import read_status
 from workflows.messages import ImplementationInput, Status, TicketResult
 from workflows.registry import WORKFLOWS
 from workflows.ticket import TicketWorkflow

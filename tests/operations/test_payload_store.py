@@ -12,6 +12,7 @@ from pydantic import SecretStr
 from temporalio.api.common.v1 import Payload
 from temporalio.converter import StorageDriverClaim, StorageDriverRetrieveContext
 
+from cli.terminal import run
 from config import Settings, converter_for
 from encryption.codec import ENCODING, new_key
 from encryption.server import create_app
@@ -23,7 +24,6 @@ from encryption.store import (
     reference_in,
 )
 from graphs.schemas import FileChange
-from tickets.terminal import run
 
 LARGE = FileChange(path="calc/big.py", content="TOTAL = 1  # marker-line\n" * 4000)  # ~100 KB
 

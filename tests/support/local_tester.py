@@ -8,14 +8,14 @@ import sys
 import time
 from pathlib import Path
 
-from activities.testcases import (
+from activities.testing.cases import (
     JUNIT_PATH,
     import_check_command,
     import_errors,
     with_cases,
     with_junit,
 )
-from activities.testtrace import (
+from activities.testing.trace import (
     read_traces,
     trace_command,
     traced_tests,

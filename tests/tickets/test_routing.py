@@ -5,10 +5,10 @@ from pathlib import Path
 import httpx
 import pytest
 
+from cli.commands import ensure_ticket_exists
 from config import Settings
 from harness.serving import serve
 from tests.emulators.helpers import new_emulator
-from tickets.commands import ensure_ticket_exists
 from tickets.launch import LaunchError, ticket_input
 from tickets.projects import ProjectConfigError, load_projects
 from tickets.routing import TicketFacts

@@ -11,11 +11,11 @@ from pydantic import SecretStr
 from starlette.applications import Starlette
 
 from access.admin import AdminAccess, admin_headers
+from cli.commands import CommandError
 from config import Settings
 from emulators.app import create_app as create_emulators
 from research.command import faults_for_the_run
 from tests.support.remote import Served, outward_address, served_everywhere
-from tickets.commands import CommandError
 from toolserver.app import JiraAccess, create_app
 from toolserver.documents import seed_documents
 from toolserver.faults import FaultProfile

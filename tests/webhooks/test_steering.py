@@ -15,13 +15,13 @@ from temporalio.testing import WorkflowEnvironment
 
 from activities.messages import ImplementInput
 from activities.steering import TicketSteering
+from cli.render import render_status, to_text
 from graphs.implementation.steering import SteeringNews
 from graphs.schemas import FileChange, Implementation
 from harness.jira_payloads import comment_event
 from tests.webhooks.payloads import jira_request, unique_key
 from tests.workflows.fakes import FakeActivities
 from tests.workflows.test_ticket_workflow import awaiting, running_ticket, ticket_input, wait_until
-from tickets.render import render_status, to_text
 from workflows.messages import Guidance, Phase, SayInput, Status, StopInput, TicketStatus
 from workflows.status_messages import Steering
 from workflows.ticket import TicketWorkflow

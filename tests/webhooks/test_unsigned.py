@@ -14,6 +14,7 @@ from pydantic import SecretStr
 from temporalio.testing import WorkflowEnvironment
 from temporalio.worker import Worker
 
+from cli.render import render_status, to_text
 from config import ROOT, Settings
 from harness.jira_payloads import comment_event
 from harness.processes import clean_env, free_port
@@ -22,7 +23,6 @@ from tests.webhooks.test_github_routes import REPOSITORY, github_api, moved
 from tests.workflows.fakes import FakeActivities
 from tests.workflows.test_review_phase import following
 from tests.workflows.test_ticket_workflow import awaiting, running_ticket, wait_until
-from tickets.render import render_status, to_text
 from webhooks.app import create_app
 from webhooks.security import WebhookSecretError
 from webhooks.unsigned import HEADER

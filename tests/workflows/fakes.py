@@ -7,8 +7,8 @@ from typing import Any
 from temporalio import activity
 from temporalio.exceptions import ApplicationError
 
-from activities.advisories import UNPINNED
-from activities.advisory_messages import AdvisoryReport, CheckAdvisoriesInput, CheckedDependency
+from activities.advisories.check import UNPINNED
+from activities.advisories.messages import AdvisoryReport, CheckAdvisoriesInput, CheckedDependency
 from activities.messages import (
     AnalyseInput,
     ApproverFacts,
@@ -34,7 +34,8 @@ from activities.messages import (
     TransitionInput,
     TransitionResult,
 )
-from activities.pr_messages import (
+from activities.progress import ProgressReporter
+from activities.review.messages import (
     CiFailureReport,
     PostedComment,
     PullRequestCommentInput,
@@ -44,8 +45,7 @@ from activities.pr_messages import (
     UpdateFromBaseInput,
     UpdateFromBaseResult,
 )
-from activities.progress import ProgressReporter
-from activities.round_messages import (
+from activities.review.round_messages import (
     CommentJudgement,
     CommitRoundInput,
     CommitRoundResult,

@@ -1,7 +1,7 @@
 """What the pull request says of the dependencies a change brings: the index's words are shown,
 never interpreted, and a vulnerable version joins the other reasons for a draft."""
 
-from activities.advisory_messages import AdvisoryReport, CheckedDependency
+from activities.advisories.messages import AdvisoryReport, CheckedDependency
 from activities.messages import RunTestsResult
 from graphs.schemas import FileChange, Implementation
 from integrations.advisories import Advisory

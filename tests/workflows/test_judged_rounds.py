@@ -4,7 +4,7 @@ import asyncio
 
 from temporalio.testing import WorkflowEnvironment
 
-from activities.round_messages import CommentJudgement, JudgeCommentsResult
+from activities.review.round_messages import CommentJudgement, JudgeCommentsResult
 from tests.workflows.fakes import FakeActivities
 from tests.workflows.test_review_phase import HEAD, failed, following, merge, rounds_done
 from tests.workflows.test_ticket_workflow import awaiting, running_ticket, wait_until

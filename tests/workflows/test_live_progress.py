@@ -13,6 +13,7 @@ from temporalio.worker import Worker
 
 from activities.messages import ImplementInput
 from activities.progress import ProgressReporter
+from cli.watch import progress_line
 from graphs.implementation.journal import (
     Progress,
     ReviewOutcome,
@@ -24,7 +25,6 @@ from graphs.schemas import FileChange, Implementation, TestReport
 from tests.conftest import register_search_attributes, venv_binary
 from tests.workflows.fakes import FakeActivities
 from tests.workflows.test_ticket_workflow import ticket_input, wait_until
-from tickets.watch import progress_line
 from workflows.messages import Phase, Status, TicketStatus
 from workflows.registry import WORKFLOWS
 from workflows.ticket import TicketWorkflow

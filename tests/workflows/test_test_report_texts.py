@@ -1,8 +1,8 @@
 """What people read about a test run: a failed environment, a sandbox limit, an unsandboxed run."""
 
 from activities.messages import RunTestsResult
+from cli.render import render_status, to_text
 from graphs.schemas import FileChange, Implementation
-from tickets.render import render_status, to_text
 from workflows import texts
 from workflows.messages import Phase, Status, TicketStatus
 

@@ -12,13 +12,13 @@ from temporalio.exceptions import ActivityError, is_cancelled_exception
 
 with workflow.unsafe.imports_passed_through():
     from activities.messages import RepoRef
-    from activities.round_messages import (
+    from activities.review.round_messages import (
         CommentToJudge,
         CommitRoundResult,
         JudgeCommentsInput,
         JudgeCommentsResult,
     )
-    from activities.rounds import RoundActivities
+    from activities.review.rounds import RoundActivities
     from workflows.messages import Implementation
     from workflows.review import texts as review_texts
     from workflows.review.bounds import out_of_bounds

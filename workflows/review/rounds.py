@@ -8,7 +8,8 @@ from temporalio import workflow
 
 with workflow.unsafe.imports_passed_through():
     from activities.messages import RepoRef, RunTestsInput
-    from activities.pr_messages import (
+    from activities.repo import RepoActivities
+    from activities.review.messages import (
         CiFailureReport,
         PostedComment,
         PullRequestCommentInput,
@@ -18,10 +19,9 @@ with workflow.unsafe.imports_passed_through():
         UpdateFromBaseInput,
         UpdateFromBaseResult,
     )
-    from activities.pull_requests import PullRequestActivities
-    from activities.repo import RepoActivities
-    from activities.round_messages import CommitRoundInput, CommitRoundResult
-    from activities.rounds import RoundActivities
+    from activities.review.pull_requests import PullRequestActivities
+    from activities.review.round_messages import CommitRoundInput, CommitRoundResult
+    from activities.review.rounds import RoundActivities
     from workflows import texts
     from workflows.messages import Implementation, TicketContext, TicketInput, TicketStatus
     from workflows.outbox import Outbox

@@ -1,0 +1,176 @@
+"""What the command line does: start, human input, status, list and cancel, as one-line results."""
+
+import asyncio
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
+
+from temporalio.client import Client, WorkflowFailureError, WorkflowUpdateFailedError
+from temporalio.exceptions import ApplicationError, CancelledError
+from temporalio.service import RPCError, RPCStatusCode
+
+from cli.grpc_status import StatusUnreadable, read_status
+from cli.terminal import CommandError
+from config import Settings, connect_temporal
+from temporal.connection import TemporalConfigError
+from tickets.launch import LaunchError, start_ticket, ticket_input, web_ui_link, workflow_id
+from tickets.routing import TicketFacts
+from workflows.messages import HumanInputAccepted, TicketStatus
+
+if TYPE_CHECKING:
+    from integrations.jira import JiraIssue
+
+
+async def connect(settings: Settings) -> Client:
+    """The Temporal client, or a clear error when the server is not there."""
+    try:
+        return await connect_temporal(settings)
+    except TemporalConfigError as err:
+        raise CommandError(str(err)) from None
+    except RuntimeError as err:
+        raise CommandError(
+            f"cannot reach Temporal at {settings.temporal_address} ({err}); "
+            "is the stack running? (make up)"
+        ) from err
+
+
+async def ensure_ticket_exists(settings: Settings, key: str) -> "JiraIssue":
+    """Read the ticket from Jira, turning 'not found' into a clear error."""
+    # Only `start` reads Jira: status and list stay quick without httpx and the parsers.
+    import httpx
+
+    from integrations.jira import JiraClient
+
+    jira = JiraClient(
+        settings.jira_base_url,
+        settings.jira_email,
+        settings.jira_token.get_secret_value(),
+        api_version=settings.jira_api_version,
+    )
+    try:
+        return await jira.get_issue(key)
+    except ApplicationError as err:
+        if err.type == "JiraNotFound":
+            raise CommandError(
+                f"ticket {key} does not exist in Jira at {settings.jira_base_url}"
+            ) from None
+        raise CommandError(f"Jira refused to read {key}: {err.message}") from err
+    except httpx.HTTPError as err:
+        raise CommandError(f"cannot reach Jira at {settings.jira_base_url}: {err}") from err
+    finally:
+        await jira.aclose()
+
+
+async def start(settings: Settings, key: str, restart: bool, auto: bool = False) -> str:
+    """Start the ticket workflow, or attach to the one already running."""
+    try:
+        ticket_input(key, settings, auto=auto)  # a bad key or project fails before Jira is asked
+        issue = await ensure_ticket_exists(settings, key)
+        facts = TicketFacts(labels=issue.labels, components=issue.components)
+        inp = ticket_input(key, settings, auto=auto, facts=facts)
+        summary = issue.summary
+        client = await connect(settings)
+        outcome = await start_ticket(client, settings, inp, summary, restart=restart)
+    except LaunchError as err:
+        raise CommandError(str(err)) from err
+    link = web_ui_link(settings, outcome.workflow_id, outcome.run_id)
+    if outcome.attached:
+        return f"{key} is already being worked on; attached to {outcome.workflow_id}\n{link}"
+    return f"started {outcome.workflow_id} for {key}: {summary}\n{link}"
+
+
+async def send_update(settings: Settings, key: str, update: str, payload: Any) -> str:
+    """Send human input as an update; a refusal comes back as one clear line."""
+    client = await connect(settings)
+    handle = client.get_workflow_handle(workflow_id(key))
+    try:
+        accepted = await handle.execute_update(update, payload, result_type=HumanInputAccepted)
+    except RPCError as err:
+        if err.status == RPCStatusCode.NOT_FOUND:
+            raise CommandError(
+                f"{key} is not being worked on; start it with: starter.py {key}"
+            ) from err
+        raise CommandError(f"Temporal refused the {update} for {key}: {err.message}") from err
+    except WorkflowUpdateFailedError as err:
+        # The validator's refusal says what the ticket is waiting for instead.
+        raise CommandError(getattr(err.cause, "message", None) or str(err)) from None
+    if not accepted.accepted:
+        raise CommandError(accepted.message)
+    return accepted.message
+
+
+async def status(settings: Settings, key: str) -> TicketStatus:
+    """Where the ticket is; a finished ticket answers without a worker."""
+    client = await connect(settings)
+    try:
+        return await read_status(client, key, timedelta(seconds=settings.status_query_seconds))
+    except StatusUnreadable as err:
+        raise CommandError(str(err)) from None
+
+
+async def list_runs(
+    settings: Settings, workflow_type: str, status_filter: str | None
+) -> list[dict[str, str]]:
+    """Runs of one workflow type, newest first: id, search attributes, start and run state."""
+    client = await connect(settings)
+    query = f"WorkflowType = '{workflow_type}'"
+    if status_filter:
+        # `Status` needs backquotes: SQL visibility reserves the bare word.
+        query += f" AND `Status` = '{status_filter}'"
+    rows = []
+    async for wf in client.list_workflows(query, limit=200):
+        attrs = {key.name: value for key, value in wf.typed_search_attributes}
+        rows.append(
+            {
+                "id": wf.id,
+                "ticket": str(attrs.get("TicketKey", "")),
+                "status": str(attrs.get("Status", "")),
+                "phase": str(attrs.get("Phase", "")),
+                "started": wf.start_time.strftime("%Y-%m-%d %H:%M"),
+                "run": wf.status.name.lower() if wf.status else "",
+            }
+        )
+    return rows
+
+
+async def list_tickets(settings: Settings, status_filter: str | None) -> list[dict[str, str]]:
+    """Tickets known to Temporal, newest first, from a visibility query."""
+    rows = await list_runs(settings, "TicketWorkflow", status_filter)
+    return [
+        {
+            "key": row["ticket"] or row["id"].removeprefix("ticket-"),
+            **{k: row[k] for k in ("status", "phase", "started", "run")},
+        }
+        for row in rows
+    ]
+
+
+async def cancel(settings: Settings, key: str, wait_s: float = 60) -> str:
+    """Cancel a ticket; the workflow reports on Jira and Discord before it ends."""
+    client = await connect(settings)
+    handle = client.get_workflow_handle(workflow_id(key))
+    try:
+        await handle.cancel()
+    except RPCError as err:
+        if err.status == RPCStatusCode.NOT_FOUND:
+            raise CommandError(f"{key} is not being worked on; nothing to cancel") from None
+        raise CommandError(f"cannot cancel {key}: {err.message}") from err
+    try:
+        await asyncio.wait_for(handle.result(), wait_s)
+    except WorkflowFailureError as err:
+        if isinstance(err.cause, CancelledError):
+            return f"{key} cancelled; Jira and Discord were told where the branch is."
+        raise CommandError(f"{key} ended while cancelling: {err.cause}") from None
+    except TimeoutError:
+        return f"cancel requested for {key}; it stops after its current step"
+    return f"{key} had already finished; nothing was cancelled"
+
+
+def parse_budget(amount: str) -> int:
+    """`+N` (or `N`) as a positive token count."""
+    try:
+        tokens = int(amount.removeprefix("+"))
+    except ValueError:
+        tokens = 0
+    if tokens <= 0:
+        raise CommandError(f"'{amount}' is not a token amount; write it like +50000")
+    return tokens

@@ -1,0 +1,76 @@
+"""`starter.py merge KEY` / `close KEY`: act on a ticket's pull request through the GitHub API."""
+
+import argparse
+from typing import TYPE_CHECKING
+from urllib.parse import urlparse
+
+from cli.commands import CommandError, status
+from config import Settings, get_settings
+
+if TYPE_CHECKING:
+    from integrations.github_auth import TokenSource
+
+
+async def _pull_request(settings: Settings, key: str) -> tuple[str, int]:
+    """The repository and number of the ticket's pull request (from its URL), or a clear error."""
+    current = await status(settings, key)
+    if not current.pr_url:
+        raise CommandError(f"{key} has no pull request yet (it is {current.status.value})")
+    parts = urlparse(current.pr_url).path.strip("/").split("/")
+    if len(parts) < 4 or parts[-2] != "pull" or not parts[-1].isdigit():
+        raise CommandError(f"{key}'s pull request URL {current.pr_url} is not a GitHub one")
+    return f"{parts[-4]}/{parts[-3]}", int(parts[-1])
+
+
+async def merge(settings: Settings, key: str) -> str:
+    """Merge the ticket's pull request; the ticket closes when GitHub's webhook arrives."""
+    from temporalio.exceptions import ApplicationError
+
+    from integrations.github_pulls import PullRequestClient
+
+    repository, number = await _pull_request(settings, key)
+    async with PullRequestClient(settings.github_api_url, _github_tokens(settings)) as github:
+        try:
+            sha = await github.merge_pull_request(repository, number)
+        except ApplicationError as err:
+            raise CommandError(f"cannot merge {repository}#{number}: {err.message}") from err
+    return f"Merged {repository}#{number} ({sha[:7]}); {key} moves to done once GitHub says so."
+
+
+async def close(settings: Settings, key: str) -> str:
+    """Close the ticket's pull request without merging; its branch is left."""
+    from temporalio.exceptions import ApplicationError
+
+    from integrations.github_pulls import PullRequestClient
+
+    repository, number = await _pull_request(settings, key)
+    async with PullRequestClient(settings.github_api_url, _github_tokens(settings)) as github:
+        try:
+            closed = await github.close_pull_request(repository, number)
+        except ApplicationError as err:
+            raise CommandError(f"cannot close {repository}#{number}: {err.message}") from err
+    return f"Closed {repository}#{number} without merging (state: {closed.state})."
+
+
+async def merge_command(args: argparse.Namespace) -> str:
+    """`starter.py merge KEY`."""
+    from cli.terminal import check_key
+
+    return await merge(get_settings(), check_key(args.key))
+
+
+async def close_command(args: argparse.Namespace) -> str:
+    """`starter.py close KEY`."""
+    from cli.terminal import check_key
+
+    return await close(get_settings(), check_key(args.key))
+
+
+def _github_tokens(settings: Settings) -> "TokenSource":
+    """The settings' GitHub credentials; a GitHub App's unreadable key is a CommandError."""
+    from integrations.github_app import GitHubAppConfigError
+
+    try:
+        return settings.github_token_source()
+    except GitHubAppConfigError as err:
+        raise CommandError(str(err)) from err
