@@ -5,6 +5,7 @@ from datetime import timedelta
 from pydantic import BaseModel, Field
 
 from activities.messages import SecretFinding
+from graphs.cost import ModelCost
 from graphs.progress import ImplementationProgress
 from graphs.schemas import (
     Analysis,
@@ -153,6 +154,7 @@ class ImplementationResult(BaseModel):
     draft: bool
     tests_passed: bool
     tokens: int = 0
+    cost: ModelCost = Field(default_factory=ModelCost)
     pr_number: int | None = None
     head_sha: str | None = None
     tests_note: str = ""  # an environment that could not be built, a sandbox limit hit
