@@ -45,17 +45,24 @@ class ModelCost(BaseModel):
         """`1,200 in / 300 out`."""
         return f"{self.input_tokens:,} in / {self.output_tokens:,} out"
 
-    def text(self) -> str:
-        """`$0.0123`, saying so when some tokens had no price."""
+    def short(self) -> str:
+        """`$0.0123` for a table cell: `unknown` with no price at all, `$0.0123+?` with some."""
         if not self.unpriced_tokens:
             return money(self.dollars)
+        return "unknown" if not self.dollars else f"{money(self.dollars)}+?"
+
+    def text(self, cap: float | None = None) -> str:
+        """`$0.0123` (`of $5.00`, the cap), saying so when some tokens had no price."""
+        spent = money(self.dollars) + (f" of {money(cap)}" if cap is not None else "")
+        if not self.unpriced_tokens:
+            return spent
         missing = (
             f"{self.unpriced_tokens:,} tokens of {', '.join(self.unpriced_models) or 'a model'} "
             f"with no price in {PRICES_SETTING}"
         )
-        if self.unpriced_tokens >= self.tokens and not self.dollars:
+        if self.unpriced_tokens >= self.tokens and not self.dollars and cap is None:
             return f"unknown ({missing})"
-        return f"{money(self.dollars)} + {missing}"
+        return f"{spent} + {missing}"
 
 
 def money(dollars: float) -> str:

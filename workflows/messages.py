@@ -2,7 +2,7 @@
 
 from datetime import timedelta
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 from activities.messages import SecretFinding
 from graphs.cost import ModelCost
@@ -120,6 +120,7 @@ class TicketInput(BaseModel):
     auto: bool = False
     waits: WaitPolicy = Field(default_factory=WaitPolicy)
     token_budget: int | None = None
+    cost_cap: float | None = None  # dollars the model calls may cost before the ticket pauses
     agent_task_queue: str | None = None
     review: ReviewPolicy = Field(default_factory=ReviewPolicy)
     # Started again with --restart after an earlier run: the branch starts from the current base.
@@ -194,12 +195,19 @@ class RejectionInput(BaseModel):
 
 
 class BudgetInput(BaseModel):
-    """More model tokens for a ticket."""
+    """More model tokens, or more dollars of cost cap, for a ticket: one of the two."""
 
-    tokens: int = Field(gt=0)
+    tokens: int | None = Field(default=None, gt=0)
+    dollars: float | None = Field(default=None, gt=0)
     author: str = "unknown"
     delivery_id: str | None = None
     unsigned: bool = False  # from a webhook delivery without a checked signature
+
+    @model_validator(mode="after")
+    def _one_amount(self) -> "BudgetInput":
+        if (self.tokens is None) == (self.dollars is None):
+            raise ValueError("give either more tokens (+50000) or more dollars (+$5), one of them")
+        return self
 
 
 class SayInput(BaseModel):
