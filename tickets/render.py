@@ -12,6 +12,7 @@ from rich.text import Text
 from tickets.review_lines import review_lines
 
 if TYPE_CHECKING:  # annotations only: `list` renders without building the status models
+    from graphs.cost import ModelCost
     from workflows.status_messages import PhaseUsage, TicketStatus
 
 PREVIEW_CHARS = 100
@@ -84,7 +85,8 @@ def render_status(
             )
         )
     budget = f" of {current.token_budget:,}" if current.token_budget else ""
-    lines.append(Text(f"  model tokens: {current.tokens:,}{budget}"))
+    lines.append(Text(f"  model tokens: {current.tokens:,}{budget} ({current.cost.split()})"))
+    lines.append(Text(f"  cost: {current.cost.text(current.cost_cap)}"))
     parts: list[RenderableType] = [*lines]
     if current.usage:
         parts += [Text(""), usage_table(current.usage, now), Text("")]
@@ -93,16 +95,18 @@ def render_status(
 
 
 def usage_table(usage: "list[PhaseUsage]", now: datetime | None = None) -> Table:
-    """Time and model tokens per phase, with the time spent waiting on people apart.
+    """Time, model tokens and their cost per phase, with the time spent waiting on people apart.
 
     A phase still under way counts up to `now` (its start when not given).
     """
+    from graphs.cost import ModelCost  # here: `list` renders no model and imports no pydantic
+
     table = Table(box=box.SIMPLE_HEAD, show_edge=False, padding=(0, 1), pad_edge=False)
     table.add_column("phase")
-    for name in ("working", "waiting", "tokens"):
+    for name in ("working", "waiting", "tokens", "in", "out", "cost"):
         table.add_column(name, justify="right")
     total_work = total_wait = 0.0
-    total_tokens = 0
+    total_tokens, total_cost = 0, ModelCost()
     for phase in usage:
         end = phase.ended_at or max(now or phase.started_at, phase.started_at)
         wait = phase.waiting_seconds
@@ -110,11 +114,19 @@ def usage_table(usage: "list[PhaseUsage]", now: datetime | None = None) -> Table
             wait += max(0.0, (end - phase.waiting_since).total_seconds())
         work = (end - phase.started_at).total_seconds() - wait
         total_work, total_wait = total_work + work, total_wait + wait
-        total_tokens += phase.tokens
-        table.add_row(phase.phase.value, f"{work:.1f}s", f"{wait:.1f}s", f"{phase.tokens:,}")
-    total = ("total", f"{total_work:.1f}s", f"{total_wait:.1f}s", f"{total_tokens:,}")
-    table.add_row(*total, style="bold")
+        total_tokens, total_cost = total_tokens + phase.tokens, total_cost.plus(phase.cost)
+        times = (f"{work:.1f}s", f"{wait:.1f}s")
+        table.add_row(phase.phase.value, *times, f"{phase.tokens:,}", *cost_cells(phase.cost))
+    times = (f"{total_work:.1f}s", f"{total_wait:.1f}s")
+    table.add_row("total", *times, f"{total_tokens:,}", *cost_cells(total_cost), style="bold")
+    if total_cost.unpriced_tokens:
+        table.caption = f"cost: {total_cost.text()}"
     return table
+
+
+def cost_cells(cost: "ModelCost") -> tuple[str, str, str]:
+    """Tokens in, tokens out and their cost, as table cells."""
+    return f"{cost.input_tokens:,}", f"{cost.output_tokens:,}", cost.short()
 
 
 def render_list(rows: list[dict[str, str]]) -> RenderableType:

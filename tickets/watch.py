@@ -60,6 +60,7 @@ def facts(current: TicketStatus, now: datetime | None = None) -> list[tuple[str,
         rows.append(("pull request", current.pr_url))
     budget = f" of {current.token_budget:,}" if current.token_budget else ""
     rows.append(("tokens", f"{live_tokens(current):,}{budget}"))
+    rows.append(("cost", current.cost.text(current.cost_cap)))
     return rows
 
 
