@@ -52,8 +52,8 @@ def paused_notice(key: str, status: TicketStatus, limit: Limit) -> str:
             f"`starter.py budget {key} +$N` or a `/budget +$N` comment."
         )
     return (
-        f"{key} used {status.tokens} model tokens of its token budget of {status.token_budget} "
-        f"and is paused. Add more with `starter.py budget {key} +N` or a `/budget +N` comment."
+        f"{key} used {status.tokens} model tokens ({status.cost.text()}) of its token budget of "
+        f"{status.token_budget} and is paused. Add more with `starter.py budget {key} +N` or a `/budget +N` comment."
     )
 
 

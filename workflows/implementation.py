@@ -173,7 +173,7 @@ class ImplementationWorkflow:
                 base=repo.base_branch,
                 title=f"{inp.key}: {inp.ticket.summary}",
                 body=texts.pull_request_body(
-                    inp.ticket, inp.plan, implementation, summary, reason, advisories
+                    inp.ticket, inp.plan, implementation, summary, reason, advisories, inp.usage
                 ),
                 draft=draft,
             ),

@@ -145,6 +145,8 @@ class ImplementationInput(BaseModel):
     # let through (no model call again).
     implemented: Implementation | None = None
     approved_secrets: list[SecretFinding] = Field(default_factory=list)
+    # The ticket's phases so far, for the model cost the pull request's description shows.
+    usage: list[PhaseUsage] = Field(default_factory=list)
 
 
 class ImplementationResult(BaseModel):

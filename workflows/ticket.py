@@ -112,6 +112,7 @@ class TicketWorkflow(HumanHandlers, PullRequestHandlers, SteeringHandlers):
             requirements=requirements,
             analysis=analysis,
             agent_task_queue=inp.agent_task_queue,
+            usage=[u for u in self._status.usage if u.phase != Phase.IMPLEMENTATION],
         )
         with self._tracker.step(f"Implement plan v{plan.version}"):
             done = await self._implement(work, "", f"Implement plan v{plan.version}")

@@ -1,7 +1,11 @@
 """A project's cost cap: a ticket that reaches it pauses, and raising the cap lets it go on."""
 
+import asyncio
 import uuid
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
+from temporalio.api.sdk.v1 import WorkflowMetadata
 from temporalio.testing import WorkflowEnvironment
 from temporalio.worker import Worker
 
@@ -11,17 +15,30 @@ from tests.support.notices import check_row
 from tests.workflows.fakes import FakeActivities
 from tests.workflows.test_ticket_paths import steps_of
 from tests.workflows.test_ticket_workflow import (
+    DEADLINE_S,
     awaiting,
     cancel_and_wait,
     ticket_input,
     wait_until,
 )
-from workflows.messages import AnswerInput, BudgetInput, Phase, Status
+from workflows.messages import AnswerInput, ApprovalInput, BudgetInput, Phase, Status
 from workflows.registry import WORKFLOWS
 from workflows.ticket import TicketWorkflow
 
 # Ten cents an output token: the fakes' analysis (10 tokens) and questions (5) cost $1.50.
 PRICES = parse_prices('{"test-model": {"input": 0, "output": 100000}}')
+
+
+@asynccontextmanager
+async def costed_worker(env: WorkflowEnvironment, fakes: FakeActivities) -> AsyncIterator[str]:
+    """A worker with the fakes, pricing their tokens as the real worker does; its task queue."""
+    queue = f"tq-{uuid.uuid4()}"
+    costs = CostInterceptor("test-model", PRICES)
+    async with Worker(
+        env.client, task_queue=queue, workflows=WORKFLOWS, activities=fakes.all(),
+        interceptors=[costs],
+    ):  # fmt: skip
+        yield queue
 
 
 async def test_a_ticket_over_its_cost_cap_waits_for_a_higher_one(
@@ -30,15 +47,7 @@ async def test_a_ticket_over_its_cost_cap_waits_for_a_higher_one(
     fakes = FakeActivities()
     inp = ticket_input("CAP-1")
     inp.cost_cap = 1.2
-    queue = f"tq-{uuid.uuid4()}"
-    costs = CostInterceptor("test-model", PRICES)
-    async with Worker(
-        time_skipping_env.client,
-        task_queue=queue,
-        workflows=WORKFLOWS,
-        activities=fakes.all(),
-        interceptors=[costs],
-    ):
+    async with costed_worker(time_skipping_env, fakes) as queue:
         handle = await time_skipping_env.client.start_workflow(
             TicketWorkflow.run, inp, id=f"ticket-CAP-1-{uuid.uuid4()}", task_queue=queue
         )
@@ -64,5 +73,40 @@ async def test_a_ticket_over_its_cost_cap_waits_for_a_higher_one(
         assert approving.cost.dollars == 2.5 and approving.cost.text(approving.cost_cap) == (
             "$2.50 of $6.20"
         )
-        await cancel_and_wait(handle)
+        metadata = await handle.query("__temporal_workflow_metadata", result_type=WorkflowMetadata)
+        assert "Cost: $2.50 of $6.20" in metadata.current_details  # what the Web UI shows
+        await handle.signal(TicketWorkflow.approve, ApprovalInput(author="bob"))
+        result = await asyncio.wait_for(handle.result(), DEADLINE_S)
+
     assert len(fakes.calls["refine_requirements"]) == 1
+    costs_by_phase = {u.phase: u.cost.text() for u in result.usage}
+    assert costs_by_phase == {
+        Phase.REFINEMENT: "$1.80",  # analysis, questions and refining: 18 tokens
+        Phase.PLANNING: "$0.70",
+        Phase.IMPLEMENTATION: "$2.00",
+    }
+    body = fakes.calls["open_pull_request"][0].body
+    assert "## Model cost" in body
+    assert "| refinement | 18 | 0 | 18 | $1.80 |" in body
+    assert "| implementation | 20 | 0 | 20 | $2.00 |" in body
+    assert "| total | 45 | 0 | 45 | $4.50 |" in body
+
+
+async def test_a_token_budget_notice_says_what_the_tokens_cost(
+    time_skipping_env: WorkflowEnvironment,
+) -> None:
+    fakes = FakeActivities()
+    inp = ticket_input("CAP-2")
+    inp.token_budget, inp.cost_cap = 12, 100.0
+    async with costed_worker(time_skipping_env, fakes) as queue:
+        handle = await time_skipping_env.client.start_workflow(
+            TicketWorkflow.run, inp, id=f"ticket-CAP-2-{uuid.uuid4()}", task_queue=queue
+        )
+        await wait_until(handle, awaiting(Status.AWAITING_ANSWERS))
+        await handle.signal(TicketWorkflow.answer, AnswerInput(text="floats"))
+        paused = await wait_until(handle, awaiting(Status.AWAITING_BUDGET))
+        assert paused.message == "Waiting for more model token budget"
+        notice = fakes.calls["post_jira_comment"][-1].body
+        assert "used 15 model tokens ($1.50) of its token budget of 12 and is paused" in notice
+        check_row("budget used up", **fakes.said())
+        await cancel_and_wait(handle)
