@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from temporalio.api.sdk.v1 import WorkflowMetadata
+from temporalio.client import WorkflowHandle
 from temporalio.testing import WorkflowEnvironment
 from temporalio.worker import Worker
 
@@ -21,24 +22,42 @@ from tests.workflows.test_ticket_workflow import (
     ticket_input,
     wait_until,
 )
-from workflows.messages import AnswerInput, ApprovalInput, BudgetInput, Phase, Status
+from workflows.messages import (
+    AnswerInput,
+    ApprovalInput,
+    BudgetInput,
+    Phase,
+    Status,
+    TicketInput,
+    TicketResult,
+    TicketStatus,
+)
 from workflows.registry import WORKFLOWS
 from workflows.ticket import TicketWorkflow
 
+Handle = WorkflowHandle[TicketWorkflow, TicketResult]
 # Ten cents an output token: the fakes' analysis (10 tokens) and questions (5) cost $1.50.
 PRICES = parse_prices('{"test-model": {"input": 0, "output": 100000}}')
 
 
 @asynccontextmanager
-async def costed_worker(env: WorkflowEnvironment, fakes: FakeActivities) -> AsyncIterator[str]:
-    """A worker with the fakes, pricing their tokens as the real worker does; its task queue."""
+async def paused_ticket(
+    env: WorkflowEnvironment, fakes: FakeActivities, inp: TicketInput
+) -> AsyncIterator[tuple[Handle, TicketStatus]]:
+    """The ticket on a worker that prices its tokens as the real worker does, answered and
+    paused at a limit; its handle and status."""
     queue = f"tq-{uuid.uuid4()}"
     costs = CostInterceptor("test-model", PRICES)
     async with Worker(
         env.client, task_queue=queue, workflows=WORKFLOWS, activities=fakes.all(),
         interceptors=[costs],
     ):  # fmt: skip
-        yield queue
+        handle = await env.client.start_workflow(
+            TicketWorkflow.run, inp, id=f"ticket-{inp.key}-{uuid.uuid4()}", task_queue=queue
+        )
+        await wait_until(handle, awaiting(Status.AWAITING_ANSWERS))
+        await handle.signal(TicketWorkflow.answer, AnswerInput(text="floats"))
+        yield handle, await wait_until(handle, awaiting(Status.AWAITING_BUDGET))
 
 
 async def test_a_ticket_over_its_cost_cap_waits_for_a_higher_one(
@@ -47,13 +66,7 @@ async def test_a_ticket_over_its_cost_cap_waits_for_a_higher_one(
     fakes = FakeActivities()
     inp = ticket_input("CAP-1")
     inp.cost_cap = 1.2
-    async with costed_worker(time_skipping_env, fakes) as queue:
-        handle = await time_skipping_env.client.start_workflow(
-            TicketWorkflow.run, inp, id=f"ticket-CAP-1-{uuid.uuid4()}", task_queue=queue
-        )
-        await wait_until(handle, awaiting(Status.AWAITING_ANSWERS))
-        await handle.signal(TicketWorkflow.answer, AnswerInput(text="floats"))
-        paused = await wait_until(handle, awaiting(Status.AWAITING_BUDGET))
+    async with paused_ticket(time_skipping_env, fakes, inp) as (handle, paused):
         assert paused.cost.dollars == 1.5 and paused.cost.output_tokens == 15
         assert not fakes.calls["refine_requirements"]
         assert paused.message == "Waiting for a higher cost cap"
@@ -98,13 +111,7 @@ async def test_a_token_budget_notice_says_what_the_tokens_cost(
     fakes = FakeActivities()
     inp = ticket_input("CAP-2")
     inp.token_budget, inp.cost_cap = 12, 100.0
-    async with costed_worker(time_skipping_env, fakes) as queue:
-        handle = await time_skipping_env.client.start_workflow(
-            TicketWorkflow.run, inp, id=f"ticket-CAP-2-{uuid.uuid4()}", task_queue=queue
-        )
-        await wait_until(handle, awaiting(Status.AWAITING_ANSWERS))
-        await handle.signal(TicketWorkflow.answer, AnswerInput(text="floats"))
-        paused = await wait_until(handle, awaiting(Status.AWAITING_BUDGET))
+    async with paused_ticket(time_skipping_env, fakes, inp) as (handle, paused):
         assert paused.message == "Waiting for more model token budget"
         notice = fakes.calls["post_jira_comment"][-1].body
         assert "used 15 model tokens ($1.50) of its token budget of 12 and is paused" in notice
