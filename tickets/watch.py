@@ -59,8 +59,11 @@ def facts(current: TicketStatus, now: datetime | None = None) -> list[tuple[str,
     if current.pr_url:
         rows.append(("pull request", current.pr_url))
     budget = f" of {current.token_budget:,}" if current.token_budget else ""
-    rows.append(("tokens", f"{live_tokens(current):,}{budget}"))
-    rows.append(("cost", current.cost.text(current.cost_cap)))
+    tokens = live_tokens(current)
+    rows.append(("tokens", f"{tokens:,}{budget}"))
+    # A step under way reports its tokens as it goes; its cost comes when it finishes.
+    pending = " and the step under way" if tokens > current.tokens else ""
+    rows.append(("cost", current.cost.text(current.cost_cap) + pending))
     return rows
 
 
