@@ -53,7 +53,8 @@ def paused_notice(key: str, status: TicketStatus, limit: Limit) -> str:
         )
     return (
         f"{key} used {status.tokens} model tokens ({status.cost.text()}) of its token budget of "
-        f"{status.token_budget} and is paused. Add more with `starter.py budget {key} +N` or a `/budget +N` comment."
+        f"{status.token_budget} and is paused. Add more with `starter.py budget {key} +N` or a "
+        "`/budget +N` comment."
     )
 
 

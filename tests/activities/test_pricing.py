@@ -28,7 +28,8 @@ def test_a_price_is_per_million_tokens_in_and_out() -> None:
 def test_a_model_with_no_price_says_so_instead_of_costing_nothing() -> None:
     cost = cost_of("gpt-5", 1_000, 200, parse_prices(MINI))
     assert cost.dollars == 0 and cost.unpriced_tokens == 1_200
-    assert cost.text() == "unknown (1,200 tokens of gpt-5 with no price in TICKETSMITH_MODEL_PRICES)"
+    missing = "1,200 tokens of gpt-5 with no price in TICKETSMITH_MODEL_PRICES"
+    assert cost.text() == f"unknown ({missing})"
     both = cost.plus(cost_of("gpt-4o-mini", 10_000, 1_000, parse_prices(MINI)))
     assert both.text().startswith("$0.0021 + 1,200 tokens of gpt-5")
     assert both.split() == "11,000 in / 1,200 out"
