@@ -77,7 +77,7 @@ def budget_arguments(parser: argparse.ArgumentParser) -> None:
     """`KEY +N [--as WHO]`."""
     key(parser)
     parser.add_argument(
-        "amount", help="more model tokens, like +50000, or more dollars of cost cap, like +$5"
+        "amount", help="more model tokens, like +50000, or more dollars of cost cap, like +5usd"
     )
     author(parser)
 
@@ -133,7 +133,7 @@ COMMANDS = (
     Command("approve", "approve the plan under review", keyed_with_author, "tickets.cli:approve"),
     Command("reject", "reject the plan, saying what to change",
             text_arguments("reason", "what to change"), "tickets.cli:reject"),
-    Command("budget", "more model tokens (+N) or a higher cost cap (+$N)", budget_arguments,
+    Command("budget", "more model tokens (+N) or a higher cost cap (+Nusd)", budget_arguments,
             "tickets.cli:budget"),
     Command("say", "guidance for the running implementation's next revision",
             text_arguments("text", "what to tell it"), "tickets.cli:say"),

@@ -178,6 +178,6 @@ def parse_budget(amount: str, author: str) -> BudgetInput:
     if tokens <= 0:
         raise CommandError(
             f"'{amount}' is not a token or dollar amount; write it like +50000 (tokens) "
-            "or +$5 (the cost cap)"
+            "or +5usd (dollars of cost cap; '+$5' works quoted)"
         )
     return BudgetInput(tokens=tokens, author=author)

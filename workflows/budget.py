@@ -49,7 +49,7 @@ def paused_notice(key: str, status: TicketStatus, limit: Limit) -> str:
         return (
             f"{key} used {money(status.cost.dollars)} in model calls of its cost cap of "
             f"{money(status.cost_cap or 0)} and is paused. Raise the cap with "
-            f"`starter.py budget {key} +$N` or a `/budget +$N` comment."
+            f"`starter.py budget {key} +Nusd` or a `/budget +$N` comment."
         )
     return (
         f"{key} used {status.tokens} model tokens ({status.cost.text()}) of its token budget of "

@@ -22,7 +22,7 @@ def test_an_amount_raises_the_token_budget_or_the_cost_cap(amount: str, grant: B
 
 @pytest.mark.parametrize("amount", ["lots", "+0", "+$0", "-5usd"])
 def test_an_unusable_amount_says_both_ways_to_write_one(amount: str) -> None:
-    with pytest.raises(CommandError, match=r"write it like \+50000 \(tokens\) or \+\$5"):
+    with pytest.raises(CommandError, match=r"write it like \+50000 \(tokens\) or \+5usd"):
         parse_budget(amount, "al")
 
 

@@ -73,7 +73,7 @@ async def test_a_ticket_over_its_cost_cap_waits_for_a_higher_one(
         assert steps_of(fakes)[-1] == "cost-cap-15"
         notice = fakes.calls["post_jira_comment"][-1].body
         assert "used $1.50 in model calls of its cost cap of $1.20 and is paused" in notice
-        assert "`starter.py budget CAP-1 +$N`" in notice
+        assert "`starter.py budget CAP-1 +Nusd` or a `/budget +$N` comment" in notice
         check_row("cost cap reached", **fakes.said())
         refinement = next(p for p in paused.usage if p.phase == Phase.REFINEMENT)
         assert refinement.cost.dollars == 1.5
