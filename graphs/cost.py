@@ -32,14 +32,14 @@ class ModelCost(BaseModel):
 
     def since(self, earlier: "ModelCost") -> "ModelCost":
         """What was added to `earlier` to make this cost."""
+        unpriced = self.unpriced_tokens - earlier.unpriced_tokens
         return ModelCost(
             input_tokens=self.input_tokens - earlier.input_tokens,
             output_tokens=self.output_tokens - earlier.output_tokens,
             dollars=max(0.0, self.dollars - earlier.dollars),
-            unpriced_tokens=self.unpriced_tokens - earlier.unpriced_tokens,
-            unpriced_models=self.unpriced_models if self.unpriced_tokens > earlier.unpriced_tokens
-            else [],
-        )  # fmt: skip
+            unpriced_tokens=unpriced,
+            unpriced_models=self.unpriced_models if unpriced else [],
+        )
 
     def split(self) -> str:
         """`1,200 in / 300 out`."""

@@ -291,8 +291,11 @@ class TicketWorkflow(HumanHandlers, PullRequestHandlers, SteeringHandlers):
             await self._outbox.comment(
                 f"{step}-{self._status.tokens}", paused_notice(self._inp.key, self._status, limit)
             )
-            # Raising the limit it paused at lets it go on, or pause again at the other one.
-            raised = lambda paused=limit: limit_reached(self._status) != paused  # noqa: E731
+
+            def raised(paused: Limit = limit) -> bool:
+                """The limit it paused at is raised: it goes on, or pauses at the other one."""
+                return limit_reached(self._status) != paused
+
             await self._wait(Status.AWAITING_BUDGET, awaited(limit), ready=raised)
 
     @workflow.signal(name="report_progress")

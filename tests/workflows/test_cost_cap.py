@@ -105,15 +105,22 @@ async def test_a_ticket_over_its_cost_cap_waits_for_a_higher_one(
     assert "| total | 45 | 0 | 45 | $4.50 |" in body
 
 
-async def test_a_token_budget_notice_says_what_the_tokens_cost(
+async def test_raising_one_limit_pauses_again_at_the_other(
     time_skipping_env: WorkflowEnvironment,
 ) -> None:
     fakes = FakeActivities()
     inp = ticket_input("CAP-2")
-    inp.token_budget, inp.cost_cap = 12, 100.0
+    inp.token_budget, inp.cost_cap = 12, 1.2
     async with paused_ticket(time_skipping_env, fakes, inp) as (handle, paused):
         assert paused.message == "Waiting for more model token budget"
         notice = fakes.calls["post_jira_comment"][-1].body
         assert "used 15 model tokens ($1.50) of its token budget of 12 and is paused" in notice
         check_row("budget used up", **fakes.said())
+        await handle.execute_update(TicketWorkflow.raise_budget, BudgetInput(tokens=100))
+        capped = await wait_until(handle, lambda s: s.message == "Waiting for a higher cost cap")
+        assert capped.status == Status.AWAITING_BUDGET and steps_of(fakes)[-1] == "cost-cap-15"
+        assert not fakes.calls["refine_requirements"]
+        await handle.signal(TicketWorkflow.add_budget, BudgetInput(dollars=1))
+        await wait_until(handle, awaiting(Status.AWAITING_APPROVAL))
         await cancel_and_wait(handle)
+    assert len(fakes.calls["refine_requirements"]) == 1
