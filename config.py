@@ -22,6 +22,7 @@ if TYPE_CHECKING:  # the client is imported where it connects: `status` and `lis
     from temporalio.converter import DataConverter
     from temporalio.runtime import Runtime
 
+    from activities.pricing import ModelPrice
     from integrations.github_auth import TokenSource
 
 ROOT = Path(__file__).resolve().parent
@@ -169,6 +170,9 @@ class Settings(BaseSettings):
     )
     openai_model: str = "gpt-4o-mini"
     openai_temperature: float = 0.0
+    # US dollars per million input and output tokens by model name, as JSON:
+    # {"gpt-4o-mini": {"input": 0.15, "output": 0.60}}. The local and offline models are free.
+    model_prices: str = ""
 
     # Versions of a file whose tests still fail that a worker writes, keeping the best (1: off).
     implementation_candidates: int = Field(default=1, ge=1, le=5)
@@ -296,6 +300,24 @@ class Settings(BaseSettings):
     def environments_dir(self) -> Path:
         """Repositories' virtual environments, cached by the hash of their dependency files."""
         return self.data_dir / "environments"
+
+    @model_validator(mode="after")
+    def _readable_prices(self) -> "Settings":
+        """Refuse prices that cannot be read now, not at a ticket's first model call."""
+        self.prices()
+        return self
+
+    def prices(self) -> "dict[str, ModelPrice]":
+        """The model prices by model name."""
+        from activities.pricing import parse_prices
+
+        return parse_prices(self.model_prices)
+
+    @property
+    def priced_model(self) -> str:
+        """The model name prices are looked up by: the OpenAI model, else `local` or `offline`."""
+        provider = self.resolved_model_provider
+        return self.openai_model if provider == "openai" else provider
 
     @property
     def setup_hosts(self) -> list[str]:

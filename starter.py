@@ -76,7 +76,9 @@ def keyed_with_author(parser: argparse.ArgumentParser) -> None:
 def budget_arguments(parser: argparse.ArgumentParser) -> None:
     """`KEY +N [--as WHO]`."""
     key(parser)
-    parser.add_argument("amount", help="more model tokens, like +50000")
+    parser.add_argument(
+        "amount", help="more model tokens, like +50000, or more dollars of cost cap, like +5usd"
+    )
     author(parser)
 
 
@@ -131,7 +133,7 @@ COMMANDS = (
     Command("approve", "approve the plan under review", keyed_with_author, "cli.handlers:approve"),
     Command("reject", "reject the plan, saying what to change",
             text_arguments("reason", "what to change"), "cli.handlers:reject"),
-    Command("budget", "give the ticket more model tokens: +N", budget_arguments,
+    Command("budget", "more model tokens (+N) or a higher cost cap (+Nusd)", budget_arguments,
             "cli.handlers:budget"),
     Command("say", "guidance for the running implementation's next revision",
             text_arguments("text", "what to tell it"), "cli.handlers:say"),

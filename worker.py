@@ -21,6 +21,7 @@ from temporalio.worker import Worker
 
 from activities.advisories.check import AdvisoryActivities
 from activities.agents import AgentActivities
+from activities.costing import CostInterceptor
 from activities.discord import DiscordActivities
 from activities.github import GitHubActivities
 from activities.graph_agents import team_agents
@@ -202,7 +203,10 @@ def build_workers(
 ) -> list[Worker]:
     """The workflow-and-services worker and, on its own task queue, the agent worker."""
     common: dict[str, Any] = {
-        "interceptors": [ObservabilityInterceptor()],
+        "interceptors": [
+            ObservabilityInterceptor(),
+            CostInterceptor(settings.priced_model, settings.prices()),
+        ],
         "graceful_shutdown_timeout": timedelta(seconds=settings.graceful_shutdown_seconds),
         # Heartbeats carry checkpoints: sent within 2 s, a lost worker repeats little work.
         "max_heartbeat_throttle_interval": timedelta(seconds=2),

@@ -14,7 +14,8 @@ from config import Settings, connect_temporal
 from temporal.connection import TemporalConfigError
 from tickets.launch import LaunchError, start_ticket, ticket_input, web_ui_link, workflow_id
 from tickets.routing import TicketFacts
-from workflows.messages import HumanInputAccepted, TicketStatus
+from workflows.budget import dollars_in
+from workflows.messages import BudgetInput, HumanInputAccepted, TicketStatus
 
 if TYPE_CHECKING:
     from integrations.jira import JiraIssue
@@ -165,12 +166,18 @@ async def cancel(settings: Settings, key: str, wait_s: float = 60) -> str:
     return f"{key} had already finished; nothing was cancelled"
 
 
-def parse_budget(amount: str) -> int:
-    """`+N` (or `N`) as a positive token count."""
+def parse_budget(amount: str, author: str) -> BudgetInput:
+    """`+N` (or `N`) more tokens, or `+$N` more dollars of cost cap."""
+    dollars = dollars_in(amount)
+    if dollars:
+        return BudgetInput(dollars=dollars, author=author)
     try:
         tokens = int(amount.removeprefix("+"))
     except ValueError:
         tokens = 0
     if tokens <= 0:
-        raise CommandError(f"'{amount}' is not a token amount; write it like +50000")
-    return tokens
+        raise CommandError(
+            f"'{amount}' is not a token or dollar amount; write it like +50000 (tokens) "
+            "or +5usd (dollars of cost cap; '+$5' works quoted)"
+        )
+    return BudgetInput(tokens=tokens, author=author)

@@ -102,7 +102,11 @@ def render_graph_status(current: GraphStatus, link: str) -> str:
         lines.append(
             f"  step {step.step} ({step.kind}): {step.status} {step.message[:80]}".rstrip()
         )
-    lines += [f"  model tokens: {current.tokens}", f"  {link}"]
+    lines += [
+        f"  model tokens: {current.tokens} ({current.cost.split()})",
+        f"  cost: {current.cost.text()}",
+        f"  {link}",
+    ]
     return "\n".join(lines)
 
 

@@ -16,7 +16,6 @@ from tickets.launch import web_ui_link, workflow_id
 from workflows.messages import (
     AnswerInput,
     ApprovalInput,
-    BudgetInput,
     RejectionInput,
     SayInput,
     StopInput,
@@ -55,8 +54,8 @@ async def reject(args: argparse.Namespace) -> str:
 
 
 async def budget(args: argparse.Namespace) -> str:
-    """Give the ticket more model tokens."""
-    grant = BudgetInput(tokens=commands.parse_budget(args.amount), author=args.author)
+    """Give the ticket more model tokens or a higher cost cap."""
+    grant = commands.parse_budget(args.amount, args.author)
     return await commands.send_update(get_settings(), check_key(args.key), "raise_budget", grant)
 
 

@@ -81,7 +81,8 @@ def report(result: GraphResult, seconds: float, root: Path, link: str) -> str:
     if published.get("url"):
         lines.append(f"Repository: {published['url']}")
     lines.append(f"Revisions: {project.get('revision', 0)}")
-    lines.append(f"Model tokens: {result.tokens:,}")
+    lines.append(f"Model tokens: {result.tokens:,} ({result.cost.split()})")
+    lines.append(f"Cost: {result.cost.text()}")
     lines.append(f"Time: {seconds:.1f}s")
     lines.append(link)
     return "\n".join(lines)

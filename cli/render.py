@@ -11,6 +11,8 @@ from rich.text import Text
 
 from cli.review_lines import review_lines
 from cli.status_json import StatusJson, as_json, moment
+from graphs import cost_text
+from graphs.cost_text import CostJson
 
 if TYPE_CHECKING:  # annotations only: the command line renders without building the models
     from workflows.status_messages import PhaseUsage, TicketStatus
@@ -91,7 +93,10 @@ def render_status(
         )
     token_budget = current.get("token_budget")
     budget = f" of {token_budget:,}" if token_budget else ""
-    lines.append(Text(f"  model tokens: {current.get('tokens', 0):,}{budget}"))
+    cost = current.get("cost") or {}
+    tokens = f"{current.get('tokens', 0):,}{budget} ({cost_text.split(cost)})"
+    lines.append(Text(f"  model tokens: {tokens}"))
+    lines.append(Text(f"  cost: {cost_text.text(cost, current.get('cost_cap'))}"))
     parts: list[RenderableType] = [*lines]
     if usage := current.get("usage"):
         parts += [Text(""), usage_table(usage, now), Text("")]
@@ -100,16 +105,16 @@ def render_status(
 
 
 def usage_table(usage: "list[PhaseUsage] | list[StatusJson]", now: datetime | None = None) -> Table:
-    """Time and model tokens per phase, with the time spent waiting on people apart.
+    """Time, model tokens and their cost per phase, with the time spent waiting on people apart.
 
     A phase still under way counts up to `now` (its start when not given).
     """
     table = Table(box=box.SIMPLE_HEAD, show_edge=False, padding=(0, 1), pad_edge=False)
     table.add_column("phase")
-    for name in ("working", "waiting", "tokens"):
+    for name in ("working", "waiting", "tokens", "in", "out", "cost"):
         table.add_column(name, justify="right")
     total_work = total_wait = 0.0
-    total_tokens = 0
+    total_tokens, costs = 0, list[CostJson]()
     for phase in map(as_json, usage):
         started = moment(phase["started_at"])
         ended, waiting_since = moment(phase.get("ended_at")), moment(phase.get("waiting_since"))
@@ -119,13 +124,27 @@ def usage_table(usage: "list[PhaseUsage] | list[StatusJson]", now: datetime | No
         if waiting_since is not None and ended is None:
             wait += max(0.0, (end - waiting_since).total_seconds())
         work = (end - started).total_seconds() - wait
-        tokens = phase.get("tokens", 0)
+        tokens, cost = phase.get("tokens", 0), phase.get("cost") or {}
         total_work, total_wait = total_work + work, total_wait + wait
         total_tokens += tokens
-        table.add_row(phase["phase"], f"{work:.1f}s", f"{wait:.1f}s", f"{tokens:,}")
-    total = ("total", f"{total_work:.1f}s", f"{total_wait:.1f}s", f"{total_tokens:,}")
-    table.add_row(*total, style="bold")
+        costs.append(cost)
+        times = (f"{work:.1f}s", f"{wait:.1f}s")
+        table.add_row(phase["phase"], *times, f"{tokens:,}", *cost_cells(cost))
+    total_cost = cost_text.total(costs)
+    times = (f"{total_work:.1f}s", f"{total_wait:.1f}s")
+    table.add_row("total", *times, f"{total_tokens:,}", *cost_cells(total_cost), style="bold")
+    if total_cost["unpriced_tokens"]:
+        table.caption = f"cost: {cost_text.text(total_cost)}"
     return table
+
+
+def cost_cells(cost: CostJson) -> tuple[str, str, str]:
+    """Tokens in, tokens out and their cost, as table cells."""
+    return (
+        f"{cost.get('input_tokens', 0):,}",
+        f"{cost.get('output_tokens', 0):,}",
+        cost_text.short(cost),
+    )
 
 
 def render_list(rows: list[dict[str, str]]) -> RenderableType:

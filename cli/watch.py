@@ -20,6 +20,7 @@ from cli.endings import ENDED
 from cli.http_status import ticket_status
 from cli.status_json import StatusJson, as_json, moment
 from cli.terminal import CommandError, check_key, console, temporal_endpoints
+from graphs import cost_text
 from graphs.test_summary import tests_line
 from temporal import http_api as api
 from temporal.settings import TemporalEndpoints
@@ -69,7 +70,12 @@ def facts(
         rows.append(("pull request", current["pr_url"]))
     token_budget = current.get("token_budget")
     budget = f" of {token_budget:,}" if token_budget else ""
-    rows.append(("tokens", f"{live_tokens(current):,}{budget}"))
+    tokens = live_tokens(current)
+    rows.append(("tokens", f"{tokens:,}{budget}"))
+    # A step under way reports its tokens as it goes; its cost comes when it finishes.
+    pending = " and the step under way" if tokens > current.get("tokens", 0) else ""
+    cost = cost_text.text(current.get("cost") or {}, current.get("cost_cap"))
+    rows.append(("cost", cost + pending))
     return rows
 
 

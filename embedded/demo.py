@@ -153,7 +153,7 @@ async def run_demo(settings: Settings) -> int:
             served = (await http.get(result.pr_url or "")).status_code
         print(f"(the emulator serves it: HTTP {served})")
         print(f"Branch: {result.branch}")
-        section("time and model tokens per phase")
+        section("time, model tokens and cost per phase")
         print(to_text(usage_table(result.usage)).rstrip())
         print(
             f"Web UI: {settings.temporal_ui_url}/namespaces/{settings.temporal_namespace}"

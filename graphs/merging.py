@@ -3,8 +3,8 @@
 from langchain_core.language_models import BaseChatModel
 
 from graphs.fences import fence, find_file_block
+from graphs.metering import count_call
 from graphs.prompting import task_messages
-from graphs.structured import estimate_tokens
 
 MARKERS = ("<<<<<<<", ">>>>>>>")
 
@@ -24,7 +24,7 @@ async def resolve_conflict(
     )
     answer = await model.ainvoke(messages)
     text = answer.content if isinstance(answer.content, str) else str(answer.content)
-    tokens = estimate_tokens(text) + sum(estimate_tokens(str(m.content)) for m in messages)
+    tokens = count_call(answer, messages)
     if "UNRESOLVABLE" in text.split("```")[0]:
         return None, tokens
     resolved = find_file_block(text, path)

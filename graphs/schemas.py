@@ -5,6 +5,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, field_validator
 
+from graphs.cost import ModelCost
 from graphs.question import Question
 
 __all__ = ["Question"]
@@ -33,6 +34,7 @@ class Analysis(BaseModel):
     environment: str = ""  # how the repository declares its dependencies, as detected
     produced_offline: bool = False
     tokens: int = 0
+    cost: ModelCost = Field(default_factory=ModelCost)
     # The repository's own instructions (AGENTS.md, CONTRIBUTING.md, ...), condensed.
     instructions: str = ""
     instruction_files: list[str] = Field(default_factory=list)
@@ -45,6 +47,7 @@ class QuestionSet(BaseModel):
     clear: bool
     produced_offline: bool = False
     tokens: int = 0
+    cost: ModelCost = Field(default_factory=ModelCost)
 
 
 class Requirements(BaseModel):
@@ -56,6 +59,7 @@ class Requirements(BaseModel):
     clear: bool = True
     produced_offline: bool = False
     tokens: int = 0
+    cost: ModelCost = Field(default_factory=ModelCost)
     answers: list[str] = Field(default_factory=list)  # the reporter's, as written (untrusted)
 
     @field_validator("requirements", "acceptance_criteria")
@@ -95,6 +99,7 @@ class Plan(BaseModel):
     markdown: str
     produced_offline: bool = False
     tokens: int = 0
+    cost: ModelCost = Field(default_factory=ModelCost)
     fallback: str = ""  # why the model's plan was unusable, when this one was built without it
     instructions_followed: list[str] = Field(default_factory=list)  # the files it was told to
 
@@ -184,6 +189,7 @@ class Implementation(BaseModel):
     revisions: int = 0
     produced_offline: bool = False
     tokens: int = 0
+    cost: ModelCost = Field(default_factory=ModelCost)
     # The revision the changes come from: the best by tests passed (0: the checkout as it was).
     best_revision: int | None = None
     # Tests of the last counted run: the repository's own apart from those the change adds.

@@ -11,6 +11,8 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 from langchain_openai import ChatOpenAI
 from pydantic import BaseModel, BeforeValidator, ValidationError
 
+from graphs.metering import count_call
+
 M = TypeVar("M", bound=BaseModel)
 
 RAW_LIMIT = 2000
@@ -47,19 +49,6 @@ def trim(text: str, limit: int = RAW_LIMIT) -> str:
         return text
     half = limit // 2
     return f"{text[:half]}\n...[{len(text) - limit} characters cut]...\n{text[-half:]}"
-
-
-def estimate_tokens(text: str) -> int:
-    """A deterministic token estimate: one token per four characters."""
-    return len(text) // 4
-
-
-def message_tokens(message: BaseMessage, prompt: list[BaseMessage]) -> int:
-    """Tokens one call used: the usage metadata when reported, else an estimate."""
-    usage = getattr(message, "usage_metadata", None)
-    if usage:
-        return int(usage.get("total_tokens", 0))
-    return estimate_tokens("".join(m.text for m in prompt)) + estimate_tokens(message.text)
 
 
 def extract_json(text: str) -> Any:
@@ -130,7 +119,7 @@ async def ask_structured(
                 raw, ran_on = cut_answer(cut), True
         if raw is None:
             raw = await model.ainvoke(messages)
-        tokens += message_tokens(raw, messages)
+        tokens += count_call(raw, messages)
         raw_text = raw.text
         if parsed is not None:
             return parsed, tokens
@@ -159,9 +148,9 @@ async def ask_structured(
 def cut_answer(cut: openai.LengthFinishReasonError) -> AIMessage:
     """What the model wrote before its limit cut it, with the tokens the call used."""
     usage = cut.completion.usage
-    total = usage.total_tokens if usage else 0
+    sent, total = (usage.prompt_tokens, usage.total_tokens) if usage else (0, 0)
     text = (cut.completion.choices[0].message.content or "") if cut.completion.choices else ""
-    metadata = {"input_tokens": 0, "output_tokens": total, "total_tokens": total}
+    metadata = {"input_tokens": sent, "output_tokens": total - sent, "total_tokens": total}
     return AIMessage(content=trim(text, 300), usage_metadata=metadata)
 
 

@@ -12,7 +12,8 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMe
 from langchain_core.runnables import Runnable
 from langchain_core.tools import BaseTool
 
-from graphs.structured import extract_json, message_tokens, trim
+from graphs.metering import count_call
+from graphs.structured import extract_json, trim
 
 MAX_TOOL_ROUNDS = 2
 MAX_CALLS_PER_ROUND = 3
@@ -69,7 +70,7 @@ async def invoke_with_tools(
         last = round_number == max_rounds
         runnable = bind(model, tools, tool_choice="none") if last else bind(model, tools)
         answer = await runnable.ainvoke(history)
-        tokens += message_tokens(answer, history)
+        tokens += count_call(answer, history)
         if last or not tools:
             return answer, tokens, [*history, answer]
         if answer.tool_calls:

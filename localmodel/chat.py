@@ -14,8 +14,8 @@ from langchain_openai import ChatOpenAI
 from pydantic import SecretStr
 
 from config import get_settings
+from graphs.metering import estimate_tokens
 from graphs.prompting import without_inputs
-from graphs.structured import estimate_tokens
 from localmodel.context import Fitted, fit_messages
 from localmodel.loops import CUT_REASONS, LOOPED, repeating_block
 from localmodel.server import LOCAL_MODEL_ALIAS, base_url

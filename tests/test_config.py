@@ -37,6 +37,14 @@ def test_bad_field_names_file_and_field(tmp_path: Path) -> None:
     assert str(path) in str(bad.value) and "projects.CALC.max_reminders" in str(bad.value)
 
 
+def test_a_cost_cap_in_dollars_reaches_the_ticket(tmp_path: Path) -> None:
+    path = write(tmp_path, '[projects.CALC]\nrepository = "acme/calc"\ncost_cap = 2.5\n')
+    assert ticket_input("CALC-7", Settings(projects_file=path)).cost_cap == 2.5
+    bad = write(tmp_path, '[projects.CALC]\nrepository = "acme/calc"\ncost_cap = 0\n')
+    with pytest.raises(ProjectConfigError, match="projects.CALC.cost_cap"):
+        load_projects(bad)
+
+
 def test_unknown_field_is_refused(tmp_path: Path) -> None:
     path = write(tmp_path, '[projects.CALC]\nrepository = "acme/calc"\nimplment = true\n')
     with pytest.raises(ProjectConfigError, match="projects.CALC.implment"):

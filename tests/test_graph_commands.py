@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 
+from activities.pricing import cost_of, parse_prices
 from cli.commands import CommandError
 from cli.graph_list import is_graph_id, render_runs
 from cli.graph_runs import checked_definition, render_graph_status
@@ -37,6 +38,9 @@ def test_status_and_list_rendering() -> None:
         waiting_for="approval",
         steps=[StepRecord(step="trigger", kind="agent", status="completed", started_at=at)],
         tokens=5,
+        cost=cost_of(
+            "gpt-4o-mini", 4, 1, parse_prices('{"gpt-4o-mini": {"input": 1000, "output": 2000}}')
+        ),
     )
     assert render_graph_status(status, "LINK").splitlines() == [
         "triage: awaiting_input",
@@ -44,7 +48,8 @@ def test_status_and_list_rendering() -> None:
         "  checkpoints: triggered",
         "  waiting for input 'approval'",
         "  step trigger (agent): completed",
-        "  model tokens: 5",
+        "  model tokens: 5 (4 in / 1 out)",
+        "  cost: $0.0060",
         "  LINK",
     ]
     rows = [{"key": "graph-triage-1", "status": "completed", "phase": "decided", "started": "x"}]

@@ -3,6 +3,7 @@
 from pathlib import Path
 
 from cli.mvp_run import ProjectWriter, report
+from graphs.cost import ModelCost
 from workflows.graph.messages import GraphResult, GraphStatus, GraphStatusValue
 
 LINK = "http://ui/history"
@@ -11,7 +12,7 @@ LINK = "http://ui/history"
 def result(state: dict, message: str = "done") -> GraphResult:
     return GraphResult(
         name="mvp", status=GraphStatusValue.COMPLETED, message=message, state=state,
-        checkpoints=[], tokens=1234,
+        checkpoints=[], tokens=1234, cost=ModelCost(input_tokens=1000, output_tokens=234),
     )  # fmt: skip
 
 
@@ -53,7 +54,8 @@ def test_report_of_a_finished_project(tmp_path: Path) -> None:
         f"Files: 1 in {tmp_path}",
         "Repository: http://forge/ticketsmith-bot/todo",
         "Revisions: 2",
-        "Model tokens: 1,234",
+        "Model tokens: 1,234 (1,000 in / 234 out)",
+        "Cost: $0.00",
         "Time: 12.3s",
         LINK,
     ]

@@ -43,7 +43,7 @@ def test_a_row_fails_when_a_text_or_a_move_is_missing() -> None:
     ready = {
         "jira": [f"Pull request opened: {url}. It changes 1 file and the tests pass."],
         "discord": [f"DEMO-1: pull request ready for review: {url}. The tests pass."],
-        "github": ["Resolves DEMO-1: Add power"],
+        "github": ["Resolves DEMO-1: Add power\n\n## Model cost\n\n| phase | tokens |"],
     }
     check_row("pull request ready", **ready, moved=["In Review"])
     with pytest.raises(AssertionError, match="never moved to In Review"):

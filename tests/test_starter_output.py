@@ -2,10 +2,12 @@
 
 from datetime import UTC, datetime, timedelta
 
+from activities.pricing import cost_of, parse_prices
 from cli.render import preview, render_list, render_status, to_text, usage_table
 from workflows.messages import Decision, Phase, PhaseUsage, Status, TicketStatus
 
 T0 = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
+PRICES = parse_prices('{"gpt-4o-mini": {"input": 0.15, "output": 0.60}}')
 
 
 def phase(name: Phase, start_s: float, end_s: float | None, tokens: int, wait_s: float = 0):
@@ -15,6 +17,7 @@ def phase(name: Phase, start_s: float, end_s: float | None, tokens: int, wait_s:
         started_at=T0 + timedelta(seconds=start_s),
         ended_at=ended,
         tokens=tokens,
+        cost=cost_of("gpt-4o-mini", tokens - 1000, 1000, PRICES),
         waiting_seconds=wait_s,
     )
 
@@ -31,11 +34,22 @@ def test_usage_table_keeps_waiting_on_people_apart() -> None:
         [phase(Phase.REFINEMENT, 0, 100, 6867, wait_s=60), phase(Phase.PLANNING, 100, 140, 2850)]
     )
     assert rows(to_text(table)) == [
-        ["phase", "working", "waiting", "tokens"],
-        ["refinement", "40.0s", "60.0s", "6,867"],
-        ["planning", "40.0s", "0.0s", "2,850"],
-        ["total", "80.0s", "60.0s", "9,717"],
+        ["phase", "working", "waiting", "tokens", "in", "out", "cost"],
+        ["refinement", "40.0s", "60.0s", "6,867", "5,867", "1,000", "$0.0015"],
+        ["planning", "40.0s", "0.0s", "2,850", "1,850", "1,000", "$0.0009"],
+        ["total", "80.0s", "60.0s", "9,717", "7,717", "2,000", "$0.0024"],
     ]
+
+
+def test_a_model_without_a_price_is_said_under_the_table() -> None:
+    unpriced = phase(Phase.PLANNING, 100, 140, 2850)
+    unpriced.cost = cost_of("gpt-5", 2000, 850, PRICES)
+    text = to_text(usage_table([phase(Phase.REFINEMENT, 0, 100, 6867), unpriced]), width=200)
+    assert ["planning", "40.0s", "0.0s", "2,850", "2,000", "850", "unknown"] in rows(text)
+    assert ["total", "140.0s", "0.0s", "9,717", "7,867", "1,850", "$0.0015+?"] in rows(text)
+    assert "cost: $0.0015 + 2,850 tokens of gpt-5 with no price in TICKETSMITH_MODEL_PRICES" in (
+        " ".join(text.split())
+    )
 
 
 def test_status_shows_each_phase_so_far() -> None:
@@ -46,13 +60,19 @@ def test_status_shows_each_phase_so_far() -> None:
         message="Waiting for an approval",
         plan_version=1,
         tokens=9717,
+        token_budget=50000,
+        cost=cost_of("gpt-4o-mini", 7717, 2000, PRICES),
+        cost_cap=5.0,
         usage=[phase(Phase.REFINEMENT, 0, 100, 6867, 60), phase(Phase.PLANNING, 100, None, 2850)],
     )
     current.usage[-1].waiting_since = T0 + timedelta(seconds=130)  # the plan waits since then
     text = to_text(render_status(current, "http://ui/DEMO-1", now=T0 + timedelta(seconds=200)))
     assert "DEMO-1: planning / awaiting_approval" in text
-    assert ["refinement", "40.0s", "60.0s", "6,867"] in rows(text)
-    assert ["planning", "30.0s", "70.0s", "2,850"] in rows(text)  # under way, waiting
+    assert ["refinement", "40.0s", "60.0s", "6,867", "5,867", "1,000", "$0.0015"] in rows(text)
+    # under way, waiting
+    assert ["planning", "30.0s", "70.0s", "2,850", "1,850", "1,000", "$0.0009"] in rows(text)
+    assert "model tokens: 9,717 of 50,000 (7,717 in / 2,000 out)" in text
+    assert "cost: $0.0024 of $5.00" in text
     assert text.rstrip().endswith("http://ui/DEMO-1")
 
 

@@ -66,6 +66,7 @@ def ticket_input(
         auto=auto,
         max_plan_rejections=project.max_plan_rejections,
         token_budget=project.token_budget,
+        cost_cap=project.cost_cap,
         waits=WaitPolicy(
             reminder_interval=timedelta(hours=project.reminder_interval_hours),
             max_reminders=project.max_reminders,

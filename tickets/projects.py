@@ -47,6 +47,7 @@ class ProjectConfig(BaseModel):
     max_reminders: int = Field(default=3, ge=0)
     expire_after_days: float = Field(default=7, gt=0)
     token_budget: int | None = Field(default=None, gt=0)
+    cost_cap: float | None = Field(default=None, gt=0)  # US dollars
     max_plan_rejections: int = Field(default=5, ge=1)
     # After the pull request opens: follow it (CI fixes, review rounds) until merged or closed.
     follow_pull_request: bool = True

@@ -40,7 +40,7 @@ PHASE = SearchAttributeKey.for_keyword("Phase")
 STEERABLE = (Phase.IMPLEMENTATION.value, Phase.REVIEW.value)
 # The status a ticket must be in for each kind of comment to mean something (None: any).
 NEEDS: dict[str, tuple[Status | None, str]] = {
-    "add_budget": (None, "more tokens"),
+    "add_budget": (None, "more tokens or a higher cost cap"),
     "answer": (Status.AWAITING_ANSWERS, "answers"),
     "approve": (Status.AWAITING_APPROVAL, "an approval"),
     "reject": (Status.AWAITING_APPROVAL, "a rejection"),

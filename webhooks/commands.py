@@ -3,6 +3,7 @@
 import re
 from collections.abc import Sequence
 
+from workflows.budget import dollars_in
 from workflows.messages import (
     AnswerInput,
     ApprovalInput,
@@ -36,8 +37,8 @@ def budget_tokens(amount: str) -> int:
         tokens *= 1000
     if tokens <= 0:
         raise CommandError(
-            f"`/budget {amount}` names no positive number of tokens; "
-            "write it as `/budget +50000` (or `/budget +50k`)"
+            f"`/budget {amount}` names no positive number of tokens or dollars; "
+            "write it as `/budget +50000` (or `/budget +50k`), or `/budget +$5` for the cost cap"
         )
     return tokens
 
@@ -53,8 +54,10 @@ def parse_comment(
         return None
     budget = BUDGET.match(text)
     if budget:
-        tokens = budget_tokens(budget.group("amount"))
-        return "add_budget", BudgetInput(tokens=tokens, author=author, delivery_id=delivery_id)
+        amount = budget.group("amount")
+        dollars = dollars_in(amount)
+        more = {"dollars": dollars} if dollars else {"tokens": budget_tokens(amount)}
+        return "add_budget", BudgetInput(**more, author=author, delivery_id=delivery_id)
     if STOP.match(text):
         return "stop", StopInput(author=author, delivery_id=delivery_id)
     if APPROVE.match(text):

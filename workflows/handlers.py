@@ -4,6 +4,7 @@ from temporalio import workflow
 
 with workflow.unsafe.imports_passed_through():
     from workflows.approvals import refusal
+    from workflows.budget import grant, limits_now
     from workflows.human_input import HumanInput
     from workflows.messages import (
         AnswerInput,
@@ -20,17 +21,10 @@ with workflow.unsafe.imports_passed_through():
 class HumanHandlers:
     """Handlers only record input; the workflow's main loop acts on it."""
 
-    def __init__(
-        self, status: TicketStatus, token_budget: int | None, policy: ApprovalPolicy | None = None
-    ) -> None:
+    def __init__(self, status: TicketStatus, policy: ApprovalPolicy | None = None) -> None:
         self._status = status
         self._policy = policy or ApprovalPolicy()
         self._human = HumanInput(status, self._policy)
-        status.token_budget = token_budget
-
-    def _over_budget(self) -> bool:
-        budget = self._status.token_budget
-        return budget is not None and self._status.tokens >= budget
 
     @workflow.query
     def status(self) -> TicketStatus:
@@ -54,15 +48,12 @@ class HumanHandlers:
 
     @workflow.signal
     def add_budget(self, inp: BudgetInput) -> None:
-        """More model tokens, from a `/budget +N` comment."""
+        """More model tokens or a higher cost cap, from a `/budget +N` or `/budget +$N` comment."""
         self._grant(inp)
 
     def _grant(self, inp: BudgetInput) -> None:
         if self._human.first_delivery(inp):
-            self._status.token_budget = (self._status.token_budget or self._status.tokens) + (
-                inp.tokens
-            )
-            text = f"+{inp.tokens} tokens"
+            text = grant(self._status, inp)
             self._human.decide("budget", inp.author, workflow.now(), text, inp.unsigned)
 
     @workflow.update
@@ -137,11 +128,9 @@ class HumanHandlers:
 
     @workflow.update
     def raise_budget(self, inp: BudgetInput) -> HumanInputAccepted:
-        """More model tokens, from the command line."""
+        """More model tokens or a higher cost cap, from the command line."""
         self._grant(inp)
-        return HumanInputAccepted(
-            message=f"Token budget is now {self._status.token_budget} ({self._status.tokens} used)."
-        )
+        return HumanInputAccepted(message=limits_now(self._status))
 
     @raise_budget.validator
     def _validate_budget(self, inp: BudgetInput) -> None:

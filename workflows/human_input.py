@@ -4,6 +4,7 @@ from datetime import datetime
 
 from temporalio import workflow
 
+from workflows.budget import limit_reached
 from workflows.messages import (
     AnswerInput,
     ApprovalInput,
@@ -59,8 +60,7 @@ class HumanInput:
         if status == Status.AWAITING_ANSWERS:
             return bool(self._answers)
         if status == Status.AWAITING_BUDGET:
-            budget = self._status.token_budget
-            return budget is None or self._status.tokens < budget
+            return limit_reached(self._status) is None
         return self._verdict is not None or bool(self._arrived)
 
     def first_delivery(self, inp: HumanSignal) -> bool:

@@ -21,6 +21,7 @@ with workflow.unsafe.imports_passed_through():
         RunTestsResult,
     )
     from activities.repo import RepoActivities
+    from graphs.cost import ModelCost
     from graphs.progress import ImplementationProgress, progress_markdown
     from integrations.dependency_changes import is_dependency_file
     from workflows import texts
@@ -142,6 +143,7 @@ class ImplementationWorkflow:
                 workflow.set_current_details(f"Nothing pushed: {findings_in_words(found)}")
                 return ImplementationResult(
                     pr_url="", draft=True, tests_passed=tests.passed, tokens=implementation.tokens,
+                    cost=implementation.cost,
                     secrets_found=found, implementation=implementation,
                 )  # fmt: skip
         draft = (
@@ -171,7 +173,7 @@ class ImplementationWorkflow:
                 base=repo.base_branch,
                 title=f"{inp.key}: {inp.ticket.summary}",
                 body=texts.pull_request_body(
-                    inp.ticket, inp.plan, implementation, summary, reason, advisories
+                    inp.ticket, inp.plan, implementation, summary, reason, advisories, inp.usage
                 ),
                 draft=draft,
             ),
@@ -196,6 +198,7 @@ class ImplementationWorkflow:
             draft=pr.draft,
             tests_passed=tests.passed,
             tokens=implementation.tokens if inp.implemented is None else 0,
+            cost=implementation.cost if inp.implemented is None else ModelCost(),
             tests_note=note,
             pr_number=pr.number,
             head_sha=head_sha,

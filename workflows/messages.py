@@ -2,9 +2,10 @@
 
 from datetime import timedelta
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 from activities.messages import SecretFinding
+from graphs.cost import ModelCost
 from graphs.progress import ImplementationProgress
 from graphs.schemas import (
     Analysis,
@@ -119,6 +120,7 @@ class TicketInput(BaseModel):
     auto: bool = False
     waits: WaitPolicy = Field(default_factory=WaitPolicy)
     token_budget: int | None = None
+    cost_cap: float | None = None  # dollars the model calls may cost before the ticket pauses
     agent_task_queue: str | None = None
     review: ReviewPolicy = Field(default_factory=ReviewPolicy)
     # Started again with --restart after an earlier run: the branch starts from the current base.
@@ -143,6 +145,8 @@ class ImplementationInput(BaseModel):
     # let through (no model call again).
     implemented: Implementation | None = None
     approved_secrets: list[SecretFinding] = Field(default_factory=list)
+    # The ticket's phases so far, for the model cost the pull request's description shows.
+    usage: list[PhaseUsage] = Field(default_factory=list)
 
 
 class ImplementationResult(BaseModel):
@@ -153,6 +157,7 @@ class ImplementationResult(BaseModel):
     draft: bool
     tests_passed: bool
     tokens: int = 0
+    cost: ModelCost = Field(default_factory=ModelCost)
     pr_number: int | None = None
     head_sha: str | None = None
     tests_note: str = ""  # an environment that could not be built, a sandbox limit hit
@@ -192,12 +197,19 @@ class RejectionInput(BaseModel):
 
 
 class BudgetInput(BaseModel):
-    """More model tokens for a ticket."""
+    """More model tokens, or more dollars of cost cap, for a ticket: one of the two."""
 
-    tokens: int = Field(gt=0)
+    tokens: int | None = Field(default=None, gt=0)
+    dollars: float | None = Field(default=None, gt=0)
     author: str = "unknown"
     delivery_id: str | None = None
     unsigned: bool = False  # from a webhook delivery without a checked signature
+
+    @model_validator(mode="after")
+    def _one_amount(self) -> "BudgetInput":
+        if (self.tokens is None) == (self.dollars is None):
+            raise ValueError("give either more tokens (+50000) or more dollars (+$5), one of them")
+        return self
 
 
 class SayInput(BaseModel):

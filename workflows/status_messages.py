@@ -9,6 +9,7 @@ from datetime import datetime
 from pydantic import BaseModel, Field
 
 from activities.secret_findings import SecretFinding
+from graphs.cost import ModelCost
 from graphs.progress import ImplementationProgress
 from graphs.question import Question
 from workflows.ticket_states import Phase, Status
@@ -48,12 +49,14 @@ class PullRequestView(BaseModel):
 
 
 class PhaseUsage(BaseModel):
-    """Time and model tokens one phase took; `waiting_seconds` is time spent waiting on people."""
+    """Time, model tokens and their cost one phase took; `waiting_seconds` is time spent
+    waiting on people."""
 
     phase: Phase
     started_at: datetime
     ended_at: datetime | None = None
     tokens: int = 0
+    cost: ModelCost = Field(default_factory=ModelCost)
     waiting_seconds: float = 0.0
     waiting_since: datetime | None = None  # set while the phase waits on people
 
@@ -108,6 +111,8 @@ class TicketStatus(BaseModel):
     unsigned_deliveries: int = 0
     tokens: int = 0
     token_budget: int | None = None
+    cost: ModelCost = Field(default_factory=ModelCost)
+    cost_cap: float | None = None  # dollars
     message: str = ""
     usage: list[PhaseUsage] = Field(default_factory=list)
     pull_request: PullRequestView | None = None

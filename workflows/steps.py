@@ -22,6 +22,7 @@ with workflow.unsafe.imports_passed_through():
     )
     from activities.repo import RepoActivities
     from workflows import texts
+    from workflows.budget import spend
     from workflows.messages import (
         Analysis,
         FileChange,
@@ -95,7 +96,7 @@ class TicketSteps:
                 retry_policy=retry,
                 summary=summary,
             )
-        self._status.tokens += result.tokens
+        spend(self._status, result.tokens, result.cost)
         return result  # type: ignore[no-any-return]
 
     async def study(self) -> tuple[TicketContext, Analysis]:

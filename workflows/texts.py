@@ -2,8 +2,9 @@
 
 from activities.advisories.messages import AdvisoryReport
 from activities.messages import RunTestsResult
+from graphs.cost import ModelCost
 from workflows.advisory_texts import advisories_section, vulnerable_note, vulnerable_reason
-from workflows.messages import Implementation, Plan, Question, TicketContext
+from workflows.messages import Implementation, PhaseUsage, Plan, Question, TicketContext
 
 OFFLINE_PR_NOTE = (
     "**Draft: a language model is needed to write the code.** This run used the offline "
@@ -90,9 +91,10 @@ def pull_request_body(
     tests: str,
     unproven_reason: str = "",
     advisories: AdvisoryReport | None = None,
+    usage: list[PhaseUsage] | None = None,
 ) -> str:
-    """The pull request description: plan, changes, the new dependencies' advisories and the
-    real test result."""
+    """The pull request description: plan, changes, the new dependencies' advisories, the
+    real test result and, given the phases before, what each phase's model calls cost."""
     parts = [f"Resolves {ticket.key}: {ticket.summary}", ""]
     if implementation.produced_offline or not implementation.changes:
         parts += [
@@ -124,7 +126,25 @@ def pull_request_body(
     if implementation.criteria:
         parts += ["## Acceptance criteria", "", *criteria_lines(implementation), ""]
     parts += ["## Tests", "", *test_account(implementation), tests]
+    if usage is not None:
+        parts += ["", *cost_section(usage, implementation)]
     return "\n".join(parts)
+
+
+def cost_section(before: list[PhaseUsage], implementation: Implementation) -> list[str]:
+    """Each phase's model tokens, in and out, and their cost, as a markdown table."""
+    rows = [(u.phase.value, u.tokens, u.cost) for u in before]
+    rows.append(("implementation", implementation.tokens, implementation.cost))
+    total = ModelCost()
+    for _, _, cost in rows:
+        total = total.plus(cost)
+    rows.append(("total", sum(tokens for _, tokens, _ in rows), total))
+    lines = ["## Model cost", "", "| phase | tokens | in | out | cost |", "|---|--:|--:|--:|--:|"]
+    lines += [
+        f"| {name} | {tokens:,} | {cost.input_tokens:,} | {cost.output_tokens:,} | {cost.short()} |"
+        for name, tokens, cost in rows
+    ]
+    return lines + ([f"\nCost: {total.text()}"] if total.unpriced_tokens else [])
 
 
 def criteria_lines(implementation: Implementation) -> list[str]:

@@ -1,6 +1,7 @@
 """The ticket workflow: refinement, planning and implementation of one Jira ticket."""
 
 import asyncio
+from collections.abc import Callable
 
 from temporalio import workflow
 from temporalio.exceptions import (
@@ -12,6 +13,7 @@ from temporalio.exceptions import (
 
 with workflow.unsafe.imports_passed_through():
     from workflows.approvals import Approvals
+    from workflows.budget import COST_CAP, Limit, awaited, limit_reached, paused_notice, spend
     from workflows.failures import failure_in_words
     from workflows.handlers import HumanHandlers
     from workflows.implementation import ImplementationWorkflow
@@ -59,7 +61,7 @@ class TicketWorkflow(HumanHandlers, PullRequestHandlers, SteeringHandlers):
     @workflow.init
     def __init__(self, inp: TicketInput) -> None:
         self._tracker = Tracker(inp)
-        HumanHandlers.__init__(self, self._tracker.status, inp.token_budget, inp.approval)
+        HumanHandlers.__init__(self, self._tracker.status, inp.approval)
         PullRequestHandlers.__init__(self, self._tracker.status)
         self._inp = inp
         self._outbox = Outbox(inp.key, inp.project.jira_project)
@@ -110,14 +112,15 @@ class TicketWorkflow(HumanHandlers, PullRequestHandlers, SteeringHandlers):
             requirements=requirements,
             analysis=analysis,
             agent_task_queue=inp.agent_task_queue,
+            usage=[u for u in self._status.usage if u.phase != Phase.IMPLEMENTATION],
         )
         with self._tracker.step(f"Implement plan v{plan.version}"):
             done = await self._implement(work, "", f"Implement plan v{plan.version}")
         self._status.steering.stop_requested_by = ""  # a stop ends the run it was sent to
         if done.secrets_found and workflow.patched(SECRETS_APPROVAL):
-            self._status.tokens += done.tokens
+            spend(self._status, done.tokens, done.cost)
             done = await self._push_if_approved(work, done)
-        self._status.tokens += done.tokens
+        spend(self._status, done.tokens, done.cost)
         self._status.pr_url = done.pr_url
         self._status.pr_draft, self._status.tests_passed = done.draft, done.tests_passed
         self._status.tests_note = done.tests_note
@@ -251,10 +254,15 @@ class TicketWorkflow(HumanHandlers, PullRequestHandlers, SteeringHandlers):
                 )
                 raise ApplicationError(message, type="PlanRejectedTooOften", non_retryable=True)
 
-    async def _wait(self, status: Status, what: str, announce: bool = True) -> None:
-        """Suspend durably until the input arrives; raise Expired when it never does.
-
-        `announce` False waits on quietly (input arrived that did not count).
+    async def _wait(
+        self,
+        status: Status,
+        what: str,
+        announce: bool = True,
+        ready: Callable[[], bool] | None = None,
+    ) -> None:
+        """Suspend durably until the input arrives (or `ready` says so); raise Expired when it
+        never does. `announce` False waits on quietly (input arrived that did not count).
         """
         phase = self._status.phase
         notice = f"{self._inp.key} is waiting for {what}."
@@ -266,7 +274,8 @@ class TicketWorkflow(HumanHandlers, PullRequestHandlers, SteeringHandlers):
         self._tracker.event("suspended", what)
         if not notify_first and announce:
             await self._outbox.notify(notice)
-        if not await self._waiter.wait(lambda: self._human.ready_for(status), status, what):
+        arrived = ready or (lambda: self._human.ready_for(status))
+        if not await self._waiter.wait(arrived, status, what):
             self._tracker.set(Phase.DONE, Status.EXPIRED, f"Expired waiting for {what}")
             self._tracker.event("expired", what)
             raise Expired(f"Expired waiting for {what}")
@@ -274,16 +283,20 @@ class TicketWorkflow(HumanHandlers, PullRequestHandlers, SteeringHandlers):
         self._tracker.set(phase, Status.RUNNING, f"Received {what}")
 
     async def _check_budget(self) -> None:
-        """Suspend as awaiting_budget while the ticket has used up its model tokens."""
-        if not self._over_budget():
-            return
-        used, budget = self._status.tokens, self._status.token_budget
-        await self._outbox.comment(
-            f"budget-{used}",
-            f"{self._inp.key} used {used} model tokens of its budget of {budget} and is paused. "
-            f"Add more with `starter.py budget {self._inp.key} +N` or a `/budget +N` comment.",
-        )
-        await self._wait(Status.AWAITING_BUDGET, "more model token budget")
+        """Suspend as awaiting_budget while the ticket has used up its tokens or its cost cap."""
+        while limit := limit_reached(self._status):
+            if limit == Limit.COST and not workflow.patched(COST_CAP):
+                return
+            step = "budget" if limit == Limit.TOKENS else "cost-cap"
+            await self._outbox.comment(
+                f"{step}-{self._status.tokens}", paused_notice(self._inp.key, self._status, limit)
+            )
+
+            def raised(paused: Limit = limit) -> bool:
+                """The limit it paused at is raised: it goes on, or pauses at the other one."""
+                return limit_reached(self._status) != paused
+
+            await self._wait(Status.AWAITING_BUDGET, awaited(limit), ready=raised)
 
     @workflow.signal(name="report_progress")
     def report_progress(self, progress: ImplementationProgress) -> None:

@@ -7,6 +7,7 @@ from temporalio import workflow
 from temporalio.common import SearchAttributeKey
 
 with workflow.unsafe.imports_passed_through():
+    from graphs.cost import ModelCost
     from graphs.progress import ImplementationProgress, progress_markdown
     from workflows.messages import (
         Phase,
@@ -33,11 +34,13 @@ class Tracker:
             phase=Phase.REFINEMENT,
             status=Status.RUNNING,
             token_budget=inp.token_budget,
+            cost_cap=inp.cost_cap,
             unsigned_deliveries=int(inp.unsigned_start),
         )
         self._project = inp.project.jira_project
         self._indexed: tuple[Phase, Status] | None = None
         self._tokens_before = 0
+        self._cost_before = ModelCost()
 
     def set(self, phase: Phase, status: Status, message: str) -> None:
         """Move to a phase and status; search attributes change only when those do."""
@@ -63,12 +66,14 @@ class Tracker:
         waiting = status.value.startswith("awaiting")
         if current is not None:
             current.tokens = self.status.tokens - self._tokens_before
+            current.cost = self.status.cost.since(self._cost_before)
             if current.waiting_since is not None and not waiting:
                 current.waiting_seconds += (now - current.waiting_since).total_seconds()
                 current.waiting_since = None
             if current.phase != phase:
                 current.ended_at = now
                 self._tokens_before = self.status.tokens
+                self._cost_before = self.status.cost
         if phase != Phase.DONE and (current is None or current.phase != phase):
             current = PhaseUsage(phase=phase, started_at=now)
             usage.append(current)
@@ -109,7 +114,8 @@ class Tracker:
         if s.pull_request is not None:
             lines += review_details(s.pull_request)
         budget = f" of {s.token_budget}" if s.token_budget else ""
-        lines.append(f"\nModel tokens: {s.tokens}{budget}")
+        lines.append(f"\nModel tokens: {s.tokens}{budget} ({s.cost.split()})")
+        lines.append(f"\nCost: {s.cost.text(s.cost_cap)}")
         return "\n".join(lines)
 
     def event(self, name: str, detail: str) -> None:

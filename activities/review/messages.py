@@ -3,6 +3,7 @@
 from pydantic import BaseModel, Field
 
 from activities.messages import RepoRef
+from graphs.cost import ModelCost
 from graphs.schemas import TicketContext
 
 
@@ -81,3 +82,4 @@ class UpdateFromBaseResult(BaseModel):
     unresolved: list[str] = Field(default_factory=list)
     tests_passed: bool | None = None
     tokens: int = 0
+    cost: ModelCost = Field(default_factory=ModelCost)

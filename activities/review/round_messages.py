@@ -3,6 +3,7 @@
 from pydantic import BaseModel, Field
 
 from activities.messages import RepoRef
+from graphs.cost import ModelCost
 from graphs.schemas import FileChange
 
 
@@ -31,6 +32,7 @@ class CommitRoundResult(BaseModel):
     unresolved: list[str] = Field(default_factory=list)
     tests_passed: bool | None = None  # the tests after merging someone's push in
     tokens: int = 0
+    cost: ModelCost = Field(default_factory=ModelCost)
 
 
 class CommentToJudge(BaseModel):
@@ -66,3 +68,4 @@ class JudgeCommentsResult(BaseModel):
     judged: bool = True
     reason: str = ""
     tokens: int = 0
+    cost: ModelCost = Field(default_factory=ModelCost)

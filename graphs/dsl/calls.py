@@ -4,6 +4,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from graphs.cost import ModelCost
+
 
 class AgentCall(BaseModel):
     """One agent step's call: its input read from the graph's state and its constant params."""
@@ -21,4 +23,5 @@ class AgentResult(BaseModel):
 
     output: Any = None
     tokens: int = 0
+    cost: ModelCost = Field(default_factory=ModelCost)
     summary: str = ""

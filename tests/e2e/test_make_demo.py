@@ -14,7 +14,7 @@ from harness.processes import clean_env, free_port
 
 pytestmark = pytest.mark.e2e
 PHASE_ROW = re.compile(
-    r"^(refinement|planning|implementation|review)\s+[\d.]+s\s+[\d.]+s\s+[\d,]+$"
+    r"^(refinement|planning|implementation|review)\s+[\d.]+s\s+[\d.]+s(\s+[\d,]+){3}\s+\$0\.00$"
 )
 
 
@@ -72,9 +72,10 @@ def test_the_demo_prints_the_pull_request_and_time_and_tokens_per_phase(tmp_path
         line.startswith("DEMO-1 refinement/awaiting_answers | waiting: ") for line in progress
     )
     assert any(" | revision: 1 of 15: " in line for line in progress)  # the implementation's own
-    after = out.split("=== time and model tokens per phase ===", 1)[1].strip().splitlines()
+    after = out.split("=== time, model tokens and cost per phase ===", 1)[1].strip().splitlines()
     table = [line for line in after if set(line.strip()) != {"─"}]
-    assert table[0].split() == ["phase", "working", "waiting", "tokens"]
+    # The offline model is free: every phase's cost is known, and nothing.
+    assert table[0].split() == ["phase", "working", "waiting", "tokens", "in", "out", "cost"]
     phases = [row.split()[0] for row in table[1:5]]
     assert phases == ["refinement", "planning", "implementation", "review"]
     assert all(PHASE_ROW.match(row) for row in table[1:5]), table

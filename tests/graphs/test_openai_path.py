@@ -7,6 +7,7 @@ import httpx
 from langchain_openai import ChatOpenAI
 from pydantic import BaseModel, SecretStr
 
+from graphs.metering import metering
 from graphs.structured import ask_structured
 
 
@@ -90,3 +91,26 @@ async def test_an_answer_cut_at_its_length_limit_is_asked_again_shorter() -> Non
     retry = bodies[1]["messages"][-1]["content"]
     assert "ran on past its length limit" in retry
     assert len(bodies[1]["messages"][-2]["content"]) <= 400  # the loop is not sent back whole
+
+
+async def test_the_meter_counts_every_attempt_in_and_out_as_the_server_did() -> None:
+    calls = 0
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        nonlocal calls
+        calls += 1
+        if calls == 1:  # cut at its limit: counted, then asked again
+            cut = completion('{"ok": ' + "true, " * 100)
+            cut["choices"][0]["finish_reason"] = "length"
+            cut["usage"] = {"prompt_tokens": 30, "completion_tokens": 900, "total_tokens": 930}
+            return httpx.Response(200, json=cut)
+        if "response_format" in json.loads(request.content):
+            return httpx.Response(400, json={"error": {"message": "response_format unsupported"}})
+        if calls == 3:  # no JSON at all: counted, then asked again
+            return httpx.Response(200, json=completion("I think so."))
+        return httpx.Response(200, json=completion('{"ok": true}'))
+
+    with metering() as meter:
+        _, tokens = await ask_structured(stub_model(handler), "task: test", "Fine?", Verdict)
+    assert (meter.input_tokens, meter.output_tokens) == (30 * 3, 900 + 7 * 2)
+    assert meter.tokens == tokens == 930 + 37 * 2

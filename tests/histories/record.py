@@ -24,6 +24,8 @@ children, `secrets-held-implementation` and `secrets-pushed-implementation`) tak
 `secrets-approval` patch: the credential scan holds the implementation's push back until an
 approver approves it. `vulnerable-dependency` takes the `dependency-advisories` patch: a change
 that pins a dependency version with a known vulnerability opens a draft naming the advisory.
+`cost-capped` takes the `cost-cap` patch: its model calls, priced by the worker, reach the
+project's cost cap, it pauses, and `budget +$5` lets it go on.
 """
 
 import asyncio
@@ -39,17 +41,20 @@ from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.testing import WorkflowEnvironment
 from temporalio.worker import Worker
 
+from activities.costing import CostInterceptor
 from activities.messages import SecretFinding
 from graphs.schemas import CriterionCoverage, FileChange
 from integrations.advisories import Advisory
 from tests.conftest import register_search_attributes
 from tests.workflows.fakes import FakeActivities, ProgressReportingActivities
 from tests.workflows.test_ci_round_per_head import took_patch
+from tests.workflows.test_cost_cap import PRICES
 from tests.workflows.test_review_phase import failed, following, merge, rounds_done
 from tests.workflows.test_ticket_workflow import awaiting, ticket_input, wait_until
 from workflows.messages import (
     AnswerInput,
     ApprovalInput,
+    BudgetInput,
     RejectionInput,
     Status,
     TicketInput,
@@ -165,6 +170,16 @@ async def secrets_approved(handle: Handle) -> None:
     await handle.result()
 
 
+async def cost_capped(handle: Handle) -> None:
+    await wait_until(handle, awaiting(Status.AWAITING_ANSWERS))
+    await handle.signal(TicketWorkflow.answer, AnswerInput(text="floats", author="alice"))
+    await wait_until(handle, awaiting(Status.AWAITING_BUDGET))
+    await handle.execute_update(TicketWorkflow.raise_budget, BudgetInput(dollars=5, author="al"))
+    await wait_until(handle, awaiting(Status.AWAITING_APPROVAL))
+    await handle.signal(TicketWorkflow.approve, ApprovalInput(author="bob"))
+    await handle.result()
+
+
 async def followup_repeated(handle: Handle) -> None:
     await wait_until(handle, awaiting(Status.AWAITING_ANSWERS))
     await handle.signal(TicketWorkflow.answer, AnswerInput(text="floats", author="alice"))
@@ -191,6 +206,7 @@ SCENARIOS: dict[str, Callable[[Handle], Awaitable[None]]] = {
     "followup-repeated": followup_repeated,  # its follow-up round repeats a question
     "review-notified": review_merged,  # Discord hears of the pull request and each push
     "secrets-approved": secrets_approved,  # auto mode; the scan holds the push back once
+    "cost-capped": cost_capped,  # its analysis and questions cost more than its cap
 }
 # Scenarios whose implementation child is saved too, and under which name.
 CHILDREN = {
@@ -209,6 +225,8 @@ def scenario_input(name: str, number: int) -> TicketInput:
     if name == "expiry":
         inp.waits = WaitPolicy(max_reminders=1)
     inp.auto = name in ("progress", "secrets-approved")
+    if name == "cost-capped":
+        inp.cost_cap = 1.2
     return inp
 
 
@@ -270,6 +288,7 @@ async def record(env: WorkflowEnvironment, names: list[str]) -> list[str]:
             task_queue=f"record-{name}",
             workflows=WORKFLOWS,
             activities=fakes.all(),
+            interceptors=[CostInterceptor("test-model", PRICES)] if name == "cost-capped" else [],
         ):
             handle = await env.client.start_workflow(
                 TicketWorkflow.run, inp, id=workflow_id, task_queue=f"record-{name}"

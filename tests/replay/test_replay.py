@@ -46,6 +46,7 @@ def test_every_scenario_is_recorded() -> None:
     graphs = {"sequence", "parallel", "conditional-then", "conditional-else", "retry"}
     graphs |= {"error-handler", "wait-approved", "wait-expired", "foreach-loop"}
     assert {f"graph-{name}" for name in graphs} <= names
+    assert "cost-capped" in names  # a ticket paused at its cost cap, then raised
     assert "research-retried" in names  # the research graph, steps retried after 500s
 
 

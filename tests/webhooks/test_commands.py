@@ -37,3 +37,16 @@ def test_each_comment_kind() -> None:
         AnswerInput(text="Use floats", author="al"),
     )
     assert parse_comment("Done.\n\nticketsmith ref: q-1", "bot", None) is None
+
+
+@pytest.mark.parametrize(("comment", "dollars"), [("/budget +$5", 5.0), ("/budget $2.50", 2.5)])
+def test_a_budget_in_dollars_raises_the_cost_cap(comment: str, dollars: float) -> None:
+    assert parse_comment(comment, "al", "d") == (
+        "add_budget",
+        BudgetInput(dollars=dollars, author="al", delivery_id="d"),
+    )
+
+
+def test_a_budget_of_no_dollars_says_how_to_raise_the_cost_cap() -> None:
+    with pytest.raises(CommandError, match=r"or `/budget \+\$5` for the cost cap"):
+        parse_comment("/budget +$0", "al", None)

@@ -131,12 +131,13 @@ async def test_status_and_watch_line_follow_the_implementation(
     assert lines == [
         "LIVE-1 implementation/running | doing: Implementing the plan"
         " | step: Implement plan v1 | revision: 1 of 15: writing files | writing: calc/cli.py"
-        f" | tokens: {tokens_before + 40:,} of 100,000",
+        f" | tokens: {tokens_before + 40:,} of 100,000 | cost: $0.00 and the step under way",
         "LIVE-1 implementation/running | doing: Implementing the plan"
         " | step: Implement plan v1 | revision: 1 of 15: running the tests"
-        f" | tests: 3 passed, 1 failed | tokens: {tokens_before + 40:,} of 100,000",
+        f" | tests: 3 passed, 1 failed | tokens: {tokens_before + 40:,} of 100,000"
+        " | cost: $0.00 and the step under way",
         "LIVE-1 implementation/running | doing: Implementing the plan"
         " | step: Implement plan v1 | revision: 2 of 15: writing files | writing: calc/cli.py"
         " | tests: 3 passed, 1 failed | QA: not passed: cli.py does not parse negative exponents"
-        f" | tokens: {tokens_before + 100:,} of 100,000",
+        f" | tokens: {tokens_before + 100:,} of 100,000 | cost: $0.00 and the step under way",
     ]

@@ -6,6 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from graphs.cost import ModelCost
 from graphs.dsl.model import GraphDefinition
 
 MAX_STEP_RECORDS = 300
@@ -56,6 +57,7 @@ class GraphStatus(BaseModel):
     state: dict[str, Any] = Field(default_factory=dict)
     steps: list[StepRecord] = Field(default_factory=list)
     tokens: int = 0
+    cost: ModelCost = Field(default_factory=ModelCost)
 
 
 class GraphResult(BaseModel):
@@ -67,6 +69,7 @@ class GraphResult(BaseModel):
     state: dict[str, Any]
     checkpoints: list[str]
     tokens: int
+    cost: ModelCost = Field(default_factory=ModelCost)
 
 
 class GraphInputMessage(BaseModel):

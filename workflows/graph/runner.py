@@ -169,6 +169,7 @@ class GraphRunner:
             summary=f"step {step.label()} (agent {step.agent})"[:200],
         )
         self.status.tokens += result.tokens
+        self.status.cost = self.status.cost.plus(result.cost)
         state = copy.copy(state)
         set_path(state, step.output_key(), result.output)
         return state

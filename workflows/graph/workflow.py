@@ -133,7 +133,7 @@ class GraphWorkflow:
             lines.append(f"\nStep: `{s.current_step}`")
         if s.waiting_for:
             lines.append(f"\nWaiting for input `{s.waiting_for}`")
-        lines.append(f"\nModel tokens: {s.tokens}")
+        lines.append(f"\nModel tokens: {s.tokens} ({s.cost.split()}), cost: {s.cost.text()}")
         return "\n".join(lines)
 
     def _result(self, value: GraphStatusValue, message: str) -> GraphResult:
@@ -146,4 +146,5 @@ class GraphWorkflow:
             state=s.state,
             checkpoints=s.checkpoints,
             tokens=s.tokens,
+            cost=s.cost,
         )

@@ -23,6 +23,7 @@ with workflow.unsafe.imports_passed_through():
     from activities.review.round_messages import CommitRoundInput, CommitRoundResult
     from activities.review.rounds import RoundActivities
     from workflows import texts
+    from workflows.budget import spend
     from workflows.messages import Implementation, TicketContext, TicketInput, TicketStatus
     from workflows.outbox import Outbox
     from workflows.policies import (
@@ -163,7 +164,7 @@ class PullRequestRounds:
             retry_policy=LLM_RETRY,
             summary=f"Bring {self.repo.base_branch} into the branch if it conflicts",
         )
-        self._status.tokens += result.tokens
+        spend(self._status, result.tokens, result.cost)
         if result.sha:
             self._inbox.moved_to(result.sha, by_us=True)
         if result.unresolved:
@@ -201,7 +202,7 @@ class PullRequestRounds:
             retry_policy=LLM_RETRY,
             summary=f"Revise the branch for the {kind} feedback",
         )  # fmt: skip
-        self._status.tokens += done.tokens
+        spend(self._status, done.tokens, done.cost)
         self._status.steering.stop_requested_by = ""  # a stop ends the round it was sent to
         return done
 
@@ -277,7 +278,7 @@ class PullRequestRounds:
             start_to_close_timeout=LLM_TIMEOUT, heartbeat_timeout=LLM_HEARTBEAT,
             retry_policy=LLM_RETRY, summary=summary,
         )  # fmt: skip
-        self._status.tokens += result.tokens
+        spend(self._status, result.tokens, result.cost)
         return result
 
     async def _http(self, activity: Any, arg: Any, summary: str) -> PostedComment:

@@ -14,7 +14,7 @@ from langchain_core.tools import BaseTool
 
 from graphs.fences import find_file_block
 from graphs.implementation.worker.cut_short import cut_short, kept_of_cut, loop_problem
-from graphs.structured import estimate_tokens
+from graphs.metering import estimate_tokens
 from graphs.toolloop import invoke_with_tools
 
 ECHOED = "the answer repeated the task's inputs instead of the file"
