@@ -97,6 +97,8 @@ class Plan(BaseModel):
     tokens: int = 0
     fallback: str = ""  # why the model's plan was unusable, when this one was built without it
     instructions_followed: list[str] = Field(default_factory=list)  # the files it was told to
+    # The repository's test files the change adds tests to, their own tests kept as they are.
+    kept_tests: list[str] = Field(default_factory=list)
 
 
 class FileChange(BaseModel):

@@ -12,6 +12,7 @@ from graphs.analysis.tools import CONTEXT_QUERY, find_tool
 from graphs.fences import safe_relative_path
 from graphs.node_types import AsyncNode, SyncNode
 from graphs.offline import is_offline
+from graphs.planning.existing_tests import keep_existing_tests
 from graphs.planning.named import on_named_functions
 from graphs.planning.paths import is_test_path, resolve_paths
 from graphs.planning.render import render_plan_markdown
@@ -202,7 +203,12 @@ def make_finalise(model: BaseChatModel) -> SyncNode[PlanningState]:
         answer, renamed = on_named_functions(state["answer"], asked)
         files, dropped = clean_files(answer.files)
         files, resolved = resolve_paths(files, state["analysis"].files)
-        dropped += resolved
+        requirements = state["requirements"]
+        reporter = "\n".join(requirements.answers) if requirements is not None else ""
+        files, kept_tests, kept = keep_existing_tests(
+            files, state["analysis"].files, f"{asked}\n{reporter}"
+        )
+        dropped += resolved + kept
         fallback = state.get("fallback")
         noted = [FALLBACK_NOTE.format(reason=fallback)] if fallback else []
         risks = noted + [r.strip() for r in answer.risks if r.strip()] + dropped + renamed
@@ -245,6 +251,7 @@ def make_finalise(model: BaseChatModel) -> SyncNode[PlanningState]:
             produced_offline=offline,
             tokens=state.get("tokens", 0),
             fallback=fallback or "",
+            kept_tests=kept_tests,
         )
         return {"plan": plan}
 
