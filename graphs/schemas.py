@@ -57,6 +57,7 @@ class Requirements(BaseModel):
     produced_offline: bool = False
     tokens: int = 0
     answers: list[str] = Field(default_factory=list)  # the reporter's, as written (untrusted)
+    answered_questions: list[str] = Field(default_factory=list)  # the questions they settle
 
     @field_validator("requirements", "acceptance_criteria")
     @classmethod

@@ -16,6 +16,7 @@ from graphs.planning.existing_tests import keep_existing_tests
 from graphs.planning.named import on_named_functions
 from graphs.planning.paths import is_test_path, resolve_paths
 from graphs.planning.render import render_plan_markdown
+from graphs.planning.settled import without_settled
 from graphs.planning.state import (
     ContractAnswer,
     PlanAnswer,
@@ -211,7 +212,9 @@ def make_finalise(model: BaseChatModel) -> SyncNode[PlanningState]:
         dropped += resolved + kept
         fallback = state.get("fallback")
         noted = [FALLBACK_NOTE.format(reason=fallback)] if fallback else []
-        risks = noted + [r.strip() for r in answer.risks if r.strip()] + dropped + renamed
+        settled = [] if requirements is None else requirements.answered_questions
+        own = without_settled([r.strip() for r in answer.risks if r.strip()], settled)
+        risks = noted + own + dropped + renamed
         test_plan = [t.strip() for t in answer.test_plan if t.strip()]
         addressed = [a.strip() for a in answer.addresses_feedback if a.strip()]
         contracts = clean_contracts(answer.contracts)
