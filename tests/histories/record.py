@@ -24,6 +24,8 @@ children, `secrets-held-implementation` and `secrets-pushed-implementation`) tak
 `secrets-approval` patch: the credential scan holds the implementation's push back until an
 approver approves it. `vulnerable-dependency` takes the `dependency-advisories` patch: a change
 that pins a dependency version with a known vulnerability opens a draft naming the advisory.
+`review-held` takes the `review-held-to-comments` patch: a review round whose revision changed
+a file no comment is about puts it back, and, its comment judged not addressed, pushes nothing.
 """
 
 import asyncio
@@ -40,6 +42,7 @@ from temporalio.testing import WorkflowEnvironment
 from temporalio.worker import Worker
 
 from activities.messages import SecretFinding
+from activities.round_messages import CommentJudgement, JudgeCommentsResult
 from graphs.schemas import CriterionCoverage, FileChange
 from integrations.advisories import Advisory
 from tests.conftest import register_search_attributes
@@ -149,6 +152,16 @@ async def review_judged(handle: Handle) -> None:
     await merge(handle)
 
 
+async def review_held(handle: Handle) -> None:
+    """A judged review round that addressed its comment in no file: nothing is pushed."""
+    await wait_until(handle, awaiting(Status.AWAITING_REVIEW))
+    comment = ReviewComment(id=9, kind=CommentKind.INLINE, body="Give power() a docstring",
+                            author="erin", path="calc/operations.py", line=1)  # fmt: skip
+    await handle.signal(TicketWorkflow.review_feedback, ReviewFeedbackInput(comments=[comment]))
+    await wait_until(handle, rounds_done("review", 1))
+    await merge(handle)
+
+
 async def review_closed(handle: Handle) -> None:
     await wait_until(handle, awaiting(Status.AWAITING_REVIEW))
     closed = PullRequestChangeInput(action="closed", sender="carol")
@@ -191,6 +204,7 @@ SCENARIOS: dict[str, Callable[[Handle], Awaitable[None]]] = {
     "followup-repeated": followup_repeated,  # its follow-up round repeats a question
     "review-notified": review_merged,  # Discord hears of the pull request and each push
     "secrets-approved": secrets_approved,  # auto mode; the scan holds the push back once
+    "review-held": review_held,  # its round changed a file no comment is about, addressed none
 }
 # Scenarios whose implementation child is saved too, and under which name.
 CHILDREN = {
@@ -264,6 +278,11 @@ async def record(env: WorkflowEnvironment, names: list[str]) -> list[str]:
             fakes.race = "human9"  # the review round's push merges their commit in
         if name == "secrets-approved":
             fakes.secrets = HELD
+        if name == "review-held":
+            fakes.revise_also = ["calc/cli.py"]
+            fakes.judgement = JudgeCommentsResult(
+                judgements=[CommentJudgement(id=9, addressed=False, reply="No docstring yet")]
+            )
         workflow_id = f"ticket-{inp.key}"
         async with Worker(
             env.client,

@@ -64,6 +64,7 @@ class PullRequestRounds:
         self._before_agent = before_agent
         self.inbox, self.key = inbox, inp.key
         self.last_push: CommitRoundResult | None = None
+        self.held_back = ""  # why a round with a change pushed none of it
         self._push_conflicts = 0
 
     async def comment(self, step: str, body: str) -> None:
@@ -92,7 +93,7 @@ class PullRequestRounds:
         self, number: int, failures: list[CheckInput]
     ) -> tuple[str | None, list[str]]:
         """Read what failed, revise, test, commit once and say what changed and why."""
-        self.last_push = None
+        self.last_push, self.held_back = None, ""
         pushes = len(self._inbox.pushed_by_others)
         reports: list[CiFailureReport] = await asyncio.gather(
             *(self._read_failure(f) for f in failures)
@@ -120,7 +121,7 @@ class PullRequestRounds:
         self, number: int, comments: list[ReviewComment]
     ) -> tuple[str | None, list[str]]:
         """Address every comment in one commit, or answer why not; reply in inline threads."""
-        self.last_push = None
+        self.last_push, self.held_back = None, ""
         if workflow.patched(JUDGED_REVIEWS):
             return await judged_review_round(self, number, comments)
         pushes = len(self._inbox.pushed_by_others)
@@ -263,7 +264,10 @@ class PullRequestRounds:
         return result.sha
 
     def push_outcome(self) -> str:
-        """The round's outcome when its push conflicted with someone else's ("" otherwise)."""
+        """The round's outcome when it held its change back or its push conflicted with
+        someone else's ("" otherwise)."""
+        if self.held_back:
+            return self.held_back
         push = self.last_push
         if push is None or not push.unresolved:
             return ""

@@ -120,6 +120,24 @@ def judged_reply(
     return f"Not done: {reply}."
 
 
+def unaddressed_reply(reason: str) -> str:
+    """The answer to a comment the round did not address: nothing of it was pushed, and why."""
+    reason = reason.strip().rstrip(".")[:300] or "no reason given"
+    return f"Not addressed, so nothing was pushed for it: {reason}."
+
+
+ONLY_OTHER_FILES = "the revision changed only files no comment is about"
+
+
+def left_out_note(paths: list[str]) -> str:
+    """What a round left out of its change: files the revision changed that no comment is
+    about ("" when none)."""
+    if not paths:
+        return ""
+    named = ", ".join(f"`{p}`" for p in paths)
+    return f" Left out of the round, as no comment is about them: {named}."
+
+
 def refused_reply(reason: str) -> str:
     """The answer to a comment that asks for something ticketsmith never does."""
     return f"Not done: {reason}."
