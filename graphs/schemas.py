@@ -196,5 +196,7 @@ class Implementation(BaseModel):
     new_tests_failed: int = 0
     failing_tests: list[str] = Field(default_factory=list)
     criteria: list[CriterionCoverage] = Field(default_factory=list)
+    # What a review round's revision changed that no comment is about, put back.
+    left_out: list[str] = Field(default_factory=list)
     # The commit the changes were written against, where a pull-request round knows it.
     base_sha: str | None = None

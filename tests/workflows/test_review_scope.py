@@ -4,6 +4,7 @@ pushes nothing and says why."""
 
 from temporalio.testing import WorkflowEnvironment
 
+from activities.pr_messages import InlineComment
 from activities.round_messages import CommentJudgement, JudgeCommentsResult
 from tests.support.notices import check_row
 from tests.workflows.fakes import FakeActivities
@@ -44,6 +45,7 @@ async def test_a_round_that_addressed_no_comment_pushes_nothing_and_says_why(
 ) -> None:
     fakes = FakeActivities()
     fakes.revise_also = [CLI]  # the revision rewrote a file no comment is about
+    fakes.revise_left_out = ["`divide` in `calc/operations.py`"]  # and put a definition back
     fakes.judgement = JudgeCommentsResult(
         judgements=[CommentJudgement(id=61, addressed=False, reply="power() has no docstring")]
     )
@@ -54,12 +56,15 @@ async def test_a_round_that_addressed_no_comment_pushes_nothing_and_says_why(
         status = await wait_until(handle, rounds_done("review", 1))
         await merge(handle)
 
+    assert fakes.calls["revise_pull_request"][0].comments == [
+        InlineComment(path=OPS, line=2, body=DOCSTRING)
+    ]
     assert [c.path for c in fakes.calls["run_tests"][-1].changes] == [OPS]
     assert [c.path for c in fakes.calls["judge_review_comments"][0].changes] == [OPS]
     assert fakes.calls["commit_round_changes"] == []  # nothing pushed
     assert replies(fakes) == {
         61: "Not addressed, so nothing was pushed for it: power() has no docstring. Left out of "
-        "the round, as no comment is about them: `calc/cli.py`."
+        "the round, as no comment is about them: `calc/cli.py`, `divide` in `calc/operations.py`."
     }
     summary = fakes.calls["comment_on_pull_request"][-1].body
     assert "Commit" not in summary and "(re: comment 61)" in summary

@@ -5,6 +5,7 @@ the revision; a judgement that fails or does not parse falls back to the files c
 """
 
 import asyncio
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 from temporalio import workflow
@@ -12,6 +13,7 @@ from temporalio.exceptions import ActivityError, is_cancelled_exception
 
 with workflow.unsafe.imports_passed_through():
     from activities.messages import RepoRef
+    from activities.pr_messages import InlineComment
     from activities.round_messages import (
         CommentToJudge,
         CommitRoundResult,
@@ -38,7 +40,9 @@ class Rounds(Protocol):
 
     async def comment(self, step: str, body: str) -> None: ...
     async def reply(self, step: str, comment: ReviewComment, body: str) -> None: ...
-    async def revise(self, kind: str, feedback: str, paths: list[str]) -> Implementation: ...
+    async def revise(
+        self, kind: str, feedback: str, paths: list[str], comments: Sequence[InlineComment] = ()
+    ) -> Implementation: ...
     async def run_tests(self, done: Implementation) -> Any: ...
     async def pushed_meanwhile(self, pushes: int, step: str) -> bool: ...
     async def commit_changes(self, done: Implementation, message: str) -> str | None: ...
@@ -74,7 +78,8 @@ async def judged_review_round(
     left_out: list[str] = []
     if acting:
         paths = list(dict.fromkeys(c.path for c in acting if c.path))
-        done = await rounds.revise("review", quoted_comments(acting), paths)
+        inline = [InlineComment(path=c.path, line=c.line, body=c.body) for c in acting if c.path]
+        done = await rounds.revise("review", quoted_comments(acting), paths, inline if held else [])
         if held:  # put back before the tests, the judgement and the push
             left_out = outside(done.changes, acting)
             done = done.model_copy(update={"changes": without(done.changes, left_out)})
@@ -98,7 +103,7 @@ async def judged_review_round(
         c.id: _answer(c, sha, files, done.notes, verdicts, refused, held, left_out)
         for c in comments
     }
-    note = review_texts.left_out_note(left_out)
+    note = review_texts.left_out_note([f"`{p}`" for p in left_out] + done.left_out)
     replies = [
         rounds.reply(
             f"review-{number}-reply-{c.id}", c, answers[c.id] + ("" if c.id in refused else note)
@@ -126,7 +131,7 @@ def _answer(
     verdict = verdicts.get(comment.id)
     if held and verdict is not None and not verdict[0]:
         return review_texts.unaddressed_reply(verdict[1])
-    if held and verdict is None and sha is None and left_out:
+    if held and verdict is None and sha is None and left_out:  # only files no comment is about
         return review_texts.unaddressed_reply(review_texts.ONLY_OTHER_FILES)
     fallback = review_texts.comment_reply(comment, sha, files, notes)
     return review_texts.judged_reply(comment, sha, verdicts.get(comment.id), fallback)

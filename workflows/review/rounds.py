@@ -1,7 +1,7 @@
 """Rounds of work on an open pull request: fix CI, answer a review, bring the base in."""
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from temporalio import workflow
@@ -10,6 +10,7 @@ with workflow.unsafe.imports_passed_through():
     from activities.messages import RepoRef, RunTestsInput
     from activities.pr_messages import (
         CiFailureReport,
+        InlineComment,
         PostedComment,
         PullRequestCommentInput,
         ReadCiFailureInput,
@@ -186,7 +187,9 @@ class PullRequestRounds:
         )  # fmt: skip
         return report
 
-    async def revise(self, kind: str, feedback: str, paths: list[str]) -> Implementation:
+    async def revise(
+        self, kind: str, feedback: str, paths: list[str], comments: Sequence[InlineComment] = ()
+    ) -> Implementation:
         await self._before_agent()
         done: Implementation = await workflow.execute_activity_method(
             RoundActivities.revise_pull_request,
@@ -194,7 +197,7 @@ class PullRequestRounds:
                 repo=self.repo, ticket=self._ticket, kind=kind, feedback=feedback, paths=paths,
                 test_command=self._inp.project.test_command,
                 setup_command=self._inp.project.setup_command,
-                run_checks=self._inp.project.instruction_checks,
+                run_checks=self._inp.project.instruction_checks, comments=list(comments),
             ),
             task_queue=self._inp.agent_task_queue,
             start_to_close_timeout=LLM_TIMEOUT,

@@ -129,13 +129,12 @@ def unaddressed_reply(reason: str) -> str:
 ONLY_OTHER_FILES = "the revision changed only files no comment is about"
 
 
-def left_out_note(paths: list[str]) -> str:
-    """What a round left out of its change: files the revision changed that no comment is
-    about ("" when none)."""
-    if not paths:
+def left_out_note(parts: list[str]) -> str:
+    """What a round left out of its change: files (or definitions in them) the revision
+    changed that no comment is about, as markdown ("" when none)."""
+    if not parts:
         return ""
-    named = ", ".join(f"`{p}`" for p in paths)
-    return f" Left out of the round, as no comment is about them: {named}."
+    return f" Left out of the round, as no comment is about them: {', '.join(parts)}."
 
 
 def refused_reply(reason: str) -> str:
