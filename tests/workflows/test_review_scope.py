@@ -90,6 +90,6 @@ async def test_a_round_whose_change_is_only_elsewhere_pushes_nothing(
 
     assert fakes.calls["judge_review_comments"] == [] and fakes.calls["commit_round_changes"] == []
     assert replies(fakes) == {
-        62: "Not addressed, so nothing was pushed for it: the revision changed only files no "
+        62: "Not addressed, so nothing was pushed for it: the revision changed only what no "
         "comment is about. Left out of the round, as no comment is about them: `calc/cli.py`."
     }

@@ -99,11 +99,12 @@ async def judged_review_round(
         rounds.inbox.requeue(comments)  # answered by the round that starts from their commit
         return None, []
     files = [c.path for c in done.changes] if sha else []
+    put_back = [f"`{p}`" for p in left_out] + done.left_out
     answers = {
-        c.id: _answer(c, sha, files, done.notes, verdicts, refused, held, left_out)
+        c.id: _answer(c, sha, files, done.notes, verdicts, refused, held, put_back)
         for c in comments
     }
-    note = review_texts.left_out_note([f"`{p}`" for p in left_out] + done.left_out)
+    note = review_texts.left_out_note(put_back)
     replies = [
         rounds.reply(
             f"review-{number}-reply-{c.id}", c, answers[c.id] + ("" if c.id in refused else note)
@@ -122,17 +123,17 @@ async def judged_review_round(
 
 def _answer(
     comment: ReviewComment, sha: str | None, files: list[str], notes: str, verdicts: Verdicts,
-    refused: dict[int, str], held: bool, left_out: list[str],
+    refused: dict[int, str], held: bool, put_back: list[str],
 ) -> str:  # fmt: skip
     """One comment's answer; `held`: the round's change is held to what the comments it
-    addressed are about (`left_out`: what no comment is about)."""
+    addressed are about (`put_back`: what the revision changed that no comment is about)."""
     if comment.id in refused:
         return review_texts.refused_reply(refused[comment.id])
     verdict = verdicts.get(comment.id)
     if held and verdict is not None and not verdict[0]:
         return review_texts.unaddressed_reply(verdict[1])
-    if held and verdict is None and sha is None and left_out:  # only files no comment is about
-        return review_texts.unaddressed_reply(review_texts.ONLY_OTHER_FILES)
+    if held and verdict is None and sha is None and put_back:
+        return review_texts.unaddressed_reply(review_texts.ONLY_ELSEWHERE)
     fallback = review_texts.comment_reply(comment, sha, files, notes)
     return review_texts.judged_reply(comment, sha, verdicts.get(comment.id), fallback)
 

@@ -126,7 +126,7 @@ def unaddressed_reply(reason: str) -> str:
     return f"Not addressed, so nothing was pushed for it: {reason}."
 
 
-ONLY_OTHER_FILES = "the revision changed only files no comment is about"
+ONLY_ELSEWHERE = "the revision changed only what no comment is about"
 
 
 def left_out_note(parts: list[str]) -> str:
