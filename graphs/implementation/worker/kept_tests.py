@@ -7,14 +7,9 @@ adds (new imports, new functions and classes, new names) is kept after the file 
 
 import ast
 
+from graphs.implementation.worker.named_functions import parsed
+
 Definition = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
-
-
-def _parsed(text: str) -> ast.Module | None:
-    try:
-        return ast.parse(text)
-    except (SyntaxError, ValueError):
-        return None
 
 
 def _source(lines: list[str], node: ast.stmt) -> str:
@@ -37,7 +32,7 @@ def _defined(node: ast.stmt) -> set[str]:
 def with_existing_tests(original: str, answer: str) -> tuple[str, list[str]]:
     """The answer, or, when it changed or dropped a definition of the original, the original
     with what the answer adds after it; and the names put back."""
-    before, after = _parsed(original), _parsed(answer)
+    before, after = parsed(original), parsed(answer)
     if before is None or after is None:
         return answer, []  # not Python both ways: the gate says what is wrong
     answered = {ast.dump(node) for node in after.body}
