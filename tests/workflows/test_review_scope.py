@@ -85,10 +85,14 @@ async def test_a_round_whose_change_is_only_elsewhere_pushes_nothing(
         await wait_until(handle, awaiting(Status.AWAITING_REVIEW))
         feedback = ReviewFeedbackInput(comments=[inline(62, DOCSTRING, OPS)])
         await handle.signal(TicketWorkflow.review_feedback, feedback)
-        await wait_until(handle, rounds_done("review", 1))
+        status = await wait_until(handle, rounds_done("review", 1))
         await merge(handle)
 
     assert fakes.calls["judge_review_comments"] == [] and fakes.calls["commit_round_changes"] == []
+    view = status.pull_request
+    assert view is not None and view.rounds[-1].outcome == (
+        "not pushed: the revision changed only what no comment is about"
+    )
     assert replies(fakes) == {
         62: "Not addressed, so nothing was pushed for it: the revision changed only what no "
         "comment is about. Left out of the round, as no comment is about them: `calc/cli.py`."

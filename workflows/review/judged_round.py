@@ -93,6 +93,8 @@ async def judged_review_round(
         done = done.model_copy(update={"changes": [c for c in done.changes if c.path in kept]})
         if not done.changes:
             rounds.held_back = NOTHING_ADDRESSED
+    elif held and (left_out or done.left_out):
+        rounds.held_back = f"not pushed: {review_texts.ONLY_ELSEWHERE}"
     sha = await rounds.commit_changes(done, f"{rounds.key}: address review (round {number})")
     push = rounds.last_push
     if sha is None and push is not None and push.unresolved:
