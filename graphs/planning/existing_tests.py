@@ -16,10 +16,12 @@ CHANGE_VERBS = (
     "update|change|fix|rewrite|modify|edit|adjust|correct|replace|remove|delete|rename|"
     "refactor|migrate|convert|repair|move|reorganise|reorganize"
 )
+# A word that starts a clause of its own: "fix the bug so tests pass" asks for no test change.
+CLAUSE = r"(?:so|and|or|then|that|to|until|when|while|because|before|after|if)\b"
 # "update the existing tests", "fix the flaky test", "tests must be updated"
 ASKS_TO_CHANGE_TESTS = re.compile(
-    rf"\b(?:{CHANGE_VERBS})\w*\s+(?:[\w`'-]+\s+){{0,3}}tests?\b"
-    rf"|\btests?\s+(?:\w+\s+){{0,2}}(?:be\s+)?(?:{CHANGE_VERBS})\w*",
+    rf"\b(?:{CHANGE_VERBS})\w*\s+(?:(?!{CLAUSE})[\w`'-]+\s+){{0,3}}tests?\b"
+    rf"|\btests?\s+(?:(?!(?:not|never|no)\b)\w+\s+){{0,2}}(?:be\s+)?(?:{CHANGE_VERBS})\w*",
     re.IGNORECASE,
 )
 ADDED = " (the change's tests are added after the existing ones, which stay as they are)"

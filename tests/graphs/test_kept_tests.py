@@ -106,6 +106,9 @@ def test_what_asks_to_change_tests() -> None:
         "Add subtract(a, b). Tests in `tests/` for the new function.",
         "The existing tests must still pass.",
         "Write tests for subtract; see mytest_ops.py.",
+        "Fix the bug so tests pass again.",
+        "The existing tests must not change.",
+        "Change subtract and then tests will show it.",
     ):
         assert not asks_to_change_tests(text, TESTS), text
 
