@@ -61,6 +61,7 @@ class Requirements(BaseModel):
     tokens: int = 0
     cost: ModelCost = Field(default_factory=ModelCost)
     answers: list[str] = Field(default_factory=list)  # the reporter's, as written (untrusted)
+    answered_questions: list[str] = Field(default_factory=list)  # the questions they settle
 
     @field_validator("requirements", "acceptance_criteria")
     @classmethod
@@ -102,6 +103,8 @@ class Plan(BaseModel):
     cost: ModelCost = Field(default_factory=ModelCost)
     fallback: str = ""  # why the model's plan was unusable, when this one was built without it
     instructions_followed: list[str] = Field(default_factory=list)  # the files it was told to
+    # The repository's test files the change adds tests to, their own tests kept as they are.
+    kept_tests: list[str] = Field(default_factory=list)
 
 
 class FileChange(BaseModel):
@@ -199,5 +202,7 @@ class Implementation(BaseModel):
     new_tests_failed: int = 0
     failing_tests: list[str] = Field(default_factory=list)
     criteria: list[CriterionCoverage] = Field(default_factory=list)
+    # What a review round's revision changed that no comment is about, put back.
+    left_out: list[str] = Field(default_factory=list)
     # The commit the changes were written against, where a pull-request round knows it.
     base_sha: str | None = None

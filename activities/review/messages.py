@@ -3,8 +3,11 @@
 from pydantic import BaseModel, Field
 
 from activities.messages import RepoRef
+from graphs.comment_scope import InlineComment
 from graphs.cost import ModelCost
 from graphs.schemas import TicketContext
+
+__all__ = ["InlineComment"]
 
 
 class ReadCiFailureInput(BaseModel):
@@ -62,6 +65,8 @@ class ReviseInput(BaseModel):
     setup_command: str | None = None
     max_revisions: int = 3
     run_checks: bool = True  # the check commands the repository's instructions name
+    # A review round's inline comments: changes to definitions none is about are put back.
+    comments: list[InlineComment] = Field(default_factory=list)
 
 
 class UpdateFromBaseInput(BaseModel):

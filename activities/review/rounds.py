@@ -21,6 +21,7 @@ from activities.review.round_messages import (
 )
 from activities.steering import TicketSteering
 from activities.testing.tester import WorkspaceTester, instruction_checks
+from graphs.comment_scope import hold_changes
 from graphs.feedback import feedback_plan, paths_in, repository_file
 from graphs.implementation.graph import implement_plan
 from graphs.schemas import Implementation
@@ -65,6 +66,10 @@ class RoundActivities:
             )  # fmt: skip
             with model_answers():
                 implementation = await heartbeating(work)
+            comments = getattr(inp, "comments", [])
+            if comments:  # read against the branch as the comments saw it
+                changes, left_out = hold_changes(repo_dir, implementation.changes, comments)
+                implementation.changes, implementation.left_out = changes, left_out
         implementation.base_sha = base_sha
         report_tokens(f"revise_pull_request ({inp.kind})", implementation.tokens)
         return implementation

@@ -12,9 +12,11 @@ from graphs.analysis.tools import CONTEXT_QUERY, find_tool
 from graphs.fences import safe_relative_path
 from graphs.node_types import AsyncNode, SyncNode
 from graphs.offline import is_offline
+from graphs.planning.existing_tests import keep_existing_tests
 from graphs.planning.named import on_named_functions
 from graphs.planning.paths import is_test_path, resolve_paths
 from graphs.planning.render import render_plan_markdown
+from graphs.planning.settled import without_settled
 from graphs.planning.state import (
     ContractAnswer,
     PlanAnswer,
@@ -202,10 +204,17 @@ def make_finalise(model: BaseChatModel) -> SyncNode[PlanningState]:
         answer, renamed = on_named_functions(state["answer"], asked)
         files, dropped = clean_files(answer.files)
         files, resolved = resolve_paths(files, state["analysis"].files)
-        dropped += resolved
+        requirements = state["requirements"]
+        reporter = "\n".join(requirements.answers) if requirements is not None else ""
+        files, kept_tests, kept = keep_existing_tests(
+            files, state["analysis"].files, f"{asked}\n{reporter}"
+        )
+        dropped += resolved + kept
         fallback = state.get("fallback")
         noted = [FALLBACK_NOTE.format(reason=fallback)] if fallback else []
-        risks = noted + [r.strip() for r in answer.risks if r.strip()] + dropped + renamed
+        settled = [] if requirements is None else requirements.answered_questions
+        own = without_settled([r.strip() for r in answer.risks if r.strip()], settled)
+        risks = noted + own + dropped + renamed
         test_plan = [t.strip() for t in answer.test_plan if t.strip()]
         addressed = [a.strip() for a in answer.addresses_feedback if a.strip()]
         contracts = clean_contracts(answer.contracts)
@@ -245,6 +254,7 @@ def make_finalise(model: BaseChatModel) -> SyncNode[PlanningState]:
             produced_offline=offline,
             tokens=state.get("tokens", 0),
             fallback=fallback or "",
+            kept_tests=kept_tests,
         )
         return {"plan": plan}
 

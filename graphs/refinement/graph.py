@@ -4,7 +4,12 @@ from langchain_core.language_models import BaseChatModel
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
-from graphs.refinement.nodes import make_ask_questions, make_write_requirements, route_start
+from graphs.refinement.nodes import (
+    make_ask_questions,
+    make_write_requirements,
+    route_start,
+    settled_questions,
+)
 from graphs.refinement.state import RefinementInput, RefinementState
 from graphs.schemas import Analysis, Question, QuestionSet, Requirements, TicketContext
 
@@ -65,4 +70,5 @@ async def refine_requirements(
     # The answers as written go on with the requirements: a small model's refinement drops
     # details (a constant's name, an error message's form) the change must still honour.
     given = [a.strip() for a in answers if a.strip()]
-    return requirements.model_copy(update={"answers": given})
+    settled = settled_questions(questions, answers)
+    return requirements.model_copy(update={"answers": given, "answered_questions": settled})

@@ -49,6 +49,20 @@ def leaves_questions_open(questions: list[Question], answers: list[str]) -> bool
     return any(_STILL_OPEN.search(answer) for answer in given)
 
 
+def settled_questions(questions: list[Question], answers: list[str]) -> list[str]:
+    """The questions the answers settle: each one answered, unless its answer leaves it open.
+
+    Answers one per question are read each against its own; fewer or more (one comment
+    answering all) settle every question, unless one of them leaves something open.
+    """
+    given = [a for a in answers if a.strip()]
+    if not given:
+        return []
+    if len(given) == len(questions):
+        return [q.text for q, a in zip(questions, given, strict=True) if not _STILL_OPEN.search(a)]
+    return [] if any(_STILL_OPEN.search(a) for a in given) else [q.text for q in questions]
+
+
 def answered_questions(questions: list[Question], answers: list[str]) -> list[dict[str, Any]]:
     """Questions paired with answers; answers beyond the questions are kept as general ones."""
     pairs: list[dict[str, Any]] = []

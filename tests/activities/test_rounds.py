@@ -11,6 +11,7 @@ from activities.messages import RepoRef
 from activities.repo import Workspaces
 from activities.review.messages import ReviseInput, UpdateFromBaseInput
 from activities.review.rounds import RoundActivities
+from graphs.comment_scope import InlineComment
 from graphs.models import ScriptedChatModel
 from graphs.prompting import read_task
 from graphs.schemas import TicketContext
@@ -144,3 +145,39 @@ async def test_paths_from_comments_never_leave_the_repository(
     workers = [p for p in prompts if "Your file is" in p]
     assert workers and all("Your file is `calc/ops.py`" in p for p in workers)
     assert not any("hunter2" in p or "[core]" in p for p in prompts)
+
+
+async def test_a_review_revision_keeps_only_the_definitions_its_comments_are_about(
+    remote: RepoRef, ticket: TicketContext, tmp_path: Path
+) -> None:
+    work = Path(remote.clone_url).parent / "scoped-work"
+    subprocess.run(["git", "clone", "-q", remote.clone_url, str(work)], check=True)
+    git(work, "checkout", "-qb", remote.branch)
+    two = "def add(a: int, b: int) -> int:\n    return a + b\n\n\ndef half(a: int) -> float:\n"
+    (work / "calc" / "ops.py").write_text(two + "    return a / 2\n")
+    git(work, "-c", "user.name=t", "-c", "user.email=t@e", "commit", "-qam", "half")
+    git(work, "push", "-q", "origin", remote.branch)
+    rewritten = (
+        'def add(a: int, b: int) -> int:\n    """The sum."""\n    return a + b\n\n\n'
+        "def half(a: int) -> float:\n    return a * 0.5\n"
+    )
+
+    def answer(messages: list[BaseMessage]) -> str:
+        task, inputs = read_task(messages)
+        return PASS if task == "review" else f"{inputs['path']}\n```python\n{rewritten}```"
+
+    inp = ReviseInput(
+        repo=remote, ticket=ticket, kind="review", feedback="Give add() a docstring.",
+        paths=["calc/ops.py"],
+        comments=[InlineComment(path="calc/ops.py", line=1, body="Give add() a docstring.")],
+    )  # fmt: skip
+    done = await ActivityEnvironment().run(
+        rounds(ScriptedChatModel([answer] * 20), tmp_path).revise_pull_request, inp
+    )
+
+    assert [c.path for c in done.changes] == ["calc/ops.py"]
+    assert done.changes[0].content == (
+        'def add(a: int, b: int) -> int:\n    """The sum."""\n    return a + b\n\n\n'
+        "def half(a: int) -> float:\n    return a / 2\n"
+    )
+    assert done.left_out == ["`half` in `calc/ops.py`"]

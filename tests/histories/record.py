@@ -26,6 +26,8 @@ approver approves it. `vulnerable-dependency` takes the `dependency-advisories` 
 that pins a dependency version with a known vulnerability opens a draft naming the advisory.
 `cost-capped` takes the `cost-cap` patch: its model calls, priced by the worker, reach the
 project's cost cap, it pauses, and `budget +$5` lets it go on.
+`review-held` takes the `review-held-to-comments` patch: a review round whose revision changed
+a file no comment is about puts it back, and, its comment judged not addressed, pushes nothing.
 """
 
 import asyncio
@@ -43,6 +45,7 @@ from temporalio.worker import Worker
 
 from activities.costing import CostInterceptor
 from activities.messages import SecretFinding
+from activities.review.round_messages import CommentJudgement, JudgeCommentsResult
 from graphs.schemas import CriterionCoverage, FileChange
 from integrations.advisories import Advisory
 from tests.conftest import register_search_attributes
@@ -154,6 +157,16 @@ async def review_judged(handle: Handle) -> None:
     await merge(handle)
 
 
+async def review_held(handle: Handle) -> None:
+    """A judged review round that addressed its comment in no file: nothing is pushed."""
+    await wait_until(handle, awaiting(Status.AWAITING_REVIEW))
+    comment = ReviewComment(id=9, kind=CommentKind.INLINE, body="Give power() a docstring",
+                            author="erin", path="calc/operations.py", line=1)  # fmt: skip
+    await handle.signal(TicketWorkflow.review_feedback, ReviewFeedbackInput(comments=[comment]))
+    await wait_until(handle, rounds_done("review", 1))
+    await merge(handle)
+
+
 async def review_closed(handle: Handle) -> None:
     await wait_until(handle, awaiting(Status.AWAITING_REVIEW))
     closed = PullRequestChangeInput(action="closed", sender="carol")
@@ -207,6 +220,7 @@ SCENARIOS: dict[str, Callable[[Handle], Awaitable[None]]] = {
     "review-notified": review_merged,  # Discord hears of the pull request and each push
     "secrets-approved": secrets_approved,  # auto mode; the scan holds the push back once
     "cost-capped": cost_capped,  # its analysis and questions cost more than its cap
+    "review-held": review_held,  # its round changed a file no comment is about, addressed none
 }
 # Scenarios whose implementation child is saved too, and under which name.
 CHILDREN = {
@@ -282,6 +296,11 @@ async def record(env: WorkflowEnvironment, names: list[str]) -> list[str]:
             fakes.race = "human9"  # the review round's push merges their commit in
         if name == "secrets-approved":
             fakes.secrets = HELD
+        if name == "review-held":
+            fakes.revise_also = ["calc/cli.py"]
+            fakes.judgement = JudgeCommentsResult(
+                judgements=[CommentJudgement(id=9, addressed=False, reply="No docstring yet")]
+            )
         workflow_id = f"ticket-{inp.key}"
         async with Worker(
             env.client,

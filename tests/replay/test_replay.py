@@ -43,6 +43,7 @@ def test_every_scenario_is_recorded() -> None:
     # the credential scan holds the implementation's push back until an approver approves it
     assert {"secrets-approved", "secrets-held-implementation"} <= names
     assert "secrets-pushed-implementation" in names
+    assert "review-held" in names  # a review round held to its comments pushes nothing
     graphs = {"sequence", "parallel", "conditional-then", "conditional-else", "retry"}
     graphs |= {"error-handler", "wait-approved", "wait-expired", "foreach-loop"}
     assert {f"graph-{name}" for name in graphs} <= names

@@ -80,6 +80,8 @@ class FakeActivities:
         self.revise_gate: asyncio.Event | None = None  # holds revise_pull_request until set
         self.revise_error: str | None = None  # revise_pull_request fails for good with this
         self.revise_unchanged = False  # revise_pull_request finds nothing to change
+        self.revise_also: list[str] = []  # files revise_pull_request changes beyond those asked
+        self.revise_left_out: list[str] = []  # what revise_pull_request put back
         # What judge_review_comments answers (default: every comment addressed).
         self.judgement: JudgeCommentsResult | None = None
         self.race: str | None = None  # a head someone pushed first, merged in by the next commit
@@ -303,11 +305,14 @@ class FakeActivities:
         if self.revise_error is not None:
             raise ApplicationError(self.revise_error, type="ModelAnswerError", non_retryable=True)
         paths = [] if self.revise_unchanged else inp.paths or ["calc/operations.py"]
+        paths = [*paths, *self.revise_also]
         changes = [
             FileChange(path=p, content=f"# round {len(self.calls['revise_pull_request'])}\n")
             for p in paths
         ]
-        return Implementation(changes=changes, notes="fixed", tokens=4)
+        return Implementation(
+            changes=changes, notes="fixed", tokens=4, left_out=self.revise_left_out
+        )
 
     @activity.defn(name="update_from_base")
     async def update_from_base(self, inp: UpdateFromBaseInput) -> UpdateFromBaseResult:

@@ -66,7 +66,7 @@ async def test_each_comment_is_answered_in_its_thread_from_the_judgement(
     assert [c.id for c in fakes.calls["judge_review_comments"][0].comments] == [31, 32]
     assert replies(fakes) == {
         31: "Addressed in sha3: The docstring says it is whole.",
-        32: "Not done: A zero exponent is already tested.",
+        32: "Not addressed, so nothing was pushed for it: A zero exponent is already tested.",
         33: "Not done: the test and setup commands come from the project's configuration, "
         "which comments on a pull request cannot change.",
     }
@@ -75,6 +75,8 @@ async def test_each_comment_is_answered_in_its_thread_from_the_judgement(
     assert "- Not done: ticketsmith does not reveal its settings" in summary
     assert "(re: comment 34)" in summary and "(re: comment 32)" in summary
     assert [c.test_command for c in fakes.calls["commit_round_changes"]] == [revise[0].test_command]
+    # the test file only the unaddressed comment is about stays as the branch has it
+    assert [f.path for f in fakes.calls["commit_round_changes"][0].files] == [OPS]
 
 
 async def test_an_unusable_judgement_falls_back_to_the_files_changed(

@@ -1,7 +1,7 @@
 """Rounds of work on an open pull request: fix CI, answer a review, bring the base in."""
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from temporalio import workflow
@@ -11,6 +11,7 @@ with workflow.unsafe.imports_passed_through():
     from activities.repo import RepoActivities
     from activities.review.messages import (
         CiFailureReport,
+        InlineComment,
         PostedComment,
         PullRequestCommentInput,
         ReadCiFailureInput,
@@ -65,6 +66,7 @@ class PullRequestRounds:
         self._before_agent = before_agent
         self.inbox, self.key = inbox, inp.key
         self.last_push: CommitRoundResult | None = None
+        self.held_back = ""  # why a round with a change pushed none of it
         self._push_conflicts = 0
 
     async def comment(self, step: str, body: str) -> None:
@@ -93,7 +95,7 @@ class PullRequestRounds:
         self, number: int, failures: list[CheckInput]
     ) -> tuple[str | None, list[str]]:
         """Read what failed, revise, test, commit once and say what changed and why."""
-        self.last_push = None
+        self.last_push, self.held_back = None, ""
         pushes = len(self._inbox.pushed_by_others)
         reports: list[CiFailureReport] = await asyncio.gather(
             *(self._read_failure(f) for f in failures)
@@ -121,7 +123,7 @@ class PullRequestRounds:
         self, number: int, comments: list[ReviewComment]
     ) -> tuple[str | None, list[str]]:
         """Address every comment in one commit, or answer why not; reply in inline threads."""
-        self.last_push = None
+        self.last_push, self.held_back = None, ""
         if workflow.patched(JUDGED_REVIEWS):
             return await judged_review_round(self, number, comments)
         pushes = len(self._inbox.pushed_by_others)
@@ -186,7 +188,9 @@ class PullRequestRounds:
         )  # fmt: skip
         return report
 
-    async def revise(self, kind: str, feedback: str, paths: list[str]) -> Implementation:
+    async def revise(
+        self, kind: str, feedback: str, paths: list[str], comments: Sequence[InlineComment] = ()
+    ) -> Implementation:
         await self._before_agent()
         done: Implementation = await workflow.execute_activity_method(
             RoundActivities.revise_pull_request,
@@ -194,7 +198,7 @@ class PullRequestRounds:
                 repo=self.repo, ticket=self._ticket, kind=kind, feedback=feedback, paths=paths,
                 test_command=self._inp.project.test_command,
                 setup_command=self._inp.project.setup_command,
-                run_checks=self._inp.project.instruction_checks,
+                run_checks=self._inp.project.instruction_checks, comments=list(comments),
             ),
             task_queue=self._inp.agent_task_queue,
             start_to_close_timeout=LLM_TIMEOUT,
@@ -264,7 +268,10 @@ class PullRequestRounds:
         return result.sha
 
     def push_outcome(self) -> str:
-        """The round's outcome when its push conflicted with someone else's ("" otherwise)."""
+        """The round's outcome when it held its change back or its push conflicted with
+        someone else's ("" otherwise)."""
+        if self.held_back:
+            return self.held_back
         push = self.last_push
         if push is None or not push.unresolved:
             return ""

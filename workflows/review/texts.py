@@ -120,6 +120,23 @@ def judged_reply(
     return f"Not done: {reply}."
 
 
+def unaddressed_reply(reason: str) -> str:
+    """The answer to a comment the round did not address: nothing of it was pushed, and why."""
+    reason = reason.strip().rstrip(".")[:300] or "no reason given"
+    return f"Not addressed, so nothing was pushed for it: {reason}."
+
+
+ONLY_ELSEWHERE = "the revision changed only what no comment is about"
+
+
+def left_out_note(parts: list[str]) -> str:
+    """What a round left out of its change: files (or definitions in them) the revision
+    changed that no comment is about, as markdown ("" when none)."""
+    if not parts:
+        return ""
+    return f" Left out of the round, as no comment is about them: {', '.join(parts)}."
+
+
 def refused_reply(reason: str) -> str:
     """The answer to a comment that asks for something ticketsmith never does."""
     return f"Not done: {reason}."

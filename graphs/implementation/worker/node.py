@@ -13,6 +13,7 @@ from graphs.implementation.state import Tester, WorkerState
 from graphs.implementation.worker.answer import ask_for_file, bounded
 from graphs.implementation.worker.candidates import best_candidate, warmer
 from graphs.implementation.worker.forgotten_imports import add_forgotten_imports
+from graphs.implementation.worker.kept_tests import with_existing_tests
 from graphs.implementation.worker.prompt import worker_messages
 from graphs.implementation.worker.retries import ask_again_because, stuck, with_note, write_focused
 from graphs.implementation.worker.window import (
@@ -120,10 +121,16 @@ async def write_file(
     if not new_text.strip():
         return outcome(f"{path}: unchanged, the answer was empty", tokens=tokens)
     content = splice(current, window, new_text)
+    restored: list[str] = []
+    if path in state["plan"].kept_tests:
+        content, restored = with_existing_tests(read_current(target) or "", content)
     if same_text(current, content):
         return outcome(f"{path}: unchanged", tokens=tokens)
     content, added = add_forgotten_imports(path, content)
     verb = "created" if not current else "rewritten"
+    if restored:
+        kept = ", ".join(f"`{name}`" for name in restored)
+        verb = f"added to (its tests {kept} kept as they were)"
     if added:
         verb += " (added the missing " + ", ".join(f"`import {m}`" for m in added) + ")"
     return outcome(f"{path}: {verb}", FileChange(path=path, content=content), tokens)
