@@ -169,6 +169,9 @@ class Settings(BaseSettings):
     )
     openai_model: str = "gpt-4o-mini"
     openai_temperature: float = 0.0
+    # Sent with every chat request (OpenAI's and llama.cpp's `seed`), so a sampled answer can be
+    # drawn again; None sends none. The quality benchmark sets one per run.
+    model_seed: int | None = None
 
     # Versions of a file whose tests still fail that a worker writes, keeping the best (1: off).
     implementation_candidates: int = Field(default=1, ge=1, le=5)
