@@ -10,7 +10,7 @@ from pydantic import BaseModel
 from temporalio.service import RPCError
 
 from bench.quality.revisions import implementation_seconds, revisions_of, watch_first_revision
-from bench.quality.scoring import Score, score_checkout
+from bench.quality.scoring import Score, score_checkout, score_unchanged
 from bench.quality.setup import OWNER
 from bench.quality.tickets import Ticket
 from config import Settings, connect_temporal
@@ -154,6 +154,9 @@ async def run_ticket(
                 checkout = Path(scratch) / "checkout"
                 await asyncio.to_thread(clone_branch, settings, ticket, result.branch, checkout)
                 run.score = await asyncio.to_thread(score_checkout, ticket, checkout)
+        elif not ticket.needs_change and result.status == Status.COMPLETED:
+            with tempfile.TemporaryDirectory(prefix="quality-score-") as scratch:
+                run.score = await asyncio.to_thread(score_unchanged, ticket, Path(scratch))
         else:
             run.error = f"no branch was pushed: {result.message}"
     except (StackError, TimeoutError) as err:
