@@ -173,6 +173,9 @@ class Settings(BaseSettings):
     # US dollars per million input and output tokens by model name, as JSON:
     # {"gpt-4o-mini": {"input": 0.15, "output": 0.60}}. The local and offline models are free.
     model_prices: str = ""
+    # Sent with every chat request (OpenAI's and llama.cpp's `seed`), so a sampled answer can be
+    # drawn again; None sends none. The quality benchmark sets one per run.
+    model_seed: int | None = None
 
     # Versions of a file whose tests still fail that a worker writes, keeping the best (1: off).
     implementation_candidates: int = Field(default=1, ge=1, le=5)

@@ -14,6 +14,7 @@ from contextlib import AsyncExitStack
 from datetime import timedelta
 from typing import Any, NamedTuple
 
+from langchain_core.language_models import BaseChatModel
 from pydantic import SecretStr
 from temporalio.client import Client
 from temporalio.runtime import Runtime
@@ -92,6 +93,19 @@ class ActivitySets(NamedTuple):
     agents: Sequence[Callable[..., Any]]
 
 
+def chat_model(settings: Settings) -> BaseChatModel:
+    """The agents' model: the provider, server, temperature and seed the settings name."""
+    api_key = settings.openai_api_key.get_secret_value() if settings.openai_api_key else None
+    return make_chat_model(
+        settings.resolved_model_provider,
+        api_key=api_key,
+        base_url=settings.openai_base_url,
+        model=settings.openai_model,
+        temperature=settings.openai_temperature,
+        seed=settings.model_seed,
+    )
+
+
 def build_activities(settings: Settings, stack: AsyncExitStack) -> ActivitySets:
     """Every activity, bound to clients built from settings (the only place that builds them)."""
     webhooks = discord_webhooks(settings)
@@ -126,14 +140,7 @@ def build_activities(settings: Settings, stack: AsyncExitStack) -> ActivitySets:
         environments,
         secrets,
     )
-    api_key = settings.openai_api_key.get_secret_value() if settings.openai_api_key else None
-    model = make_chat_model(
-        settings.resolved_model_provider,
-        api_key=api_key,
-        base_url=settings.openai_base_url,
-        model=settings.openai_model,
-        temperature=settings.openai_temperature,
-    )
+    model = chat_model(settings)
     jira_activities = JiraActivities(jira)
     repo_activities = RepoActivities(workspaces)
     agent_activities = AgentActivities(

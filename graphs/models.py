@@ -27,6 +27,7 @@ def make_chat_model(
     base_url: str | None = None,
     model: str = "gpt-4o-mini",
     temperature: float = 0.0,
+    seed: int | None = None,
 ) -> BaseChatModel:
     """The chat model for a provider; the client never retries (Temporal owns retries)."""
     if provider == "offline":
@@ -38,6 +39,7 @@ def make_chat_model(
         return ChatOpenAI(
             model=model,
             temperature=temperature,
+            seed=seed,
             api_key=SecretStr(key),
             base_url=base_url,
             max_retries=0,
@@ -45,7 +47,7 @@ def make_chat_model(
     if provider == "local":  # the local server's address comes from the settings
         from localmodel.chat import settings_chat_model
 
-        return settings_chat_model(temperature)
+        return settings_chat_model(temperature, seed)
     raise ValueError(
         f"unknown model provider {provider!r}; valid providers: {', '.join(PROVIDERS)}"
     )

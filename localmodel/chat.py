@@ -202,9 +202,12 @@ def local_chat_model(
     )
 
 
-def settings_chat_model(temperature: float = 0.0) -> LocalChatModel:
+def settings_chat_model(temperature: float = 0.0, seed: int | None = None) -> LocalChatModel:
     """The chat model for the local server of the process's settings."""
     settings = get_settings()
     return local_chat_model(
-        base_url(settings), context=settings.local_model_context, temperature=temperature
+        base_url(settings),
+        context=settings.local_model_context,
+        temperature=temperature,
+        seed=seed,
     )

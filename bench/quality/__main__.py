@@ -2,20 +2,23 @@
 
 Runs the embedded stack on its own data directory and emulator seed (one Jira project and
 repository a ticket), answers questions from each ticket's answers, approves the plan, clones
-the pushed branch, adds the hidden tests and counts them. Prints a table and keeps a results
-file in bench/quality/results/.
+the pushed branch, adds the hidden tests and counts them. `--runs N` does it N times, each
+run on a fresh stack whose model gets a seed of its own. Prints a table a run (and the rates
+over the runs) and keeps a results file in bench/quality/results/.
 """
 
 import argparse
 import asyncio
 import os
+import shutil
 import subprocess
 import sys
 
 from bench.quality.drive import TicketRun, run_ticket
+from bench.quality.rates import rate_table
 from bench.quality.report import results_path, table, write_results
 from bench.quality.setup import prepare_data_dir
-from bench.quality.tickets import TicketError, load_tickets
+from bench.quality.tickets import Ticket, TicketError, load_tickets
 from config import ROOT, Settings
 from embedded.stack import Stack, StackError
 from localmodel.server import describe_model
@@ -29,12 +32,9 @@ def commit() -> str:
     return done.stdout.decode().strip() or "unknown"
 
 
-async def run(args: argparse.Namespace) -> int:
-    """Start the stack, run the tickets one after another, report."""
-    tickets = load_tickets(args.tickets or None)
-    probe = Settings()
-    overrides = prepare_data_dir(DATA_DIR, tickets, probe.jira_base_url)
-    overrides["TICKETSMITH_MODEL_PROVIDER"] = args.model
+def bench_overrides(args: argparse.Namespace) -> dict[str, str]:
+    """The worker settings the command line asks for."""
+    overrides = {"TICKETSMITH_MODEL_PROVIDER": args.model}
     if args.candidates is not None:
         overrides["TICKETSMITH_IMPLEMENTATION_CANDIDATES"] = str(args.candidates)
     if args.criteria_tests:
@@ -45,8 +45,30 @@ async def run(args: argparse.Namespace) -> int:
         overrides["TICKETSMITH_IMPLEMENTATION_MAX_REVISIONS"] = str(args.max_revisions)
     if args.revision_minutes is not None:
         overrides["TICKETSMITH_IMPLEMENTATION_MINUTES"] = str(args.revision_minutes)
+    return overrides
+
+
+def run_settings(args: argparse.Namespace, tickets: list[Ticket], number: int) -> Settings:
+    """The settings of run `number`: its own data directory and seed, in the environment the
+    stack's processes inherit."""
+    probe = Settings()
+    overrides = prepare_data_dir(DATA_DIR / f"run-{number}", tickets, probe.jira_base_url)
+    overrides.update(bench_overrides(args))
+    overrides["TICKETSMITH_MODEL_SEED"] = str(seed_of(args, number))
     os.environ.update(overrides)
-    settings = Settings(temporal_env_config=False)  # its own stack's dev server
+    return Settings(temporal_env_config=False)  # its own stack's dev server
+
+
+def seed_of(args: argparse.Namespace, number: int) -> int:
+    """The model seed of run `number` (from 1): the first seed, counted up."""
+    return int(args.seed) + number - 1
+
+
+async def run(args: argparse.Namespace) -> int:
+    """Run the tickets one after another, `--runs` times, each run on a fresh stack; report."""
+    tickets = load_tickets(args.tickets or None)
+    shutil.rmtree(DATA_DIR, ignore_errors=True)
+    settings = run_settings(args, tickets, 1)
     recorded: dict[str, object] = {
         "description": describe_model(settings),
         "commit": commit(),
@@ -58,23 +80,37 @@ async def run(args: argparse.Namespace) -> int:
         "ticket_minutes": args.ticket_minutes,
         "sandbox": settings.sandbox,
         "tickets": [t.name for t in tickets],
+        "runs": args.runs,
+        "seeds": [seed_of(args, n) for n in range(1, args.runs + 1)],
     }
     path = results_path(args.model)
-    stack = Stack(settings, reset_emulators=True)
     runs: list[TicketRun] = []
-    try:
-        await stack.start()
-        print(f"model: {describe_model(settings)}; {len(tickets)} tickets", flush=True)
-        for ticket in tickets:
-            print(f"--- {ticket.name} ({ticket.key}): {ticket.summary}", flush=True)
-            deadline = args.ticket_minutes * 60 if args.ticket_minutes else None
-            outcome = await run_ticket(settings, ticket, deadline)
-            runs.append(outcome)
-            write_results(runs, args.model, recorded, path=path)  # kept if the run is cut short
-            print(table([outcome]).splitlines()[1], flush=True)
-    finally:
-        stack.stop()
-    print("\n" + table(runs))
+    for number in range(1, args.runs + 1):
+        if number > 1:
+            settings = run_settings(args, tickets, number)
+        stack = Stack(settings, reset_emulators=True)
+        this_run: list[TicketRun] = []
+        try:
+            await stack.start()
+            print(
+                f"run {number} of {args.runs}, seed {settings.model_seed}; "
+                f"model: {describe_model(settings)}; {len(tickets)} tickets",
+                flush=True,
+            )
+            for ticket in tickets:
+                print(f"--- {ticket.name} ({ticket.key}): {ticket.summary}", flush=True)
+                deadline = args.ticket_minutes * 60 if args.ticket_minutes else None
+                outcome = await run_ticket(settings, ticket, deadline, number)
+                this_run.append(outcome)
+                # Kept after every ticket, so a run cut short keeps what it measured.
+                write_results([*runs, *this_run], args.model, recorded, path=path)
+                print(table([outcome]).splitlines()[1], flush=True)
+        finally:
+            stack.stop()
+        runs += this_run
+        print("\n" + table(this_run) + "\n", flush=True)
+    if args.runs > 1:
+        print(f"over {args.runs} runs\n{rate_table(runs)}\n")
     write_results(runs, args.model, recorded, path=path)
     print(f"results: {path.relative_to(ROOT)}")
     return 0
@@ -102,8 +138,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--ticket-minutes", type=float, help="stop a ticket after this long and score it unresolved"
     )
+    parser.add_argument(
+        "--runs", type=int, default=1, help="run every ticket this many times (default: 1)"
+    )
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=1,
+        help="the model seed of the first run; each further run counts up (default: 1)",
+    )
     parser.add_argument("tickets", nargs="*", help="ticket names (default: all)")
     args = parser.parse_args(argv)
+    if args.runs < 1:
+        parser.error(f"--runs must be at least 1, not {args.runs}")
     try:
         return asyncio.run(run(args))
     except (StackError, TicketError) as err:

@@ -9,7 +9,8 @@ from pathlib import Path
 from pydantic import BaseModel
 from temporalio.service import RPCError
 
-from bench.quality.scoring import Score, score_checkout
+from bench.quality.revisions import implementation_seconds, revisions_of, watch_first_revision
+from bench.quality.scoring import Score, score_checkout, score_unchanged
 from bench.quality.setup import OWNER
 from bench.quality.tickets import Ticket
 from config import Settings, connect_temporal
@@ -28,6 +29,12 @@ class TicketRun(BaseModel):
     status: str
     seconds: float
     tokens: int = 0
+    run: int = 1  # which run of the benchmark, from 1
+    seed: int | None = None  # the model seed of that run
+    first_revision_seconds: float | None = None
+    first_revision_tokens: int | None = None
+    revisions: int | None = None
+    implementation_seconds: float | None = None
     pr_url: str | None = None
     pr_draft: bool | None = None
     tests_passed: bool | None = None
@@ -46,9 +53,25 @@ class TicketRun(BaseModel):
         """The product said the change works and the hidden tests say it does not."""
         return self.claimed_success and not self.resolved
 
+    @property
+    def seconds_per_revision(self) -> float | None:
+        """The implementation's working time over its revisions."""
+        if not self.revisions or self.implementation_seconds is None:
+            return None
+        return round(self.implementation_seconds / self.revisions, 1)
 
-async def run_workflow(settings: Settings, ticket: Ticket) -> tuple[TicketResult, int]:
-    """Start the ticket, answer every round of questions from the answers file, approve."""
+
+class Driven(BaseModel):
+    """How the workflow ended, the rounds of answers it took and its first revision."""
+
+    result: TicketResult
+    rounds: int
+    first_revision: tuple[float, int] | None = None
+
+
+async def run_workflow(settings: Settings, ticket: Ticket, started: float) -> Driven:
+    """Start the ticket, answer every round of questions from the answers file, approve, and
+    watch for its first revision (seconds from `started`, monotonic) until it ends."""
     client = await connect_temporal(settings)
     key = ticket.key
     starter(settings, key, "--restart")
@@ -63,8 +86,13 @@ async def run_workflow(settings: Settings, ticket: Ticket) -> tuple[TicketResult
         raise StackError(f"{key} still asked questions after {rounds} rounds of answers")
     starter(settings, "approve", key, "--as", "bob")
     handle = client.get_workflow_handle(f"ticket-{key}", result_type=TicketResult)
-    result: TicketResult = await asyncio.wait_for(handle.result(), WAIT_S)
-    return result, rounds
+    watcher = asyncio.create_task(watch_first_revision(handle, started))
+    try:
+        result: TicketResult = await asyncio.wait_for(handle.result(), WAIT_S)
+    finally:
+        watcher.cancel()  # a task already done keeps its result
+    seen = watcher.done() and not watcher.cancelled() and watcher.exception() is None
+    return Driven(result=result, rounds=rounds, first_revision=watcher.result() if seen else None)
 
 
 def clone_branch(settings: Settings, ticket: Ticket, branch: str, target: Path) -> None:
@@ -91,22 +119,30 @@ async def stop_workflow(settings: Settings, ticket: Ticket, why: str) -> None:
 
 
 async def run_ticket(
-    settings: Settings, ticket: Ticket, deadline_s: float | None = None
+    settings: Settings, ticket: Ticket, deadline_s: float | None = None, run_number: int = 1
 ) -> TicketRun:
     """Drive one ticket and score its pushed branch with the hidden tests."""
     started = time.monotonic()
-    run = TicketRun(name=ticket.name, key=ticket.key, status="error", seconds=0.0)
+    run = TicketRun(
+        name=ticket.name, key=ticket.key, status="error", seconds=0.0, run=run_number,
+        seed=settings.model_seed,
+    )  # fmt: skip
     try:
         try:
-            result, rounds = await asyncio.wait_for(run_workflow(settings, ticket), deadline_s)
+            driven = await asyncio.wait_for(run_workflow(settings, ticket, started), deadline_s)
         except TimeoutError:
             why = f"cut at the benchmark's deadline of {(deadline_s or 0) / 60:.0f} min a ticket"
             await stop_workflow(settings, ticket, why)
             run.status, run.error = "deadline", why
             run.seconds = round(time.monotonic() - started, 1)
             return run
-        run.status, run.question_rounds = result.status.value, rounds
+        result = driven.result
+        run.status, run.question_rounds = result.status.value, driven.rounds
         run.tokens = sum(phase.tokens for phase in result.usage)
+        if driven.first_revision is not None:
+            run.first_revision_seconds, run.first_revision_tokens = driven.first_revision
+        run.revisions = revisions_of(result)
+        run.implementation_seconds = implementation_seconds(result)
         run.pr_url, run.pr_draft, run.tests_passed = (
             result.pr_url,
             result.pr_draft,
@@ -118,6 +154,9 @@ async def run_ticket(
                 checkout = Path(scratch) / "checkout"
                 await asyncio.to_thread(clone_branch, settings, ticket, result.branch, checkout)
                 run.score = await asyncio.to_thread(score_checkout, ticket, checkout)
+        elif not ticket.needs_change and result.status == Status.COMPLETED:
+            with tempfile.TemporaryDirectory(prefix="quality-score-") as scratch:
+                run.score = await asyncio.to_thread(score_unchanged, ticket, Path(scratch))
         else:
             run.error = f"no branch was pushed: {result.message}"
     except (StackError, TimeoutError) as err:

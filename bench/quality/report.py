@@ -1,12 +1,21 @@
-"""The benchmark's table and its results file, one per run."""
+"""The benchmark's table and its results file, one per invocation (of one run or several).
 
+`python -m bench.quality.report FILE...` prints the tables of results files again, older ones
+too; several files read as runs of one rate report.
+"""
+
+import argparse
 import json
 import os
 import platform
+import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
+from pydantic import ValidationError
+
 from bench.quality.drive import TicketRun
+from bench.quality.rates import by_run, rate_table, spread
 
 RESULTS_DIR = Path(__file__).resolve().parent / "results"
 
@@ -72,7 +81,10 @@ def write_results(
     results_dir: Path = RESULTS_DIR,
     path: Path | None = None,
 ) -> Path:
-    """Write one run's results as JSON (again after each ticket, to `path`); returns the file."""
+    """Write the results as JSON (again after each ticket, to `path`); returns the file.
+
+    `runs` holds every ticket of every run, each with its run number and seed.
+    """
     now = datetime.now(UTC)
     path = path or results_path(model, results_dir)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -82,12 +94,71 @@ def write_results(
         "machine": machine(),
         "settings": settings,
         "resolved": sum(r.resolved for r in runs),
-        "tickets": len(runs),
+        "tickets": len({r.name for r in runs}),
+        "resolved_per_run": spread(runs).resolved,
         "false_claims": sum(r.false_claim for r in runs),
         "runs": [
-            {**r.model_dump(mode="json"), "resolved": r.resolved, "false_claim": r.false_claim}
+            {
+                **r.model_dump(mode="json"),
+                "resolved": r.resolved,
+                "false_claim": r.false_claim,
+                "seconds_per_revision": r.seconds_per_revision,
+            }
             for r in runs
         ],
     }
     path.write_text(json.dumps(data, indent=2) + "\n")
     return path
+
+
+class ResultsError(ValueError):
+    """A results file that cannot be read."""
+
+
+def read_results(path: Path) -> list[TicketRun]:
+    """The ticket runs of a results file (files written before runs were numbered: run 1)."""
+    try:
+        data = json.loads(path.read_text())
+        return [TicketRun.model_validate(run) for run in data["runs"]]
+    except (OSError, json.JSONDecodeError, KeyError, TypeError, ValidationError) as err:
+        raise ResultsError(f"{path}: not a quality benchmark results file ({err})") from err
+
+
+def read_many(paths: list[Path]) -> list[TicketRun]:
+    """The runs of several files as one series: each file's runs numbered after the last's."""
+    series: list[TicketRun] = []
+    for path in paths:
+        offset = max((r.run for r in series), default=0)
+        series += [r.model_copy(update={"run": r.run + offset}) for r in read_results(path)]
+    return series
+
+
+def report(runs: list[TicketRun]) -> str:
+    """Each run's table, then (for more than one run) the rates over them."""
+    grouped = by_run(runs)
+    parts = [
+        (f"run {number}" + (f", seed {group[0].seed}" if group[0].seed is not None else ""))
+        + "\n"
+        + table(group)
+        for number, group in grouped.items()
+    ]
+    if len(grouped) > 1:
+        parts.append(f"over {len(grouped)} runs\n" + rate_table(runs))
+    return "\n\n".join(parts)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of `python -m bench.quality.report`."""
+    parser = argparse.ArgumentParser(prog="python -m bench.quality.report", description=__doc__)
+    parser.add_argument("files", nargs="+", type=Path, help="results files (bench/quality/results)")
+    args = parser.parse_args(argv)
+    try:
+        print(report(read_many(args.files)))
+    except ResultsError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

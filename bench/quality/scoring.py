@@ -1,17 +1,20 @@
-"""Scoring a checkout: the repository's own tests and the hidden tests, counted by pytest."""
+"""Scoring a checkout: the repository's own tests and the hidden tests, counted by pytest, and
+the files the change touched (a question is resolved only when it touched none)."""
 
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
-from bench.quality.tickets import HIDDEN_DIR, Ticket, add_hidden_tests
+from bench.quality.tickets import HIDDEN_DIR, Ticket, add_hidden_tests, copy_tree
 from integrations.junit import CaseResult, read_junit
 
 TEST_TIMEOUT_S = 120.0
 OUTPUT_CHARS = 4000
+# Not the repository's files: git's, the product's plan notes, Python's and pytest's caches.
+NOT_CHANGES = (".git", ".ticketsmith", "__pycache__", ".pytest_cache")
 
 
 class Run(BaseModel):
@@ -74,15 +77,20 @@ def run_pytest(checkout: Path, *args: str, timeout_s: float = TEST_TIMEOUT_S) ->
 
 
 class Score(BaseModel):
-    """A checkout measured against a ticket: its own tests and the hidden ones."""
+    """A checkout measured against a ticket: its own tests, the hidden ones, the files changed."""
 
     existing: Count
     hidden: Count
+    # Files of the repository added, changed or deleted (results before it was kept: unknown).
+    changed: list[str] = Field(default_factory=list)
+    needs_change: bool = True
 
     @property
     def resolved(self) -> bool:
-        """Every hidden test and every test of the repository passes."""
-        return self.hidden.green and self.existing.green
+        """Every hidden test and every test of the repository passes; for a question, the
+        repository is also left as it was (its answer is words, not code)."""
+        green = self.hidden.green and self.existing.green
+        return green and (self.needs_change or not self.changed)
 
 
 def own_tests(ticket: Ticket) -> list[str]:
@@ -90,12 +98,42 @@ def own_tests(ticket: Ticket) -> list[str]:
     return sorted(str(p.relative_to(ticket.repo_dir)) for p in ticket.repo_dir.glob("tests/*.py"))
 
 
+def repository_files(root: Path) -> dict[str, bytes]:
+    """The repository's files by path, without git's, the product's notes or caches."""
+    return {
+        str(path.relative_to(root)): path.read_bytes()
+        for path in sorted(root.rglob("*"))
+        if path.is_file() and not set(path.relative_to(root).parts) & set(NOT_CHANGES)
+    }
+
+
+def changed_files(ticket: Ticket, checkout: Path) -> list[str]:
+    """The files the checkout adds, changes or deletes against the repository as shipped."""
+    before, after = repository_files(ticket.repo_dir), repository_files(checkout)
+    return sorted(
+        path for path in before.keys() | after.keys() if before.get(path) != after.get(path)
+    )
+
+
 def score_checkout(ticket: Ticket, checkout: Path) -> Score:
     """Score a checkout in place (the hidden tests are added to it), in one pytest run."""
+    changed = changed_files(ticket, checkout)
     own = [path for path in own_tests(ticket) if (checkout / path).is_file()]
     add_hidden_tests(ticket, checkout)
     run = run_pytest(checkout, *own, HIDDEN_DIR)
     hidden = [c for c in run.cases if c.file.startswith(f"{HIDDEN_DIR}/")]
     existing = [c for c in run.cases if c not in hidden]
     missing = len(own_tests(ticket)) - len(own)  # a deleted test file counts as failing
-    return Score(existing=Count.of(existing, run, missing), hidden=Count.of(hidden, run, 0))
+    return Score(
+        existing=Count.of(existing, run, missing),
+        hidden=Count.of(hidden, run, 0),
+        changed=changed,
+        needs_change=ticket.needs_change,
+    )
+
+
+def score_unchanged(ticket: Ticket, scratch: Path) -> Score:
+    """Score the repository as shipped: a question answered without pushing a branch."""
+    checkout = scratch / "unchanged"
+    copy_tree(ticket.repo_dir, checkout)
+    return score_checkout(ticket, checkout)

@@ -1,4 +1,8 @@
-"""The benchmark's tickets: each a repository, a ticket, answers, hidden tests and a reference."""
+"""The benchmark's tickets: each a repository, a ticket, answers, hidden tests and a reference.
+
+A question (kind "question") needs no code change: it has the answer a good reply gives in
+place of a reference, and its hidden tests pin the behaviour the answer explains.
+"""
 
 import re
 import shutil
@@ -9,6 +13,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 TICKETS_DIR = Path(__file__).resolve().parent / "tickets"
 HIDDEN_DIR = "tests_hidden"
+QUESTION = "question"
 _KEY = re.compile(r"^[A-Z][A-Z0-9]+-\d+$")
 
 
@@ -26,7 +31,13 @@ class Ticket(BaseModel):
     description: str
     acceptance_criteria: list[str] = Field(min_length=1)
     answers: str
+    answer: str = ""  # a question's reply, for people reading the results (it is not graded)
     root: Path
+
+    @property
+    def needs_change(self) -> bool:
+        """Whether resolving the ticket takes a code change (a question takes none)."""
+        return self.kind != QUESTION
 
     @property
     def project(self) -> str:
@@ -74,7 +85,12 @@ def load_ticket(root: Path) -> Ticket:
         raise TicketError(f"{spec}: {err}") from err
     if not _KEY.match(ticket.key):
         raise TicketError(f"{spec}: key {ticket.key!r} is not like ABC-1")
-    for part in (ticket.repo_dir, ticket.hidden_dir, ticket.reference_dir):
+    parts = [ticket.repo_dir, ticket.hidden_dir]
+    if ticket.needs_change:
+        parts.append(ticket.reference_dir)
+    elif not ticket.answer.strip() or ticket.reference_dir.exists():
+        raise TicketError(f"{spec}: a question has an `answer` and no reference/ (no change)")
+    for part in parts:
         if not part.is_dir() or not any(part.iterdir()):
             raise TicketError(f"{root.name}: {part.name}/ is missing or empty")
     return ticket

@@ -1,4 +1,5 @@
-"""Every benchmark ticket is sound: its tests pass, the hidden ones fail before and pass after."""
+"""Every benchmark ticket is sound: its tests pass, the hidden ones fail before and pass after
+(a question's pass before, and any change to its repository leaves it unresolved)."""
 
 import shutil
 import subprocess
@@ -7,20 +8,23 @@ from pathlib import Path
 
 import pytest
 
-from bench.quality.scoring import score_checkout
+from bench.quality.scoring import score_checkout, score_unchanged
 from bench.quality.tickets import TicketError, copy_tree, load_ticket, load_tickets
 from graphs.implementation.criteria.examples import example_tests, implied_subject
 from graphs.implementation.worker.named_functions import added_beside
 
 TICKETS = load_tickets()
+CHANGES = [t for t in TICKETS if t.needs_change]
+QUESTIONS = [t for t in TICKETS if not t.needs_change]
 
 
 def test_there_are_enough_tickets() -> None:
-    assert len(TICKETS) >= 12
-    assert len({t.kind for t in TICKETS}) >= 3
+    assert len(TICKETS) >= 17
+    assert len({t.kind for t in TICKETS}) >= 6
+    assert QUESTIONS
 
 
-@pytest.mark.parametrize("ticket", TICKETS, ids=[t.name for t in TICKETS])
+@pytest.mark.parametrize("ticket", CHANGES, ids=[t.name for t in CHANGES])
 def test_ticket_is_sound(ticket, tmp_path: Path) -> None:
     original = tmp_path / "original"
     copy_tree(ticket.repo_dir, original)
@@ -34,6 +38,39 @@ def test_ticket_is_sound(ticket, tmp_path: Path) -> None:
     copy_tree(ticket.reference_dir, solved)
     after = score_checkout(ticket, solved)
     assert after.resolved, after.hidden.output + after.existing.output
+    assert after.changed and set(after.changed) <= {
+        str(p.relative_to(ticket.reference_dir)) for p in ticket.reference_dir.rglob("*.py")
+    }
+
+
+@pytest.mark.parametrize("ticket", QUESTIONS, ids=[t.name for t in QUESTIONS])
+def test_a_question_is_resolved_only_without_a_change(ticket, tmp_path: Path) -> None:
+    unchanged = score_unchanged(ticket, tmp_path)
+    assert unchanged.hidden.total > 0 and unchanged.changed == []
+    assert unchanged.resolved, unchanged.hidden.output + unchanged.existing.output
+
+    noted = tmp_path / "noted"  # the product's plan notes are not a change
+    copy_tree(ticket.repo_dir, noted)
+    (noted / ".ticketsmith").mkdir()
+    (noted / ".ticketsmith" / f"{ticket.key}-plan.md").write_text("# Plan\n")
+    assert score_checkout(ticket, noted).resolved
+
+    touched = tmp_path / "touched"  # a change that breaks no test still does not answer
+    copy_tree(ticket.repo_dir, touched)
+    module = next(p for p in sorted(touched.rglob("*.py")) if "tests" not in p.parts)
+    module.write_text(module.read_text() + "\n# changed\n")
+    after = score_checkout(ticket, touched)
+    assert after.hidden.green and not after.resolved
+    assert after.changed == [str(module.relative_to(touched))]
+
+
+def test_a_question_without_an_answer_is_refused(tmp_path: Path) -> None:
+    broken = tmp_path / "broken"
+    shutil.copytree(QUESTIONS[0].root, broken)
+    spec = broken / "ticket.toml"
+    spec.write_text(spec.read_text().replace("answer = ", "unused = "))
+    with pytest.raises(TicketError, match="a question has an `answer` and no reference/"):
+        load_ticket(broken)
 
 
 def test_an_incomplete_ticket_is_named(tmp_path: Path) -> None:
@@ -51,6 +88,8 @@ def test_unknown_ticket_names_are_refused() -> None:
 
 @pytest.mark.parametrize("ticket", TICKETS, ids=[t.name for t in TICKETS])
 def test_the_reference_is_not_asked_again_as_a_change_beside_the_named_function(ticket) -> None:
+    if not ticket.needs_change:
+        pytest.skip("a question has no reference")
     text = "\n".join([ticket.summary, ticket.description, *ticket.acceptance_criteria])
     for solved in sorted(ticket.reference_dir.rglob("*.py")):
         original = ticket.repo_dir / solved.relative_to(ticket.reference_dir)
@@ -72,6 +111,8 @@ def run_examples(checkout: Path, module: str) -> subprocess.CompletedProcess[str
 def test_the_stated_examples_fail_before_and_pass_with_the_reference(
     ticket, tmp_path: Path
 ) -> None:
+    if not ticket.needs_change:
+        pytest.skip("a question's examples hold before any change: there is none to make")
     criteria = "\n".join(f"- {c}" for c in ticket.acceptance_criteria)
     text = f"{ticket.summary}\n{ticket.description}\n{criteria}"
     subject = implied_subject(text, ticket.repo_dir)

@@ -1,0 +1,101 @@
+"""The benchmark over several runs: each ticket's resolve rate, and resolved per run's spread."""
+
+import statistics
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from bench.quality.drive import TicketRun
+
+
+@dataclass(frozen=True)
+class Spread:
+    """Tickets resolved in each run: the counts, their mean, range and standard deviation."""
+
+    resolved: list[int]
+    tickets: list[int]
+
+    @property
+    def mean(self) -> float:
+        """Mean tickets resolved per run."""
+        return statistics.fmean(self.resolved)
+
+    @property
+    def stdev(self) -> float | None:
+        """The sample standard deviation of resolved per run (None for a single run)."""
+        return statistics.stdev(self.resolved) if len(self.resolved) > 1 else None
+
+
+def by_run(runs: list[TicketRun]) -> dict[int, list[TicketRun]]:
+    """The ticket runs grouped by run number, in order."""
+    grouped: dict[int, list[TicketRun]] = {}
+    for run in sorted(runs, key=lambda r: r.run):
+        grouped.setdefault(run.run, []).append(run)
+    return grouped
+
+
+def by_ticket(runs: list[TicketRun]) -> dict[str, list[TicketRun]]:
+    """The ticket runs grouped by ticket, in the order the tickets first ran."""
+    grouped: dict[str, list[TicketRun]] = {}
+    for run in runs:
+        grouped.setdefault(run.name, []).append(run)
+    return grouped
+
+
+def spread(runs: list[TicketRun]) -> Spread:
+    """Resolved per run and tickets per run."""
+    grouped = by_run(runs).values()
+    return Spread(
+        resolved=[sum(r.resolved for r in group) for group in grouped],
+        tickets=[len(group) for group in grouped],
+    )
+
+
+def mean_of(runs: list[TicketRun], figure: Callable[[TicketRun], float | None]) -> float | None:
+    """The mean of a figure over the runs that have it."""
+    values = [v for v in map(figure, runs) if v is not None]
+    return statistics.fmean(values) if values else None
+
+
+def cell(value: float | None, unit: str = "") -> str:
+    """A mean for the table, or `-` where no run had the figure."""
+    return "-" if value is None else f"{value:,.0f}{unit}"
+
+
+def rate_table(runs: list[TicketRun]) -> str:
+    """Per ticket: resolved k of N, hidden tests, refuted claims, and means of tokens, time,
+    time and tokens to the first revision and seconds per revision; then resolved per run."""
+    rows = [
+        f"{'ticket':<20}{'resolved':>9}{'rate':>6}{'hidden':>9}{'refuted':>8}{'tokens':>9}"
+        f"{'time':>7}{'1st rev':>9}{'1st tok':>9}{'s/rev':>7}"
+    ]
+    for name, group in by_ticket(runs).items():
+        resolved = sum(r.resolved for r in group)
+        passed = sum(r.score.hidden.passed for r in group if r.score)
+        total = sum(r.score.hidden.total for r in group if r.score)
+        rows.append(
+            f"{name:<20}{f'{resolved}/{len(group)}':>9}{resolved / len(group):>6.0%}"
+            f"{f'{passed}/{total}':>9}{sum(r.false_claim for r in group):>8}"
+            f"{cell(mean_of(group, lambda r: r.tokens)):>9}"
+            f"{cell(mean_of(group, lambda r: r.seconds), 's'):>7}"
+            f"{cell(mean_of(group, lambda r: r.first_revision_seconds), 's'):>9}"
+            f"{cell(mean_of(group, lambda r: r.first_revision_tokens)):>9}"
+            f"{cell(mean_of(group, lambda r: r.seconds_per_revision), 's'):>7}"
+        )
+    return "\n".join([*rows, *totals(runs)])
+
+
+def totals(runs: list[TicketRun]) -> list[str]:
+    """The lines under the rate table: runs and seeds, resolved per run and its spread."""
+    counts = spread(runs)
+    seeds = sorted({r.seed for r in runs if r.seed is not None})
+    per_run = ", ".join(f"{k}/{n}" for k, n in zip(counts.resolved, counts.tickets, strict=True))
+    lines = [
+        f"runs: {len(counts.resolved)}"
+        + (f" (seeds {', '.join(map(str, seeds))})" if seeds else "")
+        + f"; resolved per run: {per_run}",
+        f"mean {counts.mean:.1f} resolved per run, min-max {min(counts.resolved)}-"
+        f"{max(counts.resolved)}, standard deviation "
+        + ("-" if counts.stdev is None else f"{counts.stdev:.1f}"),
+        f"claimed success refuted by the hidden tests: {sum(r.false_claim for r in runs)}",
+    ]
+    return lines

@@ -1,0 +1,58 @@
+"""A ticket's revisions as its status reports them: time and tokens to the first, seconds each."""
+
+import asyncio
+import time
+
+from temporalio.client import WorkflowHandle
+from temporalio.service import RPCError
+
+from activities.progress import STAGES
+from workflows.messages import Phase, TicketResult, TicketStatus
+
+POLL_S = 1.0  # the implementation reports its progress at most once a second
+WRITING = {"starting", STAGES["worker"]}
+
+
+def tokens_at_first_revision(status: TicketStatus) -> int | None:
+    """The ticket's tokens once its first revision's files are written (its tests or review
+    began, or a later revision did); None before."""
+    progress = status.implementation
+    if progress is None:
+        return None
+    if progress.revision >= 2 or (progress.revision == 1 and progress.stage not in WRITING):
+        return status.tokens + progress.tokens  # the phases before, and the implementation's
+    return None
+
+
+async def watch_first_revision(handle: WorkflowHandle, started: float) -> tuple[float, int] | None:
+    """Seconds from `started` (monotonic) and the ticket's tokens when its first revision is
+    written; None when the implementation ends without one."""
+    while True:
+        try:
+            status = await handle.query("status", result_type=TicketStatus)
+        except RPCError:  # a worker busy with a long local-model call may answer late
+            status = None
+        if status is not None:
+            tokens = tokens_at_first_revision(status)
+            if tokens is not None:
+                return round(time.monotonic() - started, 1), tokens
+            if status.phase in (Phase.REVIEW, Phase.DONE):
+                return None
+        await asyncio.sleep(POLL_S)
+
+
+def revisions_of(result: TicketResult) -> int | None:
+    """How many revisions the implementation ran, as its last progress report says."""
+    final = result.final_status
+    if final is None or final.implementation is None:
+        return None
+    return final.implementation.revision
+
+
+def implementation_seconds(result: TicketResult) -> float | None:
+    """The implementation phase's working time (time waiting on people left out)."""
+    for usage in result.usage:
+        if usage.phase == Phase.IMPLEMENTATION and usage.ended_at is not None:
+            spent = (usage.ended_at - usage.started_at).total_seconds() - usage.waiting_seconds
+            return round(spent, 1)
+    return None

@@ -1,0 +1,1 @@
+"""Ledger amounts for the bank upload."""

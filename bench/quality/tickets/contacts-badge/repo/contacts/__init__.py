@@ -1,0 +1,1 @@
+"""An address book: contacts, their details and how the app shows them."""

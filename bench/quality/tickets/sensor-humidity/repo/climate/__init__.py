@@ -1,0 +1,1 @@
+"""Readings from the house's climate sensors."""

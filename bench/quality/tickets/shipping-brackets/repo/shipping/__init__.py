@@ -1,0 +1,1 @@
+"""Postage for the web shop."""

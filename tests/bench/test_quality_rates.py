@@ -1,0 +1,144 @@
+"""The benchmark over several runs: resolve rates, resolved per run and its spread, seeds."""
+
+import argparse
+import json
+import os
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from bench.quality import __main__ as bench
+from bench.quality.drive import TicketRun
+from bench.quality.rates import rate_table, spread
+from bench.quality.report import ResultsError, read_many, read_results, report, write_results
+from bench.quality.revisions import implementation_seconds, tokens_at_first_revision
+from bench.quality.scoring import Count, Score
+from bench.quality.tickets import load_tickets
+from graphs.progress import ImplementationProgress
+from workflows.messages import Phase, PhaseUsage, Status, TicketResult, TicketStatus
+
+RESULTS = Path(bench.__file__).resolve().parent / "results"
+
+
+def ticket_run(name: str, run: int, resolved: bool, **figures: object) -> TicketRun:
+    """One ticket of run `run` (seed 100 + run), resolved or failing one hidden test of four."""
+    score = Score(
+        existing=Count(passed=2, total=2, output=""),
+        hidden=Count(passed=4 if resolved else 3, total=4, output=""),
+    )
+    return TicketRun(
+        name=name, key="A-1", status="completed", seconds=100.0 * run, tokens=1000 * run,
+        run=run, seed=100 + run, score=score, **figures,
+    )  # fmt: skip
+
+
+def three_runs() -> list[TicketRun]:
+    """Three runs of two tickets: `easy` resolved in all, `hard` only in the second."""
+    timed = {"first_revision_seconds": 60.0, "first_revision_tokens": 9000}
+    return [
+        ticket_run("easy", 1, True, **timed, revisions=2, implementation_seconds=80.0),
+        ticket_run("hard", 1, False),
+        ticket_run("easy", 2, True, **timed, revisions=4, implementation_seconds=80.0),
+        ticket_run("hard", 2, True),
+        ticket_run("easy", 3, True),
+        ticket_run("hard", 3, False, claimed_success=True),  # refuted
+    ]
+
+
+def test_each_ticket_has_its_rate_and_the_runs_their_spread() -> None:
+    runs = three_runs()
+    counts = spread(runs)
+    assert (counts.resolved, counts.tickets) == ([1, 2, 1], [2, 2, 2])
+    assert counts.mean == pytest.approx(4 / 3)
+    assert counts.stdev == pytest.approx(0.57735, abs=1e-4)
+
+    lines = rate_table(runs).splitlines()
+    easy, hard = lines[1].split(), lines[2].split()
+    # resolved, rate, hidden, refuted, tokens, time, first revision, its tokens, s/revision
+    assert easy == ["easy", "3/3", "100%", "12/12", "0", "2,000", "200s", "60s", "9,000", "30s"]
+    assert hard == ["hard", "1/3", "33%", "10/12", "1", "2,000", "200s", "-", "-", "-"]
+    assert lines[3] == "runs: 3 (seeds 101, 102, 103); resolved per run: 1/2, 2/2, 1/2"
+    assert lines[4] == "mean 1.3 resolved per run, min-max 1-2, standard deviation 0.6"
+    assert lines[5] == "claimed success refuted by the hidden tests: 1"
+
+
+def test_a_single_run_has_no_standard_deviation() -> None:
+    one = [r for r in three_runs() if r.run == 1]
+    assert spread(one).stdev is None
+    assert rate_table(one).splitlines()[-2].endswith("min-max 1-1, standard deviation -")
+
+
+def test_the_results_file_records_runs_and_seeds_and_reads_back(tmp_path: Path) -> None:
+    runs = three_runs()
+    settings = {"runs": 3, "seeds": [101, 102, 103]}
+    path = write_results(runs, "local", settings, tmp_path)
+    data = json.loads(path.read_text())
+    assert (data["tickets"], data["resolved"], data["resolved_per_run"]) == (2, 4, [1, 2, 1])
+    assert data["settings"]["seeds"] == [101, 102, 103]
+    assert [(r["run"], r["seed"]) for r in data["runs"]][:3] == [(1, 101), (1, 101), (2, 102)]
+    assert read_results(path) == runs
+
+    text = report(read_results(path))
+    assert text.startswith("run 1, seed 101\n") and "\n\nrun 3, seed 103\n" in text
+    assert "over 3 runs\n" in text and "hard                      1/3" in text
+
+
+def test_older_results_files_still_report() -> None:
+    older = sorted(RESULTS.glob("*.json"))
+    assert older, "no results files to read"
+    runs = read_results(older[-1])
+    assert runs and {r.run for r in runs} == {1} and all(r.seed is None for r in runs)
+    assert all(r.first_revision_seconds is None for r in runs)
+    text = report(read_many(older[-2:]))  # two older files read as two runs
+    assert "run 2\n" in text and "over 2 runs\n" in text and "runs: 2; resolved per run" in text
+
+
+def test_a_file_that_is_not_results_is_named(tmp_path: Path) -> None:
+    other = tmp_path / "other.json"
+    other.write_text('{"date": "today"}')
+    with pytest.raises(ResultsError, match="other.json: not a quality benchmark results file"):
+        read_results(other)
+
+
+def test_every_run_gets_its_own_data_directory_and_seed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in [k for k in os.environ if k.startswith("TICKETSMITH_")]:
+        monkeypatch.setenv(name, os.environ[name])  # restored after the test
+    for name in ("DATA_DIR", "PROJECTS_FILE", "EMULATOR_SEED_FILE", "MODEL_PROVIDER",
+                 "MODEL_SEED", "JIRA_ACCEPTANCE_CRITERIA_FIELD"):  # fmt: skip
+        monkeypatch.delenv(f"TICKETSMITH_{name}", raising=False)
+    monkeypatch.setattr(bench, "DATA_DIR", tmp_path / "bench-quality")
+    args = argparse.Namespace(
+        model="offline", seed=41, runs=2, candidates=None, criteria_tests=False,
+        example_tests=None, max_revisions=None, revision_minutes=None,
+    )  # fmt: skip
+    tickets = load_tickets(["slug-separator"])
+    first = bench.run_settings(args, tickets, 1)
+    second = bench.run_settings(args, tickets, 2)
+    assert (first.model_seed, second.model_seed) == (41, 42)
+    assert first.data_dir == tmp_path / "bench-quality" / "run-1"
+    assert second.data_dir == tmp_path / "bench-quality" / "run-2"
+    assert (second.data_dir / "projects.toml").is_file()
+    assert os.environ["TICKETSMITH_MODEL_SEED"] == "42"
+
+
+def test_the_first_revision_is_read_once_its_files_are_written() -> None:
+    def status(revision: int, stage: str) -> TicketStatus:
+        progress = ImplementationProgress(revision=revision, stage=stage, tokens=500)
+        return TicketStatus(
+            key="A-1", phase=Phase.IMPLEMENTATION, status=Status.RUNNING, tokens=4000,
+            implementation=progress,
+        )  # fmt: skip
+
+    assert tokens_at_first_revision(status(1, "writing files")) is None
+    assert tokens_at_first_revision(status(1, "running the tests")) == 4500
+    assert tokens_at_first_revision(status(2, "writing files")) == 4500
+    started = datetime(2026, 1, 1, tzinfo=UTC)
+    usage = PhaseUsage(
+        phase=Phase.IMPLEMENTATION, started_at=started, ended_at=started + timedelta(seconds=95),
+        waiting_seconds=5.0,
+    )  # fmt: skip
+    result = TicketResult(key="A-1", status=Status.COMPLETED, usage=[usage])
+    assert implementation_seconds(result) == 90.0
