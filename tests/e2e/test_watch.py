@@ -138,7 +138,7 @@ async def test_watch_follows_a_ticket_through_its_phases(stack: Stack) -> None:
     assert firsts == sorted(firsts)
     waiting = lines[firsts[0]].split(" | ")
     assert waiting[1] == "waiting: for answers to the questions on Jira"
-    assert waiting[-1].startswith("tokens: ")
+    assert waiting[-2].startswith("tokens: ") and waiting[-1].startswith("cost: $")
     approval = lines[firsts[1]].split(" | ")
     assert approval[1] == "waiting: for approval of plan v1"
     implementing = [line for line in lines if line.startswith("DEMO-1 implementation/running")]
