@@ -10,8 +10,9 @@ with (cached under `.data/bench-repos/sdists`), made into a git repository. Then
   (`pip install -e .` with its test extra when it has one, and the test tools its docs list),
   then the same pytest command, unsandboxed.
 One row per project: set-up seconds, tests passed and failed by both, and whether ours
-matches (at least the reference's passes, no more failures); the last line is
-`matched N of M`.
+matches (at least the reference's passes, no more failures; `n/a` when the reference passes
+no test: none in the source distribution, or its plain environment cannot run them); the
+last lines are `matched N of M` over the projects compared, and those not compared.
 """
 
 import argparse
@@ -178,28 +179,44 @@ async def measure(project: Project) -> tuple[Outcome, Outcome]:
     return ours, theirs
 
 
+def verdict(ours: Outcome, theirs: Outcome) -> str:
+    """`yes` when ours runs the reference's passing tests, with no more failures (an
+    environment with more of the optional test tools runs tests the reference skips); `n/a`
+    when the reference passes no test (none in the source distribution, or its plain
+    environment cannot run them), so there is nothing to match."""
+    if theirs.passed == 0:
+        return "n/a"
+    return "yes" if ours.passed >= theirs.passed and ours.failed <= theirs.failed else "no"
+
+
 async def main(pins: list[str]) -> int:
     """Print one row per project and how many matched their reference."""
     projects = [next((p for p in PROJECTS if p.pin == pin), Project(pin, "given")) for pin in pins]
     print(f"{'project':<24} {'kind':<40} {'set-up s':>8} {'ours':>11} {'reference':>11}  match")
-    matched = 0
+    matched = compared = 0
+    apart: list[str] = []
     for project in projects or PROJECTS:
         try:
             ours, theirs = await measure(project)
         except (RuntimeError, subprocess.SubprocessError, OSError) as err:
             print(f"{project.pin:<24} could not be measured: {err}")
+            apart.append(f"{project.pin} could not be measured")
             continue
-        # As the reference or better: an environment with more of the optional test tools runs
-        # tests the reference skips.
-        same = theirs.passed > 0 and ours.passed >= theirs.passed and ours.failed <= theirs.failed
-        matched += same
+        found = verdict(ours, theirs)
+        if found == "n/a":
+            why = "no test passed in either" if not ours.passed else "the reference passes none"
+            apart.append(f"{project.pin}: {why}")
+        compared += found != "n/a"
+        matched += found == "yes"
         print(
             f"{project.pin:<24} {project.kind[:40]:<40} {ours.setup_s:>8.1f} "
             f"{ours.passed:>5}/{ours.failed:<5} {theirs.passed:>5}/{theirs.failed:<5}  "
-            f"{'yes' if same else 'no'}{'  ' + ours.note if not same and ours.note else ''}"
+            f"{found}{'  ' + ours.note if found != 'yes' and ours.note else ''}"
             f"{'  reference: ' + theirs.note if theirs.note else ''}"
         )
-    print(f"matched {matched} of {len(projects or PROJECTS)} (passed/failed, ours and reference)")
+    print(f"matched {matched} of {compared} (passed/failed, ours and reference)")
+    if apart:
+        print(f"not compared ({len(apart)}): " + "; ".join(apart))
     return 0
 
 

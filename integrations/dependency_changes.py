@@ -17,7 +17,8 @@ from packaging.requirements import InvalidRequirement, Requirement
 from packaging.version import InvalidVersion, Version
 from pydantic import BaseModel
 
-from integrations.envdetect import REQUIREMENT_GLOBS, poetry_pins
+from integrations.envdetect import REQUIREMENT_GLOBS
+from integrations.poetry_deps import poetry_pins
 
 DEPENDENCY_FILE_NAMES = ("pyproject.toml", "setup.cfg", "uv.lock", "poetry.lock")
 

@@ -2,9 +2,10 @@
 
 Found sources, in one recipe: `pyproject.toml` (dependencies, `test`/`dev` extras, dependency
 groups), `requirements*.txt`, `setup.cfg`, `setup.py` (installed, as only running it tells),
-`tox.ini` deps, `uv.lock` (exported by uv itself, markers and sources kept), `poetry.lock` pins
-with their markers, and the Python version asked for. A project whose tests cannot import it
-from the checkout's root (a `src/` layout) is installed, editable, after its dependencies.
+tox's `[testenv]` (deps, requirement files and extras), `uv.lock` (exported by uv itself,
+markers and sources kept), `poetry.lock` pins with their markers, and the Python version asked
+for. A project whose tests cannot import it from the checkout's root (a `src/` layout) is
+installed, editable, after its dependencies.
 """
 
 import configparser
@@ -16,7 +17,15 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-RECIPE_VERSION = "2"  # bump when the way environments are built changes
+from integrations.poetry_deps import (
+    normalise_name,
+    poetry_pins,
+    poetry_python,
+    poetry_requirements,
+)
+from integrations.tox_env import read_tox, requirement_lines
+
+RECIPE_VERSION = "3"  # bump when the way environments are built changes
 TEST_EXTRAS = ("test", "tests", "testing", "dev")
 REQUIREMENT_GLOBS = (
     "requirements*.txt", "requirements/*.txt", "*requirements.txt", "requirements*.in",
@@ -76,8 +85,7 @@ def detect_environment(root: Path, setup_command: str | None = None) -> Environm
     for relative in _requirement_files(root):
         recipe.requirement_files.append(relative)
         recipe.sources.append(relative)
-    if (root / "tox.ini").is_file():
-        _from_tox(root / "tox.ini", recipe)
+    _from_tox(root, pyproject, recipe)
     _decide_project_install(root, pyproject, recipe)
     recipe.requirements = list(dict.fromkeys([*BASE_REQUIREMENTS, *recipe.requirements]))
     recipe.python = recipe.python or _python_version_file(root)
@@ -122,66 +130,6 @@ def _uv_export_options(pyproject: dict[str, Any]) -> list[str]:
     options += [f"--extra={name}" for name in TEST_EXTRAS if name in extras]
     options += [f"--group={name}" for name in TEST_EXTRAS if name in groups]
     return options
-
-
-def poetry_pins(lock: dict[str, Any]) -> list[str]:
-    """`name==version ; markers` for every package of a poetry lock.
-
-    A package's markers are its own (newer locks), else those under which every package
-    that depends on it asks for it; a package locked in several versions is told apart by
-    the Pythons each supports. uv evaluates the markers for the environment's interpreter.
-    """
-    packages = [p for p in lock.get("package", []) if p.get("name") and p.get("version")]
-    wanted = _markers_of_dependents(packages)
-    versions: dict[str, int] = {}
-    for package in packages:
-        versions[_normalise(package["name"])] = versions.get(_normalise(package["name"]), 0) + 1
-    pins = []
-    for package in packages:
-        name = _normalise(package["name"])
-        markers = [str(package["markers"])] if isinstance(package.get("markers"), str) else []
-        if not markers and (asked := wanted.get(name)):
-            markers = [asked[0] if len(asked) == 1 else " or ".join(f"({m})" for m in asked)]
-        if versions[name] > 1 and (python := _python_marker(package.get("python-versions"))):
-            markers.append(python)
-        marker = " and ".join(f"({m})" for m in markers) if len(markers) > 1 else "".join(markers)
-        pins.append(f"{package['name']}=={package['version']}" + (f" ; {marker}" if marker else ""))
-    return list(dict.fromkeys(pins))
-
-
-def _markers_of_dependents(packages: list[dict[str, Any]]) -> dict[str, list[str]]:
-    """By package: the markers it is asked for under, empty when some dependent always wants it."""
-    found: dict[str, list[str]] = {}
-    always: set[str] = set()
-    for package in packages:
-        for name, spec in (package.get("dependencies") or {}).items():
-            specs = spec if isinstance(spec, list) else [spec]
-            for one in specs:
-                marker = one.get("markers") if isinstance(one, dict) else None
-                if isinstance(marker, str) and marker.strip():
-                    found.setdefault(_normalise(name), []).append(marker.strip())
-                else:
-                    always.add(_normalise(name))
-    return {name: list(dict.fromkeys(m)) for name, m in found.items() if name not in always}
-
-
-def _python_marker(python_versions: Any) -> str:
-    """A `python_full_version` marker for a PEP 440 specifier set, or "" when it is not one."""
-    from packaging.specifiers import InvalidSpecifier, SpecifierSet
-
-    if not isinstance(python_versions, str) or python_versions.strip() in ("", "*"):
-        return ""
-    try:
-        specifiers = SpecifierSet(python_versions)
-    except InvalidSpecifier:
-        return ""
-    return " and ".join(
-        f"python_full_version {s.operator} '{s.version}'" for s in sorted(specifiers, key=str)
-    )
-
-
-def _normalise(name: str) -> str:
-    return re.sub(r"[-_.]+", "-", name).lower()
 
 
 def _decide_project_install(
@@ -237,70 +185,19 @@ def _from_pyproject(data: dict[str, Any], recipe: EnvironmentRecipe, use_deps: b
 
 
 def _from_poetry(poetry: dict[str, Any], recipe: EnvironmentRecipe) -> None:
-    """Poetry's own tables: dependencies and the test or dev groups, as PEP 508 requirements."""
-    tables = [poetry.get("dependencies", {}), poetry.get("dev-dependencies", {})]
-    groups = poetry.get("group", {})
-    tables += [groups.get(name, {}).get("dependencies", {}) for name in TEST_EXTRAS]
-    found = [
-        requirement
-        for table in tables
-        if isinstance(table, dict)
-        for name, spec in table.items()
-        if (requirement := _poetry_requirement(name, spec))
-    ]
-    if found:
+    """Poetry's own tables: dependencies and the test or dev groups."""
+    if found := poetry_requirements(poetry, TEST_EXTRAS):
         recipe.sources.append("pyproject.toml (poetry)")
         recipe.requirements += found
-    python = poetry.get("dependencies", {}).get("python")
-    if isinstance(python, str) and not recipe.python:
-        recipe.python = _poetry_specifier(python) or None
-
-
-def _poetry_requirement(name: str, spec: Any) -> str:
-    """One poetry dependency as a requirement; "" for Python itself, optional ones, and sources
-    other than the index (git, path, url)."""
-    if name.lower() == "python":
-        return ""
-    if isinstance(spec, list):  # several constraints by marker: the first is as good as any
-        spec = spec[0] if spec else "*"
-    extras, markers = "", ""
-    if isinstance(spec, dict):
-        if spec.get("optional") or {"git", "path", "url", "file"} & set(spec):
-            return ""
-        if spec.get("extras"):
-            extras = "[" + ",".join(str(e) for e in spec["extras"]) + "]"
-        if isinstance(spec.get("markers"), str):
-            markers = f" ; {spec['markers']}"
-        spec = spec.get("version", "*")
-    return f"{name}{extras}{_poetry_specifier(str(spec))}{markers}"
-
-
-def _poetry_specifier(constraint: str) -> str:
-    """A poetry constraint (`^1.2`, `~1.2.3`, `1.4`, `>=2,<3`, `*`) as a PEP 440 specifier."""
-    parts = []
-    for piece in (p.strip() for p in constraint.split(",")):
-        if piece in ("", "*"):
-            continue
-        if piece[0] in "^~" and piece[1:2] != "=":
-            numbers = [int(n) for n in re.findall(r"\d+", piece)] or [0]
-            if piece[0] == "^":
-                first = next((i for i, n in enumerate(numbers) if n), len(numbers) - 1)
-            else:
-                first = min(1, len(numbers) - 1)
-            upper = [*numbers[:first], numbers[first] + 1]
-            base = ".".join(map(str, numbers))
-            parts.append(f">={base},<{'.'.join(map(str, upper))}")
-        elif piece[0].isdigit():
-            parts.append(f"=={piece}")
-        else:
-            parts.append(piece)
-    return ",".join(parts)
+    recipe.python = recipe.python or poetry_python(poetry)
 
 
 def _is_self_reference(requirement: str, project: dict[str, Any]) -> bool:
     """`name[extra]` naming the project itself: the checkout, not a released copy."""
-    name = _normalise(str(project.get("name", "")))
-    return bool(name) and _normalise(re.split(r"[\[<>=!~; ]", requirement, maxsplit=1)[0]) == name
+    name = normalise_name(str(project.get("name", "")))
+    return (
+        bool(name) and normalise_name(re.split(r"[\[<>=!~; ]", requirement, maxsplit=1)[0]) == name
+    )
 
 
 def _without_self(requirements: list[Any], project: dict[str, Any], seen: set[str]) -> list[str]:
@@ -341,9 +238,9 @@ def _from_setup_cfg(path: Path, recipe: EnvironmentRecipe) -> None:
         config.read(path, encoding="utf-8")
     except (configparser.Error, UnicodeDecodeError):
         return
-    found = _lines(config.get("options", "install_requires", fallback=""))
+    found = requirement_lines(config.get("options", "install_requires", fallback=""))
     for extra in TEST_EXTRAS:
-        found += _lines(config.get("options.extras_require", extra, fallback=""))
+        found += requirement_lines(config.get("options.extras_require", extra, fallback=""))
     if found:
         recipe.sources.append("setup.cfg")
         recipe.requirements += found
@@ -351,23 +248,37 @@ def _from_setup_cfg(path: Path, recipe: EnvironmentRecipe) -> None:
     recipe.python = recipe.python or python or None
 
 
-def _from_tox(path: Path, recipe: EnvironmentRecipe) -> None:
-    config = configparser.ConfigParser(interpolation=None, strict=False)
-    try:
-        config.read(path, encoding="utf-8")
-    except (configparser.Error, UnicodeDecodeError):
+def _from_tox(root: Path, pyproject: dict[str, Any], recipe: EnvironmentRecipe) -> None:
+    """tox's `[testenv]`: its deps, the requirement files it names and the extras it installs."""
+    tox = read_tox(root)
+    if tox is None:
         return
-    deps = _lines(config.get("testenv", "deps", fallback=""))
-    # Substitutions ({[x]deps}, {posargs}) and options (-r, -c) are tox's business.
-    usable = [d for d in deps if "{" not in d and not d.startswith("-") and ":" not in d[:20]]
-    if usable:
+    project = pyproject.get("project", {})
+    declared = {**_setup_cfg_extras(root), **project.get("optional-dependencies", {})}
+    # The test extras are installed already; a self-reference brings the extras it names.
+    wanted = [e for e in tox.extras if e in declared and e not in TEST_EXTRAS]
+    extras = [item for extra in wanted for item in declared[extra]]
+    extras = _without_self(extras, project, {*TEST_EXTRAS, *wanted})
+    files = [f for f in tox.requirement_files if f not in recipe.requirement_files]
+    if tox.requirements or files or extras:
         recipe.sources.append("tox.ini")
-        recipe.requirements += usable
+        recipe.requirements += tox.requirements + extras
+        recipe.requirement_files += files
 
 
-def _lines(text: str) -> list[str]:
-    lines = (line.split(" #", 1)[0].strip() for line in text.splitlines())
-    return [line for line in lines if line and not line.startswith("#")]
+def _setup_cfg_extras(root: Path) -> dict[str, list[str]]:
+    """The extras `setup.cfg` declares, by name."""
+    config = configparser.ConfigParser(interpolation=None)
+    try:
+        config.read(root / "setup.cfg", encoding="utf-8")
+    except (configparser.Error, UnicodeDecodeError):
+        return {}
+    if not config.has_section("options.extras_require"):
+        return {}
+    return {
+        name: requirement_lines(config.get("options.extras_require", name))
+        for name in config.options("options.extras_require")
+    }
 
 
 def _python_version_file(root: Path) -> str | None:

@@ -68,6 +68,32 @@ def test_requirements_setup_cfg_tox_and_python_version(tmp_path: Path) -> None:
     assert recipe.sources == ["setup.cfg", "requirements.txt", "requirements/test.txt", "tox.ini"]
 
 
+def test_tox_extras_and_requirement_files_are_installed_as_tox_installs_them(
+    tmp_path: Path,
+) -> None:
+    pyproject = (
+        '[project]\nname = "parser"\ndependencies = []\n'
+        '[project.optional-dependencies]\ndiagrams = ["railroad-diagrams", "parser[html]"]\n'
+        'html = ["jinja2"]\ntest = ["hypothesis"]\n'
+    )
+    write(tmp_path, {
+        "pyproject.toml": pyproject,
+        "ci/pins.txt": "freezegun\n",
+        "tox.ini": "[testenv]\ndeps =\n  -r ci/pins.txt\n  -r missing.txt\n  py37: mock\n"
+                   "extras = diagrams, test\ncommands = pytest\n",
+    })  # fmt: skip
+    recipe = detect_environment(tmp_path)
+    assert recipe.requirements == ["pytest", "hypothesis", "railroad-diagrams", "jinja2"]
+    assert recipe.requirement_files == ["ci/pins.txt"]
+    assert recipe.sources == ["pyproject.toml", "tox.ini"]
+
+
+def test_tox_extras_of_a_setup_cfg_project(tmp_path: Path) -> None:
+    setup_cfg = "[options.extras_require]\nyaml =\n    pyyaml\n"
+    write(tmp_path, {"setup.cfg": setup_cfg, "tox.ini": "[testenv]\nextras = yaml\n"})
+    assert detect_environment(tmp_path).requirements == ["pytest", "pyyaml"]
+
+
 def test_a_uv_lock_is_exported_by_uv_with_its_test_groups(tmp_path: Path) -> None:
     recipe = detect_environment(shutil.copytree(DATA / "uv-workspace", tmp_path / "repo"))
     assert recipe.sources[0] == "uv.lock"
