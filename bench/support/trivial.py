@@ -11,7 +11,8 @@ from datetime import timedelta
 from temporalio import activity, workflow
 from temporalio.worker import Worker
 
-from config import connect_temporal, get_settings
+with workflow.unsafe.imports_passed_through():  # the sandbox re-imports this module
+    from config import connect_temporal, get_settings
 
 
 @activity.defn
