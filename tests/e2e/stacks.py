@@ -53,11 +53,11 @@ def admin(settings: Settings) -> httpx.AsyncClient:
     return httpx.AsyncClient(base_url=settings.jira_base_url, timeout=30)
 
 
-async def pull_requests(settings: Settings) -> list[dict[str, Any]]:
-    """Every pull request on the emulator's demo/calc, open or closed."""
+async def pull_requests(settings: Settings, repository: str = "demo/calc") -> list[dict[str, Any]]:
+    """Every pull request on one of the emulator's repositories, open or closed."""
     async with httpx.AsyncClient(base_url=settings.jira_base_url, timeout=10) as http:
         response = await http.get(
-            "/api/v3/repos/demo/calc/pulls",
+            f"/api/v3/repos/{repository}/pulls",
             params={"state": "all"},
             headers={"Authorization": "Bearer t"},
         )
