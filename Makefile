@@ -90,7 +90,7 @@ lint: $(STAMP)
 # Real open-source projects set up and tested as a ticket would, against a reference run
 # (REPOS="name==version ..." for others; source distributions cached in .data/bench-repos).
 bench-repos: $(STAMP) sandbox-tool
-	$(PY) -m bench.repos $(REPOS)
+	$(MODEL_ENV) $(PY) -m bench.repos $(BENCH_ARGS) $(REPOS)
 
 # Prints each script's figures; fails only when a script could not measure.
 bench: $(STAMP)

@@ -9,10 +9,14 @@ with (cached under `.data/bench-repos/sdists`), made into a git repository. Then
 - reference: a plain virtual environment, the project installed as its own docs say
   (`pip install -e .` with its test extra when it has one, and the test tools its docs list),
   then the same pytest command, unsandboxed.
-One row per project: set-up seconds, tests passed and failed by both, and whether ours
-matches (at least the reference's passes, no more failures; `n/a` when the reference passes
-no test: none in the source distribution, or its plain environment cannot run them); the
-last lines are `matched N of M` over the projects compared, and those not compared.
+Before the set-up, the product's analysis of the fresh repository (the codebase scan, index and
+repository summary, exactly as a ticket's first step runs them) with the configured model
+(TICKETSMITH_MODEL_PROVIDER; `--no-analysis` leaves it out).
+One row per project: analysis seconds and model tokens, set-up seconds, tests passed and failed
+by both, and whether ours matches (at least the reference's passes, no more failures; `n/a` when
+the reference passes no test: none in the source distribution, or its plain environment cannot
+run them); the last lines are `matched N of M` over the projects compared, and those not
+compared.
 """
 
 import argparse
@@ -28,8 +32,13 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from langchain_core.language_models import BaseChatModel
+
 from activities.testing.cases import take_junit, with_junit
-from config import ROOT
+from bench.support.research_model import ModelUnavailableError, bench_model
+from config import ROOT, get_settings
+from graphs.analysis import analyse_repository
+from graphs.schemas import TicketContext
 from integrations.environments import Environments, uv_binary
 from integrations.git import GitWorkspace
 from integrations.indexes import package_sources
@@ -40,6 +49,12 @@ CACHE = ROOT / ".data" / "bench-repos"
 TEST_COMMAND = "python -m pytest -q -p no:cacheprovider"
 TIMEOUT_S = 900.0
 LIMITS = Limits(memory_mb=4096, processes=512, cpu_seconds=900, output_bytes=8 << 20)
+# What the analysis is asked about: a ticket on the whole project, naming none of its files.
+BENCH_TICKET = TicketContext(
+    key="BENCH-1",
+    summary="Make the project's public functions report bad arguments clearly",
+    description="Calls with arguments of the wrong type should raise an error naming the argument.",
+)
 
 
 @dataclass(frozen=True)
@@ -75,6 +90,21 @@ class Outcome:
     note: str = ""
 
 
+@dataclass(frozen=True)
+class AnalysisRun:
+    """The product's analysis of one repository: seconds and model tokens."""
+
+    seconds: float
+    tokens: int
+
+    def columns(self) -> str:
+        """The row's analysis columns."""
+        return f"{self.seconds:>10.1f} {self.tokens:>7}"
+
+
+NOT_ANALYSED = " " * 10 + " " + " " * 7
+
+
 def sdist(pin: str) -> Path:
     """The project's source distribution, downloaded once."""
     folder = CACHE / "sdists" / pin.replace("==", "-")
@@ -105,6 +135,13 @@ def repository(archive: Path, into: Path) -> Path:
                   "commit", "-q", "-m", "source distribution"]):  # fmt: skip
         subprocess.run(argv, cwd=root, check=True, capture_output=True)
     return root
+
+
+async def analysis_run(model: BaseChatModel, checkout: Path) -> AnalysisRun:
+    """The analysis a ticket's first step runs, timed, on the repository as cloned."""
+    began = time.monotonic()
+    analysis = await analyse_repository(model, checkout, BENCH_TICKET)
+    return AnalysisRun(time.monotonic() - began, analysis.tokens)
 
 
 async def ticketsmith_run(checkout: Path, name: str, scratch: Path) -> Outcome:
@@ -166,17 +203,21 @@ def test_extra(checkout: Path) -> str:
     return f"[{named[0]}]" if named else ""
 
 
-async def measure(project: Project) -> tuple[Outcome, Outcome]:
-    """Both runs of one project, each in a fresh copy of its repository."""
+async def measure(
+    project: Project, model: BaseChatModel | None
+) -> tuple[AnalysisRun | None, Outcome, Outcome]:
+    """The analysis and both runs of one project, each in a fresh copy of its repository."""
     archive = sdist(project.pin)
     with tempfile.TemporaryDirectory(prefix="bench-repos-") as scratch:
         ours_dir, theirs_dir = Path(scratch) / "ours", Path(scratch) / "theirs"
         ours_dir.mkdir()
         theirs_dir.mkdir()
         name = project.pin.split("==")[0]
-        ours = await ticketsmith_run(repository(archive, ours_dir), name, Path(scratch))
+        checkout = repository(archive, ours_dir)
+        analysed = None if model is None else await analysis_run(model, checkout)
+        ours = await ticketsmith_run(checkout, name, Path(scratch))
         theirs = reference_run(repository(archive, theirs_dir), project, Path(scratch))
-    return ours, theirs
+    return analysed, ours, theirs
 
 
 def verdict(ours: Outcome, theirs: Outcome) -> str:
@@ -189,15 +230,33 @@ def verdict(ours: Outcome, theirs: Outcome) -> str:
     return "yes" if ours.passed >= theirs.passed and ours.failed <= theirs.failed else "no"
 
 
-async def main(pins: list[str]) -> int:
+async def main(pins: list[str], analyse: bool) -> int:
     """Print one row per project and how many matched their reference."""
+    if not analyse:
+        return await compare(pins, None)
+    settings = get_settings()
+    try:
+        provider = settings.resolved_model_provider
+        async with bench_model(provider, settings, CACHE / "logs") as chosen:
+            print(f"analysis model: {chosen.description}")
+            return await compare(pins, chosen.model)
+    except ModelUnavailableError as err:
+        print(f"the analysis cannot run: {err} (or pass --no-analysis)", file=sys.stderr)
+        return 2
+
+
+async def compare(pins: list[str], model: BaseChatModel | None) -> int:
+    """One row per project: the analysis, set-up and tests against the reference."""
     projects = [next((p for p in PROJECTS if p.pin == pin), Project(pin, "given")) for pin in pins]
-    print(f"{'project':<24} {'kind':<40} {'set-up s':>8} {'ours':>11} {'reference':>11}  match")
+    print(
+        f"{'project':<24} {'kind':<40} {'analysis s':>10} {'tokens':>7} {'set-up s':>8} "
+        f"{'ours':>11} {'reference':>11}  match"
+    )
     matched = compared = 0
     apart: list[str] = []
     for project in projects or PROJECTS:
         try:
-            ours, theirs = await measure(project)
+            analysed, ours, theirs = await measure(project, model)
         except (RuntimeError, subprocess.SubprocessError, OSError) as err:
             print(f"{project.pin:<24} could not be measured: {err}")
             apart.append(f"{project.pin} could not be measured")
@@ -209,7 +268,8 @@ async def main(pins: list[str]) -> int:
         compared += found != "n/a"
         matched += found == "yes"
         print(
-            f"{project.pin:<24} {project.kind[:40]:<40} {ours.setup_s:>8.1f} "
+            f"{project.pin:<24} {project.kind[:40]:<40} "
+            f"{analysed.columns() if analysed else NOT_ANALYSED} {ours.setup_s:>8.1f} "
             f"{ours.passed:>5}/{ours.failed:<5} {theirs.passed:>5}/{theirs.failed:<5}  "
             f"{found}{'  ' + ours.note if found != 'yes' and ours.note else ''}"
             f"{'  reference: ' + theirs.note if theirs.note else ''}"
@@ -223,4 +283,8 @@ async def main(pins: list[str]) -> int:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("pins", nargs="*", help="NAME==VERSION source distributions to run")
-    sys.exit(asyncio.run(main(parser.parse_args().pins)))
+    parser.add_argument(
+        "--no-analysis", action="store_true", help="compare set-up and tests only, no model"
+    )
+    args = parser.parse_args()
+    sys.exit(asyncio.run(main(args.pins, analyse=not args.no_analysis)))

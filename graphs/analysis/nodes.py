@@ -6,6 +6,7 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 
 from graphs.analysis.index import CodeIndex
+from graphs.analysis.landmarks import main_modules
 from graphs.analysis.scan import (
     detect_frameworks,
     detect_languages,
@@ -21,7 +22,9 @@ from graphs.schemas import TicketContext
 from graphs.structured import ModelAnswerError, ask_structured, trim
 
 log = logging.getLogger("ticketsmith.analysis")
+# The prompt holds at most these, however large the repository: its size must not grow with it.
 PROMPT_FILES = 40
+MAIN_MODULES = 12
 PROMPT_SNIPPETS = 3
 SNIPPET_CHARS = 600
 
@@ -59,14 +62,19 @@ def make_summarise(model: BaseChatModel) -> AsyncNode[AnalysisState]:
         ticket = state["ticket"]
         query = ticket_text(ticket)
         snippets = state["index"].context_query(query, k=PROMPT_SNIPPETS)
-        relevant = mentioned_files(query, state["files"]) + [s.path for s in snippets]
+        files = state["files"]
+        relevant = mentioned_files(query, files) + [s.path for s in snippets]
+        main = main_modules(state["repo_dir"], files, MAIN_MODULES)
+        listed = select_files(files, relevant + main, PROMPT_FILES)
         inputs = {
             "ticket": ticket.model_dump(),
             "languages": state["languages"],
             "frameworks": state["frameworks"],
             "test_command": state["test_command"],
-            "file_count": len(state["files"]),
-            "files": select_files(state["files"], relevant, PROMPT_FILES),
+            "file_count": len(files),
+            "main_modules": main,
+            "files": listed,
+            "files_left_out": len(files) - len(listed),
             "snippets": [
                 {
                     "path": s.path,

@@ -1,0 +1,1 @@
+"""Billing of the depot."""

@@ -1,0 +1,1 @@
+"""What every part of the depot shares: records, units and money."""

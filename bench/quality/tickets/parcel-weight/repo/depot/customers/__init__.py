@@ -1,0 +1,1 @@
+"""Customers of the depot."""

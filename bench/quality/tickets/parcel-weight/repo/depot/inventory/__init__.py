@@ -1,0 +1,1 @@
+"""Inventory of the depot."""

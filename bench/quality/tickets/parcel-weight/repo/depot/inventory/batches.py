@@ -1,0 +1,34 @@
+"""Inventory: batches (batches, by supplier)."""
+
+from depot.core.records import Record, field_of
+
+
+def total_units(records: list[Record]) -> float:
+    """The sum of `units` over the batches."""
+    return sum(field_of(record, "units", 0) for record in records)
+
+
+def expired_batches(records: list[Record]) -> list[Record]:
+    """The batches whose status is `expired`."""
+    return [record for record in records if record.get("status") == "expired"]
+
+
+def batches_by_supplier(records: list[Record]) -> dict[str, list[Record]]:
+    """The batches grouped by their `supplier`, groups in first-seen order."""
+    grouped: dict[str, list[Record]] = {}
+    for record in records:
+        grouped.setdefault(str(record.get("supplier", "")), []).append(record)
+    return grouped
+
+
+def expired_share(records: list[Record]) -> float:
+    """The percentage of batches that are `expired`, to one decimal (0.0 for none)."""
+    if not records:
+        return 0.0
+    return round(100 * len(expired_batches(records)) / len(records), 1)
+
+
+def batch_label(record: Record) -> str:
+    """A one-line description of one of the batches, for lists."""
+    name = str(record.get("name") or record.get("id") or "?")
+    return f"{name} ({record.get('supplier', '-')}): {field_of(record, 'units', 0)} units"

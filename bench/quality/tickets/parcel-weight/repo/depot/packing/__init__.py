@@ -1,0 +1,1 @@
+"""Packing of the depot."""

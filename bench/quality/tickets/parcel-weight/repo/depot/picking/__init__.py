@@ -1,0 +1,1 @@
+"""Picking of the depot."""

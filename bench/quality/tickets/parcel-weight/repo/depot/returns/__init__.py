@@ -1,0 +1,1 @@
+"""Returns of the depot."""

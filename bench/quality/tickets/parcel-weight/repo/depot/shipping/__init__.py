@@ -1,0 +1,1 @@
+"""Shipping: parcels, what couriers charge, labels and tracking."""

@@ -1,0 +1,1 @@
+"""Staff of the depot."""

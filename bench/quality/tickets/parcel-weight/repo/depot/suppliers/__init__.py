@@ -1,0 +1,1 @@
+"""Suppliers of the depot."""
