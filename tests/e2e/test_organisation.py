@@ -157,10 +157,14 @@ async def test_only_an_approver_decides_the_plan(stack: Stack) -> None:
         now = await status_of(client, "APPR-1")
         return now if now and any(d.kind == "refused" for d in now.decisions) else None
 
+    async def replied() -> str | None:
+        said = await jira_comments(stack, "APPR-1")
+        return next((text for text in said if "may not approve" in text), None)
+
     waiting = await poll(refused, "the refusal of Carol's /approve")
-    said = await jira_comments(stack, "APPR-1")
     assert waiting.status == Status.AWAITING_APPROVAL
-    reply = next(text for text in said if "may not approve" in text)
+    # The reply is posted by an activity after the refusal is recorded.
+    reply = await poll(replied, "the reply to Carol's /approve")
     assert reply.startswith("Carol Mendes may not approve plan v1. Who may:"), reply
     assert "bob-2" in reply
     refusal = next(d for d in waiting.decisions if d.kind == "refused")
