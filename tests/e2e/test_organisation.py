@@ -155,7 +155,10 @@ async def test_only_an_approver_decides_the_plan(stack: Stack) -> None:
 
     async def refused() -> TicketStatus | None:
         now = await status_of(client, "APPR-1")
-        return now if now and any(d.kind == "refused" for d in now.decisions) else None
+        # While the workflow looks the commenter up and replies, its status says running.
+        if now is None or now.status != Status.AWAITING_APPROVAL:
+            return None
+        return now if any(d.kind == "refused" for d in now.decisions) else None
 
     async def replied() -> str | None:
         said = await jira_comments(stack, "APPR-1")
