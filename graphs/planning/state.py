@@ -4,6 +4,7 @@ from typing import Annotated, Literal, NotRequired, TypedDict
 
 from pydantic import BaseModel, Field
 
+from graphs.refinement.state import without_default
 from graphs.schemas import Analysis, Plan, Requirements, TicketContext
 from graphs.structured import capped, cut_text
 
@@ -58,6 +59,7 @@ class PlanAnswer(BaseModel):
     )
     answer: Annotated[str, cut_text(ANSWER_CHARS), Field(max_length=ANSWER_CHARS)] = Field(
         default="",
+        json_schema_extra=without_default,
         description="Only for a question that needs no code change: the answer, with files "
         "left empty; otherwise empty",
     )
