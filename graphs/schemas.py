@@ -105,6 +105,13 @@ class Plan(BaseModel):
     instructions_followed: list[str] = Field(default_factory=list)  # the files it was told to
     # The repository's test files the change adds tests to, their own tests kept as they are.
     kept_tests: list[str] = Field(default_factory=list)
+    # The model's answer when the ticket is a question (untrusted text, shown as its answer).
+    answer: str = ""
+
+    @property
+    def answer_only(self) -> bool:
+        """Whether the ticket is answered instead of changed: an answer and no planned file."""
+        return bool(self.answer.strip()) and not self.files
 
 
 class FileChange(BaseModel):

@@ -26,6 +26,26 @@ def questions_comment(questions: list[Question], offline: bool) -> str:
     return "\n".join(lines)
 
 
+ANSWERED = "Answered without a code change; no pull request was opened."
+
+
+def answer_comment(plan: Plan, approver: str | None) -> str:
+    """The Jira comment that answers a ticket needing no code change, the model's answer
+    quoted as what it is."""
+    approved = f"Plan v{plan.version} was approved by {approver}: this" if approver else "This"
+    lines = [
+        "### Answered: no code change",
+        "",
+        f"{approved} ticket is a question that needs no code change, so ticketsmith answers it "
+        "here and opens no pull request. The answer, as the model gave it:",
+        "",
+    ]
+    lines += [f"> {line}".rstrip() for line in plan.answer.strip().splitlines()]
+    lines += ["", "If a change is wanted after all, say so and restart the ticket with "
+              "`starter.py KEY --restart`."]  # fmt: skip
+    return "\n".join(lines)
+
+
 def plan_changes(plan: Plan, previous: Plan) -> list[str]:
     """What changed between two plan versions, file by file."""
     before = {f.path: f for f in previous.files}

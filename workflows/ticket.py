@@ -46,8 +46,12 @@ with workflow.unsafe.imports_passed_through():
     )
     from workflows.steering import SteeringHandlers
     from workflows.steps import TicketSteps
+    from workflows.texts import ANSWERED, answer_comment
     from workflows.tracker import Tracker
     from workflows.waits import Waiter
+
+# An approved plan that answers the ticket's question ends the ticket with the answer on Jira.
+ANSWER_ONLY = "answer-only"
 
 
 class Expired(Exception):
@@ -92,6 +96,8 @@ class TicketWorkflow(HumanHandlers, PullRequestHandlers, SteeringHandlers):
         ticket, analysis = await steps.study()
         requirements = await self._refine(steps, ticket, analysis)
         plan = await self._plan(steps, ticket, analysis, requirements)
+        if plan.answer_only and workflow.patched(ANSWER_ONLY):
+            return await self._answer(plan)
         if not (inp.project.implement_after_approval or inp.auto):
             message = f"Plan v{plan.version} approved; this project implements by hand."
             await self._outbox.comment("approved", message)
@@ -133,6 +139,15 @@ class TicketWorkflow(HumanHandlers, PullRequestHandlers, SteeringHandlers):
         ):
             return await self._review(inp, steps, ticket, done)
         return await self._finish(f"Pull request opened: {done.pr_url}")
+
+    async def _answer(self, plan: Plan) -> TicketResult:
+        """Post the approved answer and move the issue as done: no change, no pull request."""
+        approver = None if self._inp.auto else self._approver()
+        await asyncio.gather(
+            self._outbox.comment(f"answered-v{plan.version}", answer_comment(plan, approver)),
+            self._outbox.transition(self._inp.review.done_status),
+        )
+        return await self._finish(ANSWERED)
 
     async def _implement(
         self, work: ImplementationInput, suffix: str, summary: str

@@ -218,6 +218,8 @@ def make_finalise(model: BaseChatModel) -> SyncNode[PlanningState]:
         test_plan = [t.strip() for t in answer.test_plan if t.strip()]
         addressed = [a.strip() for a in answer.addresses_feedback if a.strip()]
         contracts = clean_contracts(answer.contracts)
+        # An answer counts only when the model planned no file: a change is never turned into one.
+        reply = "" if answer.files else answer.answer.strip()
         previous = state.get("previous")
         changes: list[str] = []
         if previous is not None:
@@ -239,6 +241,7 @@ def make_finalise(model: BaseChatModel) -> SyncNode[PlanningState]:
             changes_since_previous=changes,
             previous_version=None if previous is None else previous.version,
             instructions=state["analysis"].instruction_files,
+            answer=reply,
         )
         plan = Plan(
             instructions_followed=state["analysis"].instruction_files,
@@ -255,6 +258,7 @@ def make_finalise(model: BaseChatModel) -> SyncNode[PlanningState]:
             tokens=state.get("tokens", 0),
             fallback=fallback or "",
             kept_tests=kept_tests,
+            answer=reply,
         )
         return {"plan": plan}
 

@@ -9,6 +9,14 @@ OFFLINE_BANNER = (
 )
 
 
+NO_CHANGE = "No code change: this ticket is answered"
+
+
+def quoted(text: str) -> list[str]:
+    """Text as a markdown quote, line by line."""
+    return [f"> {line}".rstrip() for line in text.strip().splitlines()]
+
+
 def _bullets(items: list[str], empty: str) -> list[str]:
     return [f"- {item}" for item in items] if items else [f"_{empty}_"]
 
@@ -36,8 +44,10 @@ def render_plan_markdown(
     previous_version: int | None = None,
     fallback_note: str = "",
     instructions: list[str] | None = None,
+    answer: str = "",
 ) -> str:
-    """Markdown for a plan: title, banner, changes, summary, files, contracts, tests, risks."""
+    """Markdown for a plan: title, banner, changes, summary, the answer to a question that
+    needs no code change, files, contracts, tests, risks."""
     lines = [f"# Plan v{version} for {key}: {title}", ""]
     if produced_offline:
         lines += [OFFLINE_BANNER, ""]
@@ -46,7 +56,10 @@ def render_plan_markdown(
     if previous_version is not None:
         lines += [f"## What changed since v{previous_version}", ""]
         lines += _bullets(changes_since_previous or [], "Nothing reported.") + [""]
-    lines += [summary.strip(), "", "## Files", ""]
+    lines += [summary.strip(), ""]
+    if answer and not files:
+        lines += [f"## {NO_CHANGE}", "", *quoted(answer), ""]
+    lines += ["## Files", ""]
     lines += _bullets([f"`{f.path}` ({f.action}): {f.purpose}" for f in files], "No files.")
     if contracts:
         lines += ["", "## Interface contracts", ""]

@@ -4,6 +4,7 @@ from typing import Annotated, Literal, NotRequired, TypedDict
 
 from pydantic import BaseModel, Field
 
+from graphs.refinement.state import without_default
 from graphs.schemas import Analysis, Plan, Requirements, TicketContext
 from graphs.structured import capped, cut_text
 
@@ -13,6 +14,7 @@ MAX_ITEMS = 10
 PATH_CHARS = 200
 LINE_CHARS = 400
 SUMMARY_CHARS = 800
+ANSWER_CHARS = 3000
 
 PathText = Annotated[str, cut_text(PATH_CHARS), Field(max_length=PATH_CHARS)]
 Line = Annotated[str, cut_text(LINE_CHARS), Field(max_length=LINE_CHARS)]
@@ -54,6 +56,12 @@ class PlanAnswer(BaseModel):
     addresses_feedback: Lines = Field(default_factory=list)
     changes_since_previous: Lines = Field(
         default_factory=list, description="When a previous version is given: what changed"
+    )
+    answer: Annotated[str, cut_text(ANSWER_CHARS), Field(max_length=ANSWER_CHARS)] = Field(
+        default="",
+        json_schema_extra=without_default,
+        description="Only for a question that needs no code change: the answer, with files "
+        "left empty; otherwise empty",
     )
 
 

@@ -28,6 +28,8 @@ that pins a dependency version with a known vulnerability opens a draft naming t
 project's cost cap, it pauses, and `budget +$5` lets it go on.
 `review-held` takes the `review-held-to-comments` patch: a review round whose revision changed
 a file no comment is about puts it back, and, its comment judged not addressed, pushes nothing.
+`answered` takes the `answer-only` patch: its approved plan answers the ticket's question and
+plans no file, so the answer goes to Jira and no implementation or pull request follows.
 """
 
 import asyncio
@@ -221,6 +223,7 @@ SCENARIOS: dict[str, Callable[[Handle], Awaitable[None]]] = {
     "secrets-approved": secrets_approved,  # auto mode; the scan holds the push back once
     "cost-capped": cost_capped,  # its analysis and questions cost more than its cap
     "review-held": review_held,  # its round changed a file no comment is about, addressed none
+    "answered": happy,  # its plan answers the question and plans no file
 }
 # Scenarios whose implementation child is saved too, and under which name.
 CHILDREN = {
@@ -296,6 +299,8 @@ async def record(env: WorkflowEnvironment, names: list[str]) -> list[str]:
             fakes.race = "human9"  # the review round's push merges their commit in
         if name == "secrets-approved":
             fakes.secrets = HELD
+        if name == "answered":
+            fakes.plan_answer = "It is intended: a half cent rounds to the even cent."
         if name == "review-held":
             fakes.revise_also = ["calc/cli.py"]
             fakes.judgement = JudgeCommentsResult(

@@ -44,6 +44,7 @@ def test_every_scenario_is_recorded() -> None:
     assert {"secrets-approved", "secrets-held-implementation"} <= names
     assert "secrets-pushed-implementation" in names
     assert "review-held" in names  # a review round held to its comments pushes nothing
+    assert "answered" in names  # an approved plan that answers the question, no pull request
     graphs = {"sequence", "parallel", "conditional-then", "conditional-else", "retry"}
     graphs |= {"error-handler", "wait-approved", "wait-expired", "foreach-loop"}
     assert {f"graph-{name}" for name in graphs} <= names

@@ -102,6 +102,7 @@ class FakeActivities:
         # The index's advisories by `name==version`; a lookup error the index fails with for good.
         self.advisories: dict[str, list[Advisory]] = {}
         self.advisory_error: str | None = None
+        self.plan_answer = ""  # the plan answers the ticket's question with this, planning no file
 
     def said(self) -> dict[str, list[str]]:
         """What the ticket posted on Jira, Discord and GitHub, and where it moved the issue, as
@@ -265,6 +266,7 @@ class FakeActivities:
             addresses_feedback=list(inp.feedback),
             markdown=f"# Plan v{inp.version}\n" + "\n".join(inp.feedback),
             tokens=7,
+            answer=self.plan_answer,
         )
 
     @activity.defn(name="implement_changes")
