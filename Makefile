@@ -28,8 +28,10 @@ sandbox-tool:
 
 # uv (from PyPI, bootstrapped into the venv by pip) installs in seconds, from the indexes pip
 # is configured with (python -m deploy.uv_env); pip does the install when uv cannot be had or fails.
-# Bytecode is compiled at install (as pip does by default): where PYTHONDONTWRITEBYTECODE is set,
-# nothing is cached on import, and every process of a stack would compile its imports again.
+# Bytecode is compiled at install (as pip does by default), the project's own too (not the bench's
+# ticket repositories or the emulators' seed, which are copied into repositories): where
+# PYTHONDONTWRITEBYTECODE is set, nothing is cached on import, and every process of a stack
+# would compile its imports again.
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	{ test -x $(UV) || $(PY) -m pip install --quiet uv; } \
@@ -37,6 +39,7 @@ $(STAMP): pyproject.toml
 		&& $(UV) pip install --quiet --compile-bytecode --python $(PY) -e '.[dev]' \
 	|| { echo "uv unavailable or failed: installing with pip"; \
 		$(PY) -m pip install --quiet --upgrade pip && $(PY) -m pip install --quiet -e '.[dev]'; }
+	$(PY) -m compileall -q -j 0 -x '/(\.venv|\.data|\.git|node_modules)/|bench/quality/tickets/|emulators/seed/|tests/data/' . > /dev/null
 	touch $(STAMP)
 
 install: $(STAMP) sandbox-tool
