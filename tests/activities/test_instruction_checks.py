@@ -9,6 +9,7 @@ from activities.repo import Workspaces
 from activities.testing.tester import WorkspaceTester, instruction_checks
 from graphs.schemas import FileChange
 from integrations.environments import Environments
+from integrations.sandbox import Limits
 from tests.support.sandboxes import working_sandbox
 
 TEST_OPS = "from calc.ops import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n"
@@ -49,7 +50,10 @@ async def test_a_check_the_instructions_name_runs_and_its_failure_is_reported(
     )
     checks = instruction_checks(tmp_path / "calc")
     assert checks == ["ruff check .", "mypy calc"]
-    environments = Environments(tmp_path / "environments", working_sandbox())
+    # The product's limits, not the hostile tests' small ones: RLIMIT_NPROC counts every process
+    # of the sandbox's uid, and a fork bomb under a 64-process limit elsewhere in the suite
+    # would leave a 64-process check no thread to start (ruff then panics, exit code 101).
+    environments = Environments(tmp_path / "environments", working_sandbox(Limits()))
     workspaces = Workspaces(tmp_path / "workspaces", None, "t", "t@e", environments)
     tester = WorkspaceTester(workspaces, repo, "python -m pytest -q", 300, None, checks)
     sloppy = FileChange(
