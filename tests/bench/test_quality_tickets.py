@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.quality.scoring import score_checkout, score_unchanged
+from bench.quality.scoring import PYTEST_ENV, score_checkout, score_unchanged
 from bench.quality.tickets import TicketError, copy_tree, load_ticket, load_tickets
 from graphs.implementation.criteria.examples import example_tests, implied_subject
 from graphs.implementation.worker.named_functions import added_beside
@@ -103,7 +103,7 @@ def run_examples(checkout: Path, module: str) -> subprocess.CompletedProcess[str
     argv = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
     return subprocess.run(
         [*argv, "tests/test_stated_examples.py"],
-        cwd=checkout, capture_output=True, text=True, timeout=120, check=False,
+        cwd=checkout, capture_output=True, text=True, timeout=120, check=False, env=PYTEST_ENV,
     )  # fmt: skip
 
 
