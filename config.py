@@ -203,7 +203,9 @@ class Settings(BaseSettings):
     local_model_path: Path | None = None
     local_model_host: str = "127.0.0.1"
     local_model_port: int = 8181
-    local_model_context: int = 4096
+    local_model_context: int = 4096  # tokens of context per slot
+    # Calls the server answers at once; each slot gets the whole context (one: they queue).
+    local_model_slots: int = Field(default=1, ge=1, le=8)
 
     @model_validator(mode="after")
     def _default_urls(self) -> "Settings":

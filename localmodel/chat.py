@@ -3,7 +3,7 @@
 import logging
 import re
 import time
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Mapping
 from typing import Any, cast
 
 import httpx
@@ -62,6 +62,13 @@ def finish_reason(result: ChatResult) -> str:
     )
 
 
+def cached_tokens(usage: Mapping[str, Any]) -> int:
+    """The prompt tokens the server read from its prompt cache, where it reports them
+    (llama.cpp's server and OpenAI do, as `prompt_tokens_details.cached_tokens`)."""
+    details = usage.get("input_token_details") or {}
+    return int(details.get("cache_read") or 0)
+
+
 def log_call(task: str, fitted: Fitted, result: ChatResult, seconds: float, context: int) -> None:
     """One line per call: tokens in and out (as the server counted them) and time."""
     message = result.generations[0].message if result.generations else None
@@ -70,9 +77,9 @@ def log_call(task: str, fitted: Fitted, result: ChatResult, seconds: float, cont
     answer = int(usage.get("output_tokens", 0))
     log.info(
         "model call task=%s prompt_tokens=%d completion_tokens=%d seconds=%.1f "
-        "tokens_per_s=%.1f estimated_prompt_tokens=%d cut_tokens=%d",
+        "tokens_per_s=%.1f estimated_prompt_tokens=%d cut_tokens=%d cached_tokens=%d",
         task, prompt, answer, seconds, answer / seconds if seconds else 0.0,
-        fitted.prompt_tokens, fitted.cut_tokens,
+        fitted.prompt_tokens, fitted.cut_tokens, cached_tokens(usage),
     )  # fmt: skip
     reason = finish_reason(result)
     if message is not None and reason in CUT_REASONS:

@@ -15,6 +15,7 @@ from config import get_settings
 _CALL = re.compile(
     r"model call task=(?P<task>\w+) prompt_tokens=(?P<prompt>\d+) "
     r"completion_tokens=(?P<completion>\d+) seconds=(?P<seconds>[\d.]+)"
+    r"(?:.*? cached_tokens=(?P<cached>\d+))?"
 )
 PHASES = {
     "analysis": "refinement",
@@ -34,13 +35,15 @@ class Totals:
     prompt: int = 0
     completion: int = 0
     seconds: float = 0.0
+    cached: int = 0  # prompt tokens the server's prompt cache served
 
-    def add(self, prompt: int, completion: int, seconds: float) -> None:
+    def add(self, prompt: int, completion: int, seconds: float, cached: int = 0) -> None:
         """Count one call."""
         self.calls += 1
         self.prompt += prompt
         self.completion += completion
         self.seconds += seconds
+        self.cached += cached
 
     def merge(self, other: "Totals") -> None:
         """Count another group's calls too."""
@@ -48,13 +51,25 @@ class Totals:
         self.prompt += other.prompt
         self.completion += other.completion
         self.seconds += other.seconds
+        self.cached += other.cached
+
+    @property
+    def prompt_per_call(self) -> float:
+        """Prompt tokens a call sent, on average."""
+        return self.prompt / self.calls if self.calls else 0.0
+
+    @property
+    def cached_share(self) -> float:
+        """The share of prompt tokens the prompt cache served."""
+        return self.cached / self.prompt if self.prompt else 0.0
 
     def row(self, name: str) -> str:
         """One line of the table."""
         rate = self.completion / self.seconds if self.seconds else 0.0
         return (
             f"{name:<16}{self.calls:>6}{self.prompt:>10}{self.completion:>12}"
-            f"{self.seconds:>10.0f}{rate:>9.1f}"
+            f"{self.seconds:>10.0f}{rate:>9.1f}{self.prompt_per_call:>12.0f}"
+            f"{self.cached_share:>8.0%}"
         )
 
 
@@ -67,14 +82,20 @@ def summarise(lines: list[str]) -> dict[str, dict[str, Totals]]:
             continue
         task = match["task"]
         phases[PHASES.get(task, "other")][task].add(
-            int(match["prompt"]), int(match["completion"]), float(match["seconds"])
+            int(match["prompt"]),
+            int(match["completion"]),
+            float(match["seconds"]),
+            int(match["cached"] or 0),
         )
     return phases
 
 
 def render(phases: dict[str, dict[str, Totals]]) -> str:
     """The summary as a table: per task, per phase, and in all."""
-    header = f"{'':<16}{'calls':>6}{'prompt':>10}{'completion':>12}{'seconds':>10}{'tok/s':>9}"
+    header = (
+        f"{'':<16}{'calls':>6}{'prompt':>10}{'completion':>12}{'seconds':>10}{'tok/s':>9}"
+        f"{'prompt/call':>12}{'cached':>8}"
+    )
     out = [header]
     everything = Totals()
     for phase, tasks in phases.items():

@@ -25,7 +25,8 @@ def base_url(settings: Settings) -> str:
 
 
 def server_argv(settings: Settings) -> list[str]:
-    """The `llama-server` command line: one slot with the whole context, all cores."""
+    """The `llama-server` command line: its slots (one by default), each with the whole
+    context, on all cores."""
     layout = layout_for(settings)
     binary = layout.server_binary
     if binary is None or not layout.model_ready():
@@ -33,10 +34,12 @@ def server_argv(settings: Settings) -> list[str]:
             f"the local model is not installed in {layout.models_dir}; run `make local-model` "
             "(or choose another provider with TICKETSMITH_MODEL_PROVIDER)"
         )
+    slots = settings.local_model_slots
     return [
         str(binary), "-m", str(layout.model_file),
         "--host", settings.local_model_host, "--port", str(settings.local_model_port),
-        "-c", str(settings.local_model_context), "-np", "1", "-t", str(os.cpu_count() or 2),
+        "-c", str(settings.local_model_context * slots), "-np", str(slots),
+        "-t", str(os.cpu_count() or 2),
         "--jinja", "--alias", LOCAL_MODEL_ALIAS, "--no-webui",
     ]  # fmt: skip
 

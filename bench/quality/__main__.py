@@ -17,6 +17,7 @@ import sys
 from bench.quality.drive import TicketRun, run_ticket
 from bench.quality.rates import rate_table
 from bench.quality.report import results_path, table, write_results
+from bench.quality.revisions import log_size, writer_calls
 from bench.quality.setup import prepare_data_dir
 from bench.quality.tickets import Ticket, TicketError, load_tickets
 from config import ROOT, Settings
@@ -100,7 +101,13 @@ async def run(args: argparse.Namespace) -> int:
             for ticket in tickets:
                 print(f"--- {ticket.name} ({ticket.key}): {ticket.summary}", flush=True)
                 deadline = args.ticket_minutes * 60 if args.ticket_minutes else None
+                worker_log = stack.log_path(stack.service("worker"))
+                since = log_size(worker_log)
                 outcome = await run_ticket(settings, ticket, deadline, number)
+                calls = writer_calls(worker_log, since)
+                if calls.calls:
+                    outcome.prompt_tokens_per_call = round(calls.prompt_per_call)
+                    outcome.cached_share = round(calls.cached_share, 3)
                 this_run.append(outcome)
                 # Kept after every ticket, so a run cut short keeps what it measured.
                 write_results([*runs, *this_run], args.model, recorded, path=path)

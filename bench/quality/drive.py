@@ -33,6 +33,9 @@ class TicketRun(BaseModel):
     seed: int | None = None  # the model seed of that run
     first_revision_seconds: float | None = None
     first_revision_tokens: int | None = None
+    # The code writers' calls (local model): prompt tokens each, and the share the cache served.
+    prompt_tokens_per_call: float | None = None
+    cached_share: float | None = None
     revisions: int | None = None
     implementation_seconds: float | None = None
     pr_url: str | None = None

@@ -61,12 +61,18 @@ def cell(value: float | None, unit: str = "") -> str:
     return "-" if value is None else f"{value:,.0f}{unit}"
 
 
+def share(value: float | None) -> str:
+    """A share for the table, or `-` where no run had the figure."""
+    return "-" if value is None else f"{value:.0%}"
+
+
 def rate_table(runs: list[TicketRun]) -> str:
     """Per ticket: resolved k of N, hidden tests, refuted claims, and means of tokens, time,
-    time and tokens to the first revision and seconds per revision; then resolved per run."""
+    time and tokens to the first revision, seconds per revision, and the code writers' prompt
+    tokens per call with the share the prompt cache served; then resolved per run."""
     rows = [
         f"{'ticket':<20}{'resolved':>9}{'rate':>6}{'hidden':>9}{'refuted':>8}{'tokens':>9}"
-        f"{'time':>7}{'1st rev':>9}{'1st tok':>9}{'s/rev':>7}"
+        f"{'time':>7}{'1st rev':>9}{'1st tok':>9}{'s/rev':>7}{'p/call':>8}{'cached':>7}"
     ]
     for name, group in by_ticket(runs).items():
         resolved = sum(r.resolved for r in group)
@@ -80,6 +86,8 @@ def rate_table(runs: list[TicketRun]) -> str:
             f"{cell(mean_of(group, lambda r: r.first_revision_seconds), 's'):>9}"
             f"{cell(mean_of(group, lambda r: r.first_revision_tokens)):>9}"
             f"{cell(mean_of(group, lambda r: r.seconds_per_revision), 's'):>7}"
+            f"{cell(mean_of(group, lambda r: r.prompt_tokens_per_call)):>8}"
+            f"{share(mean_of(group, lambda r: r.cached_share)):>7}"
         )
     return "\n".join([*rows, *totals(runs)])
 

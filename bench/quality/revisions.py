@@ -2,11 +2,13 @@
 
 import asyncio
 import time
+from pathlib import Path
 
 from temporalio.client import WorkflowHandle
 from temporalio.service import RPCError
 
 from activities.progress import STAGES
+from localmodel.report import Totals, summarise
 from workflows.messages import Phase, TicketResult, TicketStatus
 
 POLL_S = 1.0  # the implementation reports its progress at most once a second
@@ -56,3 +58,18 @@ def implementation_seconds(result: TicketResult) -> float | None:
             spent = (usage.ended_at - usage.started_at).total_seconds() - usage.waiting_seconds
             return round(spent, 1)
     return None
+
+
+def log_size(log: Path) -> int:
+    """Where the worker's log ends now: the calls of what runs next are logged after it."""
+    return log.stat().st_size if log.is_file() else 0
+
+
+def writer_calls(log: Path, since: int) -> Totals:
+    """The code writers' model calls the worker logged after offset `since` (local model only)."""
+    if not log.is_file():
+        return Totals()
+    with log.open("rb") as handle:
+        handle.seek(since)
+        lines = handle.read().decode(errors="replace").splitlines()
+    return summarise(lines).get("implementation", {}).get("implement_file", Totals())

@@ -12,7 +12,12 @@ from bench.quality import __main__ as bench
 from bench.quality.drive import TicketRun
 from bench.quality.rates import rate_table, spread
 from bench.quality.report import ResultsError, read_many, read_results, report, write_results
-from bench.quality.revisions import implementation_seconds, tokens_at_first_revision
+from bench.quality.revisions import (
+    implementation_seconds,
+    log_size,
+    tokens_at_first_revision,
+    writer_calls,
+)
 from bench.quality.scoring import Count, Score
 from bench.quality.tickets import load_tickets
 from graphs.progress import ImplementationProgress
@@ -35,7 +40,12 @@ def ticket_run(name: str, run: int, resolved: bool, **figures: object) -> Ticket
 
 def three_runs() -> list[TicketRun]:
     """Three runs of two tickets: `easy` resolved in all, `hard` only in the second."""
-    timed = {"first_revision_seconds": 60.0, "first_revision_tokens": 9000}
+    timed = {
+        "first_revision_seconds": 60.0,
+        "first_revision_tokens": 9000,
+        "prompt_tokens_per_call": 1800.0,
+        "cached_share": 0.6,
+    }
     return [
         ticket_run("easy", 1, True, **timed, revisions=2, implementation_seconds=80.0),
         ticket_run("hard", 1, False),
@@ -55,9 +65,12 @@ def test_each_ticket_has_its_rate_and_the_runs_their_spread() -> None:
 
     lines = rate_table(runs).splitlines()
     easy, hard = lines[1].split(), lines[2].split()
-    # resolved, rate, hidden, refuted, tokens, time, first revision, its tokens, s/revision
-    assert easy == ["easy", "3/3", "100%", "12/12", "0", "2,000", "200s", "60s", "9,000", "30s"]
-    assert hard == ["hard", "1/3", "33%", "10/12", "1", "2,000", "200s", "-", "-", "-"]
+    # resolved, rate, hidden, refuted, tokens, time, first revision, its tokens, s/revision,
+    # the code writers' prompt tokens per call and the share the prompt cache served
+    assert easy == [
+        "easy", "3/3", "100%", "12/12", "0", "2,000", "200s", "60s", "9,000", "30s", "1,800", "60%"
+    ]  # fmt: skip
+    assert hard == ["hard", "1/3", "33%", "10/12", "1", "2,000", "200s", "-", "-", "-", "-", "-"]
     assert lines[3] == "runs: 3 (seeds 101, 102, 103); resolved per run: 1/2, 2/2, 1/2"
     assert lines[4] == "mean 1.3 resolved per run, min-max 1-2, standard deviation 0.6"
     assert lines[5] == "claimed success refuted by the hidden tests: 1"
@@ -142,3 +155,17 @@ def test_the_first_revision_is_read_once_its_files_are_written() -> None:
     )  # fmt: skip
     result = TicketResult(key="A-1", status=Status.COMPLETED, usage=[usage])
     assert implementation_seconds(result) == 90.0
+
+
+def test_a_tickets_writer_calls_are_read_from_the_log_after_its_start(tmp_path: Path) -> None:
+    log = tmp_path / "worker.log"
+    assert log_size(log) == 0 and writer_calls(log, 0).calls == 0
+    call = "model call task=implement_file prompt_tokens={} completion_tokens=90 seconds=9.0"
+    log.write_text(call.format(3000) + " cached_tokens=0\n")
+    since = log_size(log)
+    with log.open("a") as more:
+        more.write(call.format(2000) + " tokens_per_s=10.0 cached_tokens=1500\n")
+        more.write("model call task=review prompt_tokens=900 completion_tokens=40 seconds=3.0\n")
+        more.write(call.format(1000) + " cached_tokens=500\n")
+    calls = writer_calls(log, since)
+    assert (calls.calls, calls.prompt_per_call, calls.cached_share) == (2, 1500.0, 2000 / 3000)

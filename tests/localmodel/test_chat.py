@@ -190,6 +190,32 @@ def test_the_report_sums_calls_by_task_and_phase() -> None:
     assert phases["planning"]["plan"].completion == 300
     table = render(phases)
     assert table.splitlines()[-1].split()[:4] == ["all", "3", "4500", "1200"]
+    assert table.splitlines()[-1].split()[-2:] == ["1500", "0%"]  # prompt per call, cached
+
+
+def test_the_report_shows_the_share_of_prompt_tokens_the_cache_served() -> None:
+    from localmodel.report import summarise
+
+    lines = [
+        "model call task=implement_file prompt_tokens=2000 completion_tokens=500 seconds=25.0"
+        " tokens_per_s=20.0 estimated_prompt_tokens=1900 cut_tokens=0 cached_tokens=1500",
+        "model call task=implement_file prompt_tokens=2000 completion_tokens=500 seconds=9.0"
+        " tokens_per_s=55.6 estimated_prompt_tokens=1900 cut_tokens=0 cached_tokens=500",
+    ]
+    totals = summarise(lines)["implementation"]["implement_file"]
+    assert (totals.cached, totals.prompt_per_call, totals.cached_share) == (2000, 2000.0, 0.5)
+
+
+async def test_the_call_log_names_the_prompt_tokens_the_server_had_cached(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    answer = completion("done")
+    answer["usage"]["prompt_tokens_details"] = {"cached_tokens": 850}
+    model = stub([], answer=answer)
+    prompt = [SystemMessage(content="task: plan\nPlan."), HumanMessage(content="The ticket.")]
+    with caplog.at_level(logging.INFO, logger="ticketsmith.model"):
+        await model.ainvoke(prompt)
+    assert "cached_tokens=850" in caplog.text
 
 
 async def test_a_worker_prompt_reaches_the_server_without_its_inputs_block() -> None:

@@ -52,6 +52,14 @@ def test_the_server_runs_one_slot_with_the_whole_context(installed: Layout, tmp_
     assert "local: Qwen2.5-Coder-1.5B-Instruct" in describe_model(settings)
 
 
+def test_each_slot_keeps_the_whole_context(installed: Layout, tmp_path: Path) -> None:
+    settings = local_settings(installed.models_dir, tmp_path).model_copy(
+        update={"local_model_slots": 2}
+    )
+    argv = server_argv(settings)
+    assert argv[argv.index("-c") + 1] == "8192" and argv[argv.index("-np") + 1] == "2"
+
+
 def test_a_missing_model_says_how_to_install_it(tmp_path: Path) -> None:
     settings = local_settings(tmp_path / "empty", tmp_path)
     with pytest.raises(LocalModelMissingError, match="make local-model"):
