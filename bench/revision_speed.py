@@ -1,0 +1,228 @@
+"""Seconds per revision on the local model: one server slot against several, and what the
+prompt cache serves.
+
+    python -m bench.revision_speed [--slots 1 2] [--revisions 2] [TICKET ...]
+
+For each quality-benchmark ticket (default: three with one to three files to change) it builds
+the code writers' real prompts (`worker_messages`) for the files the ticket's reference
+changes, as the implementation loop would for a plan of those files, and sends each revision's
+calls at once, as the loop's fan-out does. Revision 2 carries feedback, so each prompt differs
+from its first version only from there on. For each slot count it starts `llama-server` with
+`TICKETSMITH_LOCAL_MODEL_SLOTS` slots on a free port, and prints per revision the wall seconds,
+the prompt tokens per call, the share of them the server's prompt cache served, and the
+tokens written; then the mean seconds per revision of each slot count side by side.
+"""
+
+import argparse
+import asyncio
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from langchain_core.messages import AIMessage
+
+from bench.quality.tickets import Ticket, load_tickets
+from config import Settings, get_settings
+from embedded.reaper import popen_bound
+from graphs.analysis.graph import index_repository
+from graphs.implementation.prepare import CONTEXT_SNIPPETS, tests_of
+from graphs.implementation.state import WorkerState
+from graphs.implementation.worker.answer import bounded
+from graphs.implementation.worker.prompt import worker_messages
+from graphs.implementation.worker.window import choose_window
+from graphs.schemas import Plan, PlannedFile, Requirements, TicketContext
+from harness.processes import free_port
+from localmodel.chat import LocalChatModel, cached_tokens, local_chat_model
+from localmodel.server import server_argv, server_library_path, server_ready
+
+DEFAULT_TICKETS = ["sensor-humidity", "cart-discount", "slug-separator"]
+FEEDBACK = (
+    "The last revision left tests failing in this file; the output of the first:\n"
+    "AssertionError: assert the value the ticket states == the value the code returned\n"
+    "Change only what the ticket asks, and keep every other line as it is."
+)
+
+
+@dataclass
+class Call:
+    """One code writer's call: prompt tokens, those the cache served, tokens written."""
+
+    prompt: int
+    cached: int
+    written: int
+
+
+@dataclass
+class RevisionTime:
+    """One revision of one ticket: its wall seconds and its calls."""
+
+    ticket: str
+    revision: int
+    seconds: float
+    calls: list[Call]
+
+
+def worker_states(ticket: Ticket, repo: Path) -> list[WorkerState]:
+    """The code writers' states of revision 1: one per file the reference changes."""
+    index = index_repository(repo)
+    paths = sorted(
+        str(p.relative_to(ticket.reference_dir)) for p in ticket.reference_dir.rglob("*.py")
+    )
+    criteria = "\n".join(f"- {c}" for c in ticket.acceptance_criteria)
+    context = TicketContext(
+        key=ticket.key, summary=ticket.summary, description=ticket.description,
+        acceptance_criteria=criteria,
+    )  # fmt: skip
+    files = [
+        PlannedFile(
+            path=path,
+            action="modify" if (repo / path).is_file() else "create",
+            purpose=f"Change what the ticket asks of {path}: {ticket.summary}",
+        )
+        for path in paths
+    ]
+    plan = Plan(
+        version=1, summary=ticket.summary, files=files, test_plan=["python -m pytest -q"],
+        risks=[], markdown="",
+    )  # fmt: skip
+    requirements = Requirements(
+        requirements=[ticket.summary],
+        acceptance_criteria=list(ticket.acceptance_criteria),
+        answers=[ticket.answers.strip()] if ticket.answers.strip() else [],
+    )
+    states: list[WorkerState] = []
+    for planned in files:
+        query = f"{planned.path} {planned.purpose}"
+        related = [
+            s for s in index.context_query(query, k=CONTEXT_SNIPPETS + 1) if s.path != planned.path
+        ]
+        own = tests_of(repo, planned.path)
+        snippets = [*own, *(s for s in related if s.path not in {o.path for o in own})]
+        states.append(
+            WorkerState(
+                repo_dir=repo,
+                ticket=context,
+                plan=plan,
+                requirements=requirements,
+                assignment={"file": planned, "context": snippets[:CONTEXT_SNIPPETS]},
+                index=index,
+                revision=1,
+                current=None,
+                feedback="",
+            )  # fmt: skip
+        )
+    return states
+
+
+async def write_file(model: LocalChatModel, state: WorkerState) -> Call:
+    """One code writer's call, as the worker node makes it (no tools, no retries)."""
+    target = state["repo_dir"] / state["assignment"]["file"].path
+    current = target.read_text() if target.is_file() else ""
+    planned = state["assignment"]["file"]
+    window = choose_window(
+        current, f"{planned.purpose} {state['feedback']} {state['plan'].summary}"
+    )
+    answer = await bounded(model, window.text).ainvoke(worker_messages(state, window, current))
+    usage = answer.usage_metadata if isinstance(answer, AIMessage) else None
+    if not usage:
+        return Call(0, 0, 0)
+    return Call(usage["input_tokens"], cached_tokens(usage), usage["output_tokens"])
+
+
+def with_revision(state: WorkerState, revision: int, feedback: str) -> WorkerState:
+    """The state of the same file in another revision, told `feedback`."""
+    changed = WorkerState(**state)
+    changed["revision"], changed["feedback"] = revision, feedback
+    return changed
+
+
+async def revisions_of(model: LocalChatModel, ticket: Ticket, count: int) -> list[RevisionTime]:
+    """`count` revisions of one ticket, each revision's calls sent at once."""
+    states = worker_states(ticket, ticket.repo_dir)
+    measured: list[RevisionTime] = []
+    for revision in range(1, count + 1):
+        feedback = FEEDBACK if revision > 1 else ""
+        sent = [with_revision(state, revision, feedback) for state in states]
+        began = time.monotonic()
+        calls = await asyncio.gather(*(write_file(model, state) for state in sent))
+        measured.append(RevisionTime(ticket.name, revision, time.monotonic() - began, list(calls)))
+    return measured
+
+
+async def serve(settings: Settings) -> subprocess.Popen[bytes]:
+    """The local server with the settings' slots, once it answers (failing past the deadline)."""
+    process = popen_bound(
+        server_argv(settings), env={**server_library_path(settings), "PATH": "/usr/bin:/bin"},
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    deadline = time.monotonic() + settings.ready_timeout_seconds
+    while not await server_ready(settings):
+        if process.poll() is not None or time.monotonic() > deadline:
+            process.kill()
+            raise SystemExit(f"llama-server did not start: {' '.join(server_argv(settings))}")
+        await asyncio.sleep(0.5)
+    return process
+
+
+def row(slots: int, measured: RevisionTime) -> str:
+    """One revision's line of the table."""
+    calls = measured.calls
+    prompt = sum(c.prompt for c in calls)
+    cached = sum(c.cached for c in calls) / prompt if prompt else 0.0
+    return (
+        f"{slots:>5}  {measured.ticket:<18}{measured.revision:>4}{len(calls):>6}"
+        f"{measured.seconds:>9.1f}{prompt / len(calls):>13.0f}{cached:>8.0%}"
+        f"{sum(c.written for c in calls) / len(calls):>9.0f}"
+    )
+
+
+async def main(slot_counts: list[int], revisions: int, tickets: list[Ticket]) -> None:
+    """Every ticket's revisions for each slot count, then the means side by side."""
+    base = get_settings()
+    means: dict[int, float] = {}
+    print(
+        f"{'slots':>5}  {'ticket':<18}{'rev':>4}{'calls':>6}{'seconds':>9}{'prompt/call':>13}"
+        f"{'cached':>8}{'written':>9}"
+    )
+    for slots in slot_counts:
+        settings = base.model_copy(
+            update={"local_model_slots": slots, "local_model_port": free_port()}
+        )
+        server = await serve(settings)
+        try:
+            model = local_chat_model(
+                f"http://{settings.local_model_host}:{settings.local_model_port}/v1",
+                context=settings.local_model_context,
+            )
+            times: list[float] = []
+            for ticket in tickets:
+                for measured in await revisions_of(model, ticket, revisions):
+                    print(row(slots, measured), flush=True)
+                    times.append(measured.seconds)
+            means[slots] = statistics.fmean(times)
+        finally:
+            server.kill()
+            server.wait()
+    first = means[slot_counts[0]]
+    print("\nmean seconds per revision: " + ", ".join(
+        f"{slots} slot{'s' if slots > 1 else ''} {mean:.1f} s ({mean / first:.2f}x)"
+        for slots, mean in means.items()
+    ))  # fmt: skip
+
+
+def cli(argv: list[str] | None = None) -> int:
+    """Entry point of `python -m bench.revision_speed`."""
+    parser = argparse.ArgumentParser(prog="python -m bench.revision_speed", description=__doc__)
+    parser.add_argument("tickets", nargs="*", default=DEFAULT_TICKETS)
+    parser.add_argument("--slots", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--revisions", type=int, default=2)
+    args = parser.parse_args(argv)
+    asyncio.run(main(args.slots, args.revisions, load_tickets(args.tickets)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(cli())
