@@ -7,9 +7,12 @@ dependencies to share with the project.
 
 import os
 import shutil
+import signal
+import socket
 import subprocess
 import sys
 import time
+import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 
@@ -22,6 +25,12 @@ INSTALL_HINT = (
     "install them (Debian/Ubuntu: `apt-get install build-essential`; Fedora: "
     "`dnf install gcc gcc-c++ make`; macOS: `xcode-select --install`) and run again"
 )
+
+
+# A CPU can report AMX that its host does not let programs use: a server built with
+# -march=native there died of SIGILL on its first matrix product (in a VM). On a few cores AMX
+# gains little, so the build leaves it out wherever the compiler knows these flags.
+WITHOUT_AMX = ("-mno-amx-tile", "-mno-amx-int8", "-mno-amx-bf16")
 
 
 class BuildError(Exception):
@@ -54,6 +63,26 @@ def check_build_prerequisites(layout: Layout) -> None:
             )
 
 
+def compiler_accepts(compiler: str, flags: tuple[str, ...]) -> bool:
+    """Whether the C compiler compiles an empty file with these flags."""
+    argv = [compiler, "-Werror", *flags, "-x", "c", "-c", os.devnull, "-o", os.devnull]
+    try:
+        done = subprocess.run(argv, capture_output=True, timeout=60, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return done.returncode == 0
+
+
+def without_amx(env: dict[str, str]) -> dict[str, str]:
+    """CFLAGS and CXXFLAGS that leave AMX out, added to the environment's own; none when the
+    compiler does not know the flags (then it cannot emit AMX either)."""
+    compiler = shutil.which(env.get("CC") or "cc") or shutil.which("gcc") or shutil.which("clang")
+    if compiler is None or not compiler_accepts(compiler, WITHOUT_AMX):
+        return {}
+    flags = " ".join(WITHOUT_AMX)
+    return {name: f"{env.get(name, '')} {flags}".strip() for name in ("CFLAGS", "CXXFLAGS")}
+
+
 def nearest_existing(path: Path) -> Path:
     """The path, or its nearest ancestor that exists."""
     while not path.exists() and path != path.parent:
@@ -77,6 +106,7 @@ def build_server(layout: Layout, say: Say) -> Path:
         "CMAKE_BUILD_PARALLEL_LEVEL": jobs,
         "LLAMA_CPP_BUILD_JOBS": jobs,
     }
+    env.update(without_amx(env))
     log_path = layout.models_dir / "server-build.log"
     say(
         f"building {SERVER_PACKAGE} {SERVER_VERSION} from source with {jobs} jobs "
@@ -119,3 +149,62 @@ def finish_server(layout: Layout, say: Say) -> Path:
     version = (probe.stderr or probe.stdout).strip().splitlines()[0]
     say(f"server ready: {binary} ({version})")
     return binary
+
+
+def check_server_answers(layout: Layout, say: Say, timeout_s: float = 300.0) -> None:
+    """Start the server on the model until it reports healthy (it has run the model once by
+    then), failing with what to do when it dies or never gets there."""
+    binary = layout.server_binary
+    if binary is None:
+        raise BuildError(f"no llama-server in {layout.server_venv}; run `make local-model` again")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    argv = [str(binary), "-m", str(layout.model_file), "--host", "127.0.0.1", "--port", str(port)]
+    argv += ["-c", "512", "-np", "1", "--no-webui"]
+    env = {**os.environ, "LD_LIBRARY_PATH": str(binary.parent)}
+    say("starting the server once on the model to check that it runs")
+    started = time.monotonic()
+    try:
+        run = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    except OSError as err:
+        raise BuildError(f"cannot start {binary}: {err}; run `make local-model` again") from err
+    with run:
+        try:
+            while time.monotonic() - started < timeout_s:
+                if run.poll() is not None:
+                    raise BuildError(server_died(run, layout))
+                if healthy(port):
+                    say(f"the server answered in {time.monotonic() - started:.0f} s")
+                    return
+                time.sleep(0.5)
+        finally:
+            run.kill()
+    raise BuildError(f"the server was not ready within {timeout_s:.0f} s: {' '.join(argv)}")
+
+
+def healthy(port: int) -> bool:
+    """Whether the server on that port has loaded its model."""
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=2) as response:
+            return bool(response.status == 200)
+    except OSError:  # refused while starting, 503 while loading
+        return False
+
+
+def server_died(run: subprocess.Popen[bytes], layout: Layout) -> str:
+    """Why the server stopped, and what to do."""
+    code = run.returncode
+    tail = (run.stderr.read() if run.stderr else b"").decode(errors="replace").strip()
+    last = "\n".join(tail.splitlines()[-5:])
+    if code < 0:
+        name = signal.Signals(-code).name
+        what = f"the server died of {name} while loading the model"
+        if -code == signal.SIGILL:
+            what += " (it ran an instruction this CPU will not run)"
+    else:
+        what = f"the server exited with code {code} while loading the model"
+    return (
+        f"{what}; remove {layout.server_venv} and run `make local-model` again to rebuild it "
+        f"on this machine. Its last lines:\n{last}"
+    )

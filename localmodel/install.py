@@ -8,7 +8,7 @@ import sys
 import time
 from pathlib import Path
 
-from localmodel.build import BuildError, build_server
+from localmodel.build import BuildError, build_server, check_server_answers
 from localmodel.layout import MODEL_NAME, SERVER_PACKAGE, SERVER_VERSION, Layout
 from localmodel.weights import WeightsError, install_weights
 
@@ -45,6 +45,7 @@ def install(layout: Layout) -> bool:
         )
     else:
         install_weights(layout, say)
+    check_server_answers(layout, say)
     say(
         f"local model installed in {(time.monotonic() - started) / 60:.1f} min; "
         "try `make demo MODEL=local`"

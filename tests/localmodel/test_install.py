@@ -81,8 +81,9 @@ def test_only_the_missing_weights_are_installed(
     done: list[str] = []
     monkeypatch.setattr(install, "build_server", lambda layout, say: done.append("server"))
     monkeypatch.setattr(install, "install_weights", lambda layout, say: done.append("weights"))
+    monkeypatch.setattr(install, "check_server_answers", lambda layout, say: done.append("run"))
     assert install.install(layout) is True
-    assert done == ["weights"]
+    assert done == ["weights", "run"]
 
 
 def test_missing_build_tools_are_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
