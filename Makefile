@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 UV := $(VENV)/bin/uv
 # Every top-level script in bench/ that starts what it measures (make bench); repos downloads
 # real projects (make bench-repos).
-BENCHES := $(filter-out bench/__init__.py bench/repos.py,$(wildcard bench/*.py))
+BENCHES := $(filter-out bench/__init__.py bench/repos.py bench/revision_speed.py,$(wildcard bench/*.py))
 # The model of `make demo` and `make up`: openai | local | offline (default: chosen from what is set up).
 MODEL ?=
 MODEL_ENV := $(if $(MODEL),TICKETSMITH_MODEL_PROVIDER=$(MODEL))

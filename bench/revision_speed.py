@@ -10,7 +10,8 @@ calls at once, as the loop's fan-out does. Revision 2 carries feedback, so each 
 from its first version only from there on. For each slot count it starts `llama-server` with
 `TICKETSMITH_LOCAL_MODEL_SLOTS` slots on a free port, and prints per revision the wall seconds,
 the prompt tokens per call, the share of them the server's prompt cache served, and the
-tokens written; then the mean seconds per revision of each slot count side by side.
+tokens written; then the mean seconds per revision of each slot count side by side. It needs
+the local model (`make local-model`) and exits 2 without it.
 """
 
 import argparse
@@ -24,7 +25,7 @@ from pathlib import Path
 
 from langchain_core.messages import AIMessage
 
-from bench.quality.tickets import Ticket, load_tickets
+from bench.quality.tickets import Ticket, TicketError, load_tickets
 from config import Settings, get_settings
 from embedded.reaper import popen_bound
 from graphs.analysis.graph import index_repository
@@ -36,7 +37,12 @@ from graphs.implementation.worker.window import choose_window
 from graphs.schemas import Plan, PlannedFile, Requirements, TicketContext
 from harness.processes import free_port
 from localmodel.chat import LocalChatModel, cached_tokens, local_chat_model
-from localmodel.server import server_argv, server_library_path, server_ready
+from localmodel.server import (
+    LocalModelMissingError,
+    server_argv,
+    server_library_path,
+    server_ready,
+)
 
 DEFAULT_TICKETS = ["sensor-humidity", "cart-discount", "slug-separator"]
 FEEDBACK = (
@@ -220,7 +226,11 @@ def cli(argv: list[str] | None = None) -> int:
     parser.add_argument("--slots", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--revisions", type=int, default=2)
     args = parser.parse_args(argv)
-    asyncio.run(main(args.slots, args.revisions, load_tickets(args.tickets)))
+    try:
+        asyncio.run(main(args.slots, args.revisions, load_tickets(args.tickets)))
+    except (LocalModelMissingError, TicketError) as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
     return 0
 
 
