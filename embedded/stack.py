@@ -250,7 +250,8 @@ class Stack:
         while (elapsed := time.monotonic() - started) < timeout:
             assert service.process is not None
             if service.process.poll() is not None:
-                raise StackError(f"{service.name} exited at start; {self._log_tail(service)}")
+                ended = how_it_ended(service.process.returncode)
+                raise StackError(f"{service.name} {ended} at start; {self._log_tail(service)}")
             try:
                 if await service.ready():
                     return
@@ -326,3 +327,13 @@ async def up(settings: Settings) -> None:
         await stop.wait()
     finally:
         stack.stop()
+
+
+def how_it_ended(returncode: int) -> str:
+    """A process's end for people: its exit code, or the signal that killed it."""
+    if returncode >= 0:
+        return f"exited with code {returncode}"
+    try:
+        return f"was killed by {signal.Signals(-returncode).name}"
+    except ValueError:
+        return f"was killed by signal {-returncode}"

@@ -26,6 +26,7 @@ def install(layout: Layout) -> bool:
             f"  server  {layout.server_binary}\n"
             f"  model   {layout.model_file}"
         )
+        check_server_answers(layout, say)  # a server built before may not run here
         return False
     say(
         f"installing the local model into {layout.models_dir}: {SERVER_PACKAGE} {SERVER_VERSION} "

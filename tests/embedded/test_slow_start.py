@@ -10,7 +10,7 @@ import pytest
 from config import Settings
 from embedded import stack as stack_module
 from embedded.services import Service
-from embedded.stack import LAUNCH, Stack, StackNotReadyError
+from embedded.stack import LAUNCH, Stack, StackError, StackNotReadyError
 from harness.processes import free_port
 
 
@@ -18,10 +18,11 @@ async def never_ready() -> bool:
     return False
 
 
-def slow_stack(tmp_path: Path, reports: list[str]) -> Stack:
-    """A stack whose only service starts, logs its first line, then never becomes ready."""
+def slow_stack(tmp_path: Path, reports: list[str], body: str = "time.sleep(120)") -> Stack:
+    """A stack whose only service starts, logs its first line, then never becomes ready (or
+    does what `body` says)."""
     script = tmp_path / "slow_service.py"
-    script.write_text("import time\ntime.sleep(120)\n")
+    script.write_text(f"import os, signal, time\n{body}\n")
     ports = ("emulator_port", "temporal_ui_port", "temporal_http_port", "metrics_port")
     settings = Settings(
         data_dir=tmp_path, ready_timeout_seconds=2, **{name: free_port() for name in ports}
@@ -55,6 +56,15 @@ async def test_a_service_not_ready_in_time_fails_naming_its_log_and_the_setting(
     assert str(log) in reports[0]
     process = stack.services[0].process
     assert process is not None and process.poll() is not None
+
+
+async def test_a_service_killed_at_start_is_named_with_its_signal(tmp_path: Path) -> None:
+    stack = slow_stack(tmp_path, [], body="os.kill(os.getpid(), signal.SIGILL)")
+    try:
+        with pytest.raises(StackError, match=r"^slow was killed by SIGILL at start; Last lines"):
+            await stack.start()
+    finally:
+        stack.stop()
 
 
 def test_the_readiness_deadline_is_a_setting_with_a_generous_default(

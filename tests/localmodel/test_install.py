@@ -69,9 +69,12 @@ def test_a_second_run_does_nothing(installed: Layout, monkeypatch: pytest.Monkey
     def fail(*args: Any) -> None:
         raise AssertionError("nothing should be built or fetched")
 
+    checked: list[Layout] = []
     monkeypatch.setattr(install, "build_server", fail)
     monkeypatch.setattr(install, "install_weights", fail)
+    monkeypatch.setattr(install, "check_server_answers", lambda layout, say: checked.append(layout))
     assert install.install(installed) is False
+    assert checked == [installed]  # it still checks that the server it has runs
 
 
 def test_only_the_missing_weights_are_installed(
