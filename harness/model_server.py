@@ -112,6 +112,13 @@ class FakeModelServer:
         self.base_url = f"http://127.0.0.1:{port}/v1"
         return self.base_url
 
+    def __enter__(self) -> "FakeModelServer":
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
     def stop(self) -> None:
         """Release every hold and stop serving."""
         self.released.set()

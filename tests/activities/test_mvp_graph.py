@@ -32,10 +32,8 @@ DEADLINE_S = 120
 
 @pytest.fixture(scope="module")
 def model_server() -> Iterator[FakeModelServer]:
-    server = FakeModelServer(MvpBrain())
-    server.start()
-    yield server
-    server.stop()
+    with FakeModelServer(MvpBrain()) as server:
+        yield server
 
 
 async def run_mvp(

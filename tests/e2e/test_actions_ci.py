@@ -29,10 +29,8 @@ FAILING = "FAILED tests/test_operations.py::test_power"
 
 @pytest.fixture(scope="module")
 async def model() -> AsyncIterator[FakeModelServer]:
-    server = FakeModelServer(pull_request_brain())
-    server.start()
-    yield server
-    server.stop()
+    with FakeModelServer(pull_request_brain()) as server:
+        yield server
 
 
 @pytest.fixture(scope="module")

@@ -23,10 +23,8 @@ SLUG = "build-an-mvp-for-a-todo-list-app"
 
 @pytest.fixture(scope="module")
 def model_server() -> Iterator[FakeModelServer]:
-    server = FakeModelServer(MvpBrain())
-    server.start()
-    yield server
-    server.stop()
+    with FakeModelServer(MvpBrain()) as server:
+        yield server
 
 
 @pytest.fixture(scope="module")

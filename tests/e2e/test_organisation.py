@@ -88,10 +88,8 @@ async def test_a_ticket_runs_with_the_worker_and_the_command_line_over_mtls(
 
 @pytest.fixture(scope="module")
 async def model() -> AsyncIterator[FakeModelServer]:
-    server = organisation_model()
-    server.start()
-    yield server
-    server.stop()
+    with organisation_model() as server:
+        yield server
 
 
 @pytest.fixture(scope="module")

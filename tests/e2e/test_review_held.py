@@ -63,10 +63,8 @@ class WanderingBrain(PullRequestBrain):
 @pytest.fixture(scope="module")
 async def model() -> AsyncIterator[FakeModelServer]:
     brain = WanderingBrain(additions=pull_request_brain().additions)
-    server = FakeModelServer(brain)
-    server.start()
-    yield server
-    server.stop()
+    with FakeModelServer(brain) as server:
+        yield server
 
 
 @pytest.fixture(scope="module")

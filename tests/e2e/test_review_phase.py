@@ -53,10 +53,8 @@ QUESTION = "Should a negative exponent return a float?"
 
 @pytest.fixture(scope="module")
 async def model() -> AsyncIterator[FakeModelServer]:
-    server = FakeModelServer(pull_request_brain(QUESTION))
-    server.start()
-    yield server
-    server.stop()
+    with FakeModelServer(pull_request_brain(QUESTION)) as server:
+        yield server
 
 
 @pytest.fixture(scope="module")
