@@ -28,9 +28,8 @@ from langchain_core.messages import AIMessage
 from bench.quality.tickets import Ticket, TicketError, load_tickets
 from config import Settings, get_settings
 from embedded.reaper import popen_bound
-from graphs.analysis.graph import index_repository
-from graphs.implementation.prepare import CONTEXT_SNIPPETS, tests_of
-from graphs.implementation.state import WorkerState
+from graphs.implementation.prepare import prepare
+from graphs.implementation.state import ImplementationInput, ImplementationState, WorkerState
 from graphs.implementation.worker.answer import bounded
 from graphs.implementation.worker.prompt import worker_messages
 from graphs.implementation.worker.window import choose_window
@@ -73,7 +72,6 @@ class RevisionTime:
 
 def worker_states(ticket: Ticket, repo: Path) -> list[WorkerState]:
     """The code writers' states of revision 1: one per file the reference changes."""
-    index = index_repository(repo)
     paths = sorted(
         str(p.relative_to(ticket.reference_dir)) for p in ticket.reference_dir.rglob("*.py")
     )
@@ -99,28 +97,21 @@ def worker_states(ticket: Ticket, repo: Path) -> list[WorkerState]:
         acceptance_criteria=list(ticket.acceptance_criteria),
         answers=[ticket.answers.strip()] if ticket.answers.strip() else [],
     )
-    states: list[WorkerState] = []
-    for planned in files:
-        query = f"{planned.path} {planned.purpose}"
-        related = [
-            s for s in index.context_query(query, k=CONTEXT_SNIPPETS + 1) if s.path != planned.path
-        ]
-        own = tests_of(repo, planned.path)
-        snippets = [*own, *(s for s in related if s.path not in {o.path for o in own})]
-        states.append(
-            WorkerState(
-                repo_dir=repo,
-                ticket=context,
-                plan=plan,
-                requirements=requirements,
-                assignment={"file": planned, "context": snippets[:CONTEXT_SNIPPETS]},
-                index=index,
-                revision=1,
-                current=None,
-                feedback="",
-            )  # fmt: skip
-        )
-    return states
+    shared = ImplementationInput(
+        repo_dir=repo, ticket=context, plan=plan, requirements=requirements
+    )
+    prepared = prepare(ImplementationState(**shared))  # the assignments the loop would make
+    return [
+        WorkerState(
+            **shared,
+            assignment=assignment,
+            index=prepared["index"],
+            revision=1,
+            current=None,
+            feedback="",
+        )  # fmt: skip
+        for assignment in prepared["assignments"]
+    ]
 
 
 async def write_file(model: LocalChatModel, state: WorkerState) -> Call:
