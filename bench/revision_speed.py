@@ -17,7 +17,6 @@ the local model (`make local-model`) and exits 2 without it.
 import argparse
 import asyncio
 import statistics
-import subprocess
 import sys
 import time
 from dataclasses import dataclass
@@ -25,22 +24,19 @@ from pathlib import Path
 
 from langchain_core.messages import AIMessage
 
+from bench.quality.reference_plan import reference_input
 from bench.quality.tickets import Ticket, TicketError, load_tickets
-from config import Settings, get_settings
-from embedded.reaper import popen_bound
+from bench.support.local_server import local_server
+from config import get_settings
 from graphs.implementation.prepare import prepare
-from graphs.implementation.state import ImplementationInput, ImplementationState, WorkerState
+from graphs.implementation.state import ImplementationState, WorkerState
 from graphs.implementation.worker.answer import bounded
 from graphs.implementation.worker.prompt import worker_messages
 from graphs.implementation.worker.window import choose_window
-from graphs.schemas import Plan, PlannedFile, Requirements, TicketContext
 from harness.processes import free_port
 from localmodel.chat import LocalChatModel, cached_tokens, local_chat_model
 from localmodel.server import (
     LocalModelMissingError,
-    server_argv,
-    server_library_path,
-    server_ready,
 )
 
 DEFAULT_TICKETS = ["sensor-humidity", "cart-discount", "slug-separator"]
@@ -72,34 +68,7 @@ class RevisionTime:
 
 def worker_states(ticket: Ticket, repo: Path) -> list[WorkerState]:
     """The code writers' states of revision 1: one per file the reference changes."""
-    paths = sorted(
-        str(p.relative_to(ticket.reference_dir)) for p in ticket.reference_dir.rglob("*.py")
-    )
-    criteria = "\n".join(f"- {c}" for c in ticket.acceptance_criteria)
-    context = TicketContext(
-        key=ticket.key, summary=ticket.summary, description=ticket.description,
-        acceptance_criteria=criteria,
-    )  # fmt: skip
-    files = [
-        PlannedFile(
-            path=path,
-            action="modify" if (repo / path).is_file() else "create",
-            purpose=f"Change what the ticket asks of {path}: {ticket.summary}",
-        )
-        for path in paths
-    ]
-    plan = Plan(
-        version=1, summary=ticket.summary, files=files, test_plan=["python -m pytest -q"],
-        risks=[], markdown="",
-    )  # fmt: skip
-    requirements = Requirements(
-        requirements=[ticket.summary],
-        acceptance_criteria=list(ticket.acceptance_criteria),
-        answers=[ticket.answers.strip()] if ticket.answers.strip() else [],
-    )
-    shared = ImplementationInput(
-        repo_dir=repo, ticket=context, plan=plan, requirements=requirements
-    )
+    shared = reference_input(ticket, repo)
     prepared = prepare(ImplementationState(**shared))  # the assignments the loop would make
     return [
         WorkerState(
@@ -149,21 +118,6 @@ async def revisions_of(model: LocalChatModel, ticket: Ticket, count: int) -> lis
     return measured
 
 
-async def serve(settings: Settings) -> subprocess.Popen[bytes]:
-    """The local server with the settings' slots, once it answers (failing past the deadline)."""
-    process = popen_bound(
-        server_argv(settings), env={**server_library_path(settings), "PATH": "/usr/bin:/bin"},
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    deadline = time.monotonic() + settings.ready_timeout_seconds
-    while not await server_ready(settings):
-        if process.poll() is not None or time.monotonic() > deadline:
-            process.kill()
-            raise SystemExit(f"llama-server did not start: {' '.join(server_argv(settings))}")
-        await asyncio.sleep(0.5)
-    return process
-
-
 def row(slots: int, measured: RevisionTime) -> str:
     """One revision's line of the table."""
     calls = measured.calls
@@ -188,8 +142,7 @@ async def main(slot_counts: list[int], revisions: int, tickets: list[Ticket]) ->
         settings = base.model_copy(
             update={"local_model_slots": slots, "local_model_port": free_port()}
         )
-        server = await serve(settings)
-        try:
+        async with local_server(settings):
             model = local_chat_model(
                 f"http://{settings.local_model_host}:{settings.local_model_port}/v1",
                 context=settings.local_model_context,
@@ -200,9 +153,6 @@ async def main(slot_counts: list[int], revisions: int, tickets: list[Ticket]) ->
                     print(row(slots, measured), flush=True)
                     times.append(measured.seconds)
             means[slots] = statistics.fmean(times)
-        finally:
-            server.kill()
-            server.wait()
     first = means[slot_counts[0]]
     print("\nmean seconds per revision: " + ", ".join(
         f"{slots} slot{'s' if slots > 1 else ''} {mean:.1f} s ({mean / first:.2f}x)"

@@ -7,6 +7,7 @@ from langchain_core.messages import BaseMessage
 
 from graphs.implementation import implement_plan
 from graphs.schemas import TicketContext
+from harness.local_tester import LocalTester
 from tests.graphs.test_implementation_loop import (
     ADD,
     BAD_OPS,
@@ -21,7 +22,6 @@ from tests.graphs.test_implementation_loop import (
     team,
     verdict,
 )
-from tests.support.local_tester import LocalTester
 
 BROKEN_OPS = ADD + "\n\ndef subtract(a: int, b: int) -> int\n    return a - b\n"
 WRONG_ADD = GOOD_OPS.replace("return a + b", "return a * b")

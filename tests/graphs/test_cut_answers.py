@@ -9,6 +9,7 @@ from langchain_core.messages import AIMessage, BaseMessage
 
 from graphs.implementation import implement_plan
 from graphs.implementation.worker.cut_short import complete_part
+from harness.local_tester import LocalTester
 from localmodel.loops import LOOPED
 from tests.graphs.test_convergence import worker_prompts
 from tests.graphs.test_implementation_loop import (
@@ -23,7 +24,6 @@ from tests.graphs.test_implementation_loop import (
     team,
     verdict,
 )
-from tests.support.local_tester import LocalTester
 
 LOOPING_OPS = ADD + "\n\ndef subtract(a: int, b: int) -> int:\n" + "    a = a - 1\n" * 20
 LOOPING_TEST = "\n\ndef test_many() -> None:\n" + "".join(

@@ -11,10 +11,10 @@ from graphs.implementation import implement_plan
 from graphs.implementation.criteria.examples import Example, example_tests, examples
 from graphs.implementation.criteria.ticket import criteria_path
 from graphs.schemas import Contract, Plan, PlannedFile, TicketContext
+from harness.local_tester import LocalTester
 from tests.graphs.conftest import write_tree
 from tests.graphs.test_convergence import worker_prompts
 from tests.graphs.test_implementation_loop import Reply, file_answer, tasks_of, team, verdict
-from tests.support.local_tester import LocalTester
 
 CORE = "chunks/core.py"
 TESTS = "tests/test_core.py"

@@ -10,7 +10,7 @@ from graphs.implementation.diagnose.failing_line import expected_value, where_it
 from graphs.implementation.diagnose.failures import describe_failures
 from graphs.implementation.diagnose.values_read import names_read
 from graphs.schemas import FailedTest, FileChange
-from tests.support.local_tester import LocalTester
+from harness.local_tester import LocalTester
 
 SOURCE = "units/temperature.py"
 # The benchmark's temperature repository: `convert` rejects "K" on its line 7.

@@ -11,8 +11,8 @@ from graphs.implementation import implement_plan
 from graphs.implementation.diagnose.focus_lines import focus_lines
 from graphs.implementation.worker.window import focus_window
 from graphs.schemas import FailedTest, Plan, PlannedFile, TicketContext
+from harness.local_tester import LocalTester
 from tests.graphs.test_implementation_loop import Reply, file_answer, tasks_of, team, verdict
-from tests.support.local_tester import LocalTester
 
 DURATIONS = "timefmt/durations.py"
 REPO = ROOT / "bench" / "quality" / "tickets" / "duration-days" / "repo"

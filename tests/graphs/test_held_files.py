@@ -7,6 +7,7 @@ from langchain_core.messages import BaseMessage
 
 from graphs.implementation import implement_plan
 from graphs.schemas import TicketContext
+from harness.local_tester import LocalTester
 from tests.graphs.test_convergence import BROKEN_OPS, worker_prompts
 from tests.graphs.test_implementation_loop import (
     BAD_OPS,
@@ -20,7 +21,6 @@ from tests.graphs.test_implementation_loop import (
     team,
     verdict,
 )
-from tests.support.local_tester import LocalTester
 
 
 async def test_a_file_that_does_not_compile_is_held_back_and_goes_back_to_its_worker(

@@ -14,7 +14,7 @@ from graphs.models import ScriptedChatModel
 from graphs.prompting import read_task
 from graphs.schemas import Plan, PlannedFile, TicketContext
 from graphs.structured import ModelAnswerError
-from tests.support.local_tester import LocalTester
+from harness.local_tester import LocalTester
 
 OPS = "calc/ops.py"
 TESTS = "tests/test_ops.py"

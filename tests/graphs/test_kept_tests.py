@@ -13,6 +13,7 @@ from graphs.models import ScriptedChatModel
 from graphs.planning import create_plan
 from graphs.planning.existing_tests import asks_to_change_tests
 from graphs.schemas import Analysis, Requirements, TicketContext
+from harness.local_tester import LocalTester
 from tests.graphs.test_implementation_loop import (
     GOOD_OPS,
     OPS,
@@ -23,7 +24,6 @@ from tests.graphs.test_implementation_loop import (
     team,
     verdict,
 )
-from tests.support.local_tester import LocalTester
 
 ORIGINAL = "from calc.ops import add\n\n\ndef test_add() -> None:\n    assert add(1, 2) == 3\n"
 # A small model's whole new file: the existing test changed on the way, a new one added.

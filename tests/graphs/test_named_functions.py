@@ -8,9 +8,9 @@ from langchain_core.messages import BaseMessage
 from graphs.implementation import implement_plan
 from graphs.implementation.worker.named_functions import added_beside, beside_note, named_in
 from graphs.schemas import TicketContext
+from harness.local_tester import LocalTester
 from tests.graphs.test_convergence import worker_prompts
 from tests.graphs.test_implementation_loop import OPS, Reply, file_answer, plan_for, team, verdict
-from tests.support.local_tester import LocalTester
 
 DURATIONS = """UNITS = {"s": 1, "m": 60, "h": 3600}
 

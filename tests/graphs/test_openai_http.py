@@ -15,9 +15,9 @@ from graphs.models import make_chat_model
 from graphs.planning import create_plan
 from graphs.refinement import generate_questions, refine_requirements
 from graphs.schemas import TicketContext
+from harness.local_tester import LocalTester
 from harness.model_server import FakeModelServer
 from harness.team import TeamBrain
-from tests.support.local_tester import LocalTester
 
 SUBTRACT = "\n\ndef subtract(a: int, b: int) -> int:\n    return a - b\n"
 TEST_SUBTRACT = "from calc.ops import subtract\n\n\ndef test_subtract() -> None:\n" + (

@@ -10,10 +10,10 @@ from graphs.implementation.criteria.ticket import criteria_path
 from graphs.implementation.finish.refuted_tests import doubtful_test_files
 from graphs.implementation.tester.best import Standing
 from graphs.schemas import FailedTest, FileChange, PlannedFile, TestReport
+from harness.local_tester import LocalTester
 from tests.graphs.conftest import write_tree
 from tests.graphs.test_example_tests import CORE, FIXED, PLAN, REPO, TESTS, TICKET
 from tests.graphs.test_implementation_loop import Reply, file_answer, team, verdict
-from tests.support.local_tester import LocalTester
 
 NEW_TESTS = "tests/test_leftovers.py"
 WRONG = (

@@ -8,6 +8,7 @@ from langchain_core.messages import BaseMessage
 
 from graphs.implementation import implement_plan
 from graphs.schemas import TicketContext
+from harness.local_tester import LocalTester
 from tests.graphs.test_convergence import WRONG_ADD
 from tests.graphs.test_implementation_loop import (
     GOOD_OPS,
@@ -20,7 +21,6 @@ from tests.graphs.test_implementation_loop import (
     team,
     verdict,
 )
-from tests.support.local_tester import LocalTester
 
 
 async def test_good_code_is_kept_without_the_test_file_that_broke_the_tests(

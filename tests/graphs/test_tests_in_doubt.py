@@ -9,6 +9,7 @@ from langchain_core.messages import BaseMessage
 from graphs.implementation import implement_plan
 from graphs.implementation.supervisor import TESTS_IN_DOUBT
 from graphs.schemas import TicketContext
+from harness.local_tester import LocalTester
 from tests.graphs.test_convergence import worker_prompts
 from tests.graphs.test_implementation_loop import (
     GOOD_OPS,
@@ -21,7 +22,6 @@ from tests.graphs.test_implementation_loop import (
     team,
     verdict,
 )
-from tests.support.local_tester import LocalTester
 
 WRONG_TESTS = NEW_TESTS.replace("subtract(5, 3) == 2", "subtract(5, 3) == 3")
 

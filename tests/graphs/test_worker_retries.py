@@ -15,6 +15,7 @@ from graphs.implementation.worker.retries import REPEATED, UNCHANGED
 from graphs.models import ScriptedChatModel
 from graphs.prompting import read_task
 from graphs.schemas import TicketContext
+from harness.local_tester import LocalTester
 from tests.graphs.test_convergence import worker_prompts
 from tests.graphs.test_implementation_loop import (
     BAD_OPS,
@@ -28,7 +29,6 @@ from tests.graphs.test_implementation_loop import (
     team,
     verdict,
 )
-from tests.support.local_tester import LocalTester
 
 
 async def test_a_worker_that_repeats_the_task_is_asked_again_for_the_file(

@@ -14,10 +14,10 @@ from graphs.implementation.criteria.written_tests import (
     with_written_tests,
     written_tests,
 )
+from harness.local_tester import LocalTester
 from tests.graphs.conftest import write_tree
 from tests.graphs.test_example_tests import CORE, FIXED, PLAN, REPO, TICKET
 from tests.graphs.test_implementation_loop import Reply, file_answer, team, verdict
-from tests.support.local_tester import LocalTester
 
 TAX_CODE = "def total(amounts):\n    return sum(amounts)\n"
 SHOP = {

@@ -1,4 +1,4 @@
-"""A tester for graph tests: copies a repository, applies the changes and runs a command."""
+"""A tester for graphs run outside a worker: the repository copied, the changes, a command."""
 
 import asyncio
 import os

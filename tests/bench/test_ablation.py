@@ -1,0 +1,75 @@
+"""bench.ablation: the loop alone under each step setting, scored with the hidden tests."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bench.ablation import STEPS, LoopRun, cli, loop_options, step_table, ticket_table
+from bench.quality.reference_plan import reference_plan
+from bench.quality.tickets import load_tickets
+
+
+def run(ticket: str, step: str, seed: int, resolved: bool, tokens: int = 100) -> LoopRun:
+    return LoopRun(ticket, step, seed, resolved, int(resolved) * 2, 2, 1, tokens, 10.0)
+
+
+def test_a_step_setting_changes_only_its_own_option_of_the_defaults() -> None:
+    defaults = loop_options("defaults")
+    for step, change in STEPS.items():
+        options = loop_options(step)
+        assert {k: v for k, v in options.items() if defaults[k] != v} == change, step
+
+
+def test_the_plan_names_every_file_the_reference_changes() -> None:
+    (ticket,) = load_tickets(["cart-discount"])
+    expected = sorted(
+        str(p.relative_to(ticket.reference_dir)) for p in ticket.reference_dir.rglob("*.py")
+    )
+    plan = reference_plan(ticket, ticket.repo_dir)
+    assert [f.path for f in plan.files] == expected
+    assert all(f.action == "modify" for f in plan.files if (ticket.repo_dir / f.path).is_file())
+
+
+def test_the_step_table_gives_the_rate_over_seeds_and_its_spread() -> None:
+    runs = [
+        run("a", "defaults", 1, True), run("b", "defaults", 1, True),
+        run("a", "defaults", 2, True), run("b", "defaults", 2, False),
+        run("a", "candidates-3", 1, False, tokens=300), run("b", "candidates-3", 1, False),
+    ]  # fmt: skip
+    rows = step_table(runs, ["defaults", "candidates-3"]).splitlines()
+    assert rows[1].split()[:4] == ["defaults", "3/4", "75%", "35%"]
+    assert rows[2].split()[:4] == ["candidates-3", "0/2", "0%", "-"]
+    assert "200" in rows[2].split()[5]  # tokens per run: (300 + 100) / 2
+    table = ticket_table(runs, ["defaults", "candidates-3"], ["a", "b"]).splitlines()
+    assert table[1].split() == ["a", "2/2", "(4/4)", "0/1", "(0/2)"]
+
+
+def test_an_offline_ablation_runs_the_loop_and_keeps_its_figures(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["--model", "offline", "--steps", "defaults,no-example-tests", "slug-separator"]
+    assert cli(argv, results_dir=tmp_path) == 0
+    out = capsys.readouterr().out
+    assert "slug-separator" in out and "no-example-tests" in out
+    (figures,) = tmp_path.glob("*-ablation.json")
+    kept = json.loads(figures.read_text())
+    assert [(r["ticket"], r["step"]) for r in kept["runs"]] == [
+        ("slug-separator", "defaults"), ("slug-separator", "no-example-tests"),
+    ]  # fmt: skip
+    assert all(r["hidden_total"] > 0 and r["revisions"] >= 1 for r in kept["runs"])
+    assert kept["max_revisions"] == 4 and kept["model"] == "offline"
+
+
+def test_an_unknown_step_is_refused_with_the_known_ones(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        cli(["--model", "offline", "--steps", "defaults,warp-drive"])
+    assert "warp-drive" in capsys.readouterr().err
+
+
+def test_an_unknown_ticket_is_named_and_exits_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli(["--model", "offline", "no-such-ticket"], results_dir=tmp_path) == 2
+    assert "no-such-ticket" in capsys.readouterr().err
+    assert not list(tmp_path.iterdir())
