@@ -20,6 +20,15 @@ NO_KEY = "not-needed"
 Answer = str | AIMessage | Callable[[list[BaseMessage]], str | AIMessage]
 
 
+def capped(model: BaseChatModel, tokens: int) -> BaseChatModel:
+    """The model with its answers bounded to `tokens` (or its own bound, when tighter); a
+    model that has no bound to set, as it is."""
+    if "max_tokens" not in type(model).model_fields:
+        return model
+    current = getattr(model, "max_tokens", None)
+    return model.model_copy(update={"max_tokens": min(tokens, current or tokens)})
+
+
 def make_chat_model(
     provider: str,
     *,

@@ -17,7 +17,7 @@ from config import get_settings
 from graphs.metering import estimate_tokens
 from graphs.prompting import without_inputs
 from localmodel.context import Fitted, fit_messages
-from localmodel.loops import CUT_REASONS, LOOPED, repeating_block
+from localmodel.loops import CUT_REASONS, LOOPED, repeating_block, repeating_run
 from localmodel.server import LOCAL_MODEL_ALIAS, base_url
 
 log = logging.getLogger("ticketsmith.model")
@@ -25,13 +25,16 @@ _TASK = re.compile(r"^task:\s*([a-z_]+)", re.MULTILINE)
 CALL_TIMEOUT_S = 900.0  # one slot: parallel calls queue at the server and wait their turn
 # Answers that are a few sentences or a short list: a small model that loops runs to the end
 # of its context otherwise, minutes of a slow machine for an answer that cannot be used.
-ANSWER_CAPS = {"analysis": 512, "questions": 1024, "judge_comments": 1024}
+# A test of a criterion is a few lines, and a test module for a ticket's criteria a page.
+ANSWER_CAPS = {
+    "analysis": 512, "questions": 1024, "judge_comments": 1024, "criteria_tests": 1024,
+}  # fmt: skip
 # Tasks whose prompt text says all its inputs block does. Shown that JSON block last, the
 # small model answered with it in place of the file's code, so the server is not sent it.
 TEXT_ONLY_TASKS = {"implement_file"}
 CUT_TAIL_CHARS = 200
-# Answers streamed and watched for a loop: a file's code, where a looping model runs longest.
-WATCHED_TASKS = {"implement_file"}
+# Answers streamed and watched for a loop: code and tests, where a looping model runs longest.
+WATCHED_TASKS = {"implement_file", "criteria_tests"}
 
 
 def shown_messages(messages: list[BaseMessage]) -> list[BaseMessage]:
@@ -150,8 +153,8 @@ class LocalChatModel(ChatOpenAI):
         run_manager: AsyncCallbackManagerForLLMRun | None,
         **kwargs: Any,
     ) -> ChatResult:
-        """The answer streamed and stopped as soon as its lines loop (closing the stream
-        stops the server's generation too)."""
+        """The answer streamed and stopped as soon as it loops (closing the stream stops the
+        server's generation too)."""
         merged: ChatGenerationChunk | None = None
         text, looped = "", ""
         stream = cast(
@@ -162,7 +165,8 @@ class LocalChatModel(ChatOpenAI):
             async for chunk in stream:
                 merged = chunk if merged is None else merged + chunk
                 text += chunk.text
-                if "\n" in chunk.text and (looped := repeating_block(text)):
+                lines = repeating_block(text) if "\n" in chunk.text else ""
+                if looped := lines or repeating_run(text):
                     break
         finally:
             await stream.aclose()

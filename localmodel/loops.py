@@ -1,8 +1,10 @@
-"""Telling an answer that loops while it is written: the same lines over and over.
+"""Telling an answer that loops while it is written: the same lines over and over, or one
+line that goes on repeating a few characters.
 
 A small model at temperature zero that starts repeating a line (with a number counting up,
 `assert truncate("abc", -13)`, `-14`, ...) keeps at it until its token bound, minutes of a
-slow machine for an answer that cannot be used. Seen as it streams, it is stopped early.
+slow machine for an answer that cannot be used. So does one that writes a list on one line
+(`[[1, 2], [3], [4], [5], ...`). Seen as it streams, it is stopped early.
 """
 
 import re
@@ -10,6 +12,8 @@ import re
 MAX_PERIOD = 6  # the longest block of lines whose repetition counts as a loop
 MIN_LOOP_LINES = 12  # lines of one repeating block before it is called a loop
 MIN_REPEATS = 4  # times a longer block repeats before it is called a loop
+MAX_UNIT = 40  # the longest piece of a line whose repetition counts as a loop
+MIN_RUN_CHARS = 240  # characters at the end of a line that repeat one piece before it is a loop
 _NUMBER = re.compile(r"\d+")
 
 
@@ -35,6 +39,27 @@ def repeating_block(text: str) -> str:
         block = tail[-period:]
         if any(block):
             return "\n".join(text.split("\n")[:-1][-period:])
+    return ""
+
+
+def repeating_run(text: str) -> str:
+    """The piece the text's last line ends repeating, or "" when it does not.
+
+    A piece of `u` characters counts when the last `MIN_RUN_CHARS` characters of the line,
+    numbers blanked, all equal the character `u` before them and are not all blank.
+    """
+    # Only the line's end is read: it is checked as every piece of an answer streams in.
+    start = max(text.rfind("\n") + 1, len(text) - 4 * (MIN_RUN_CHARS + MAX_UNIT))
+    shape = line_shape(text[start:])
+    if len(shape) < MIN_RUN_CHARS + MAX_UNIT:
+        return ""
+    tail = shape[-MIN_RUN_CHARS - MAX_UNIT :]
+    for unit in range(1, MAX_UNIT + 1):
+        window = tail[-MIN_RUN_CHARS - unit :]
+        if all(window[i] == window[i + unit] for i in range(MIN_RUN_CHARS)):
+            piece = window[-unit:]
+            if piece.strip():
+                return piece
     return ""
 
 

@@ -7,6 +7,7 @@ from langchain_core.messages import BaseMessage
 
 from graphs.implementation import implement_plan
 from graphs.implementation.criteria.examples import example_tests
+from graphs.implementation.criteria.node import CRITERION_TOKENS, MODULE_TOKENS
 from graphs.implementation.criteria.ticket import criteria_path
 from graphs.implementation.criteria.written_tests import (
     Stated,
@@ -14,10 +15,12 @@ from graphs.implementation.criteria.written_tests import (
     with_written_tests,
     written_tests,
 )
+from graphs.prompting import read_task
 from harness.local_tester import LocalTester
 from tests.graphs.conftest import write_tree
 from tests.graphs.test_example_tests import CORE, FIXED, PLAN, REPO, TICKET
 from tests.graphs.test_implementation_loop import Reply, file_answer, team, verdict
+from tests.graphs.test_worker_retries import BoundedTeam
 
 TAX_CODE = "def total(amounts):\n    return sum(amounts)\n"
 SHOP = {
@@ -163,3 +166,25 @@ async def test_a_broken_written_test_leaves_the_examples_alone(tmp_path: Path) -
         and "is broken: " in result.notes
     )
     assert "examples kept, 1 fail on the original code as they should" in result.notes
+
+
+async def test_a_criterions_test_is_asked_within_a_few_hundred_tokens(tmp_path: Path) -> None:
+    repo = write_tree(tmp_path / "repo", REPO)
+    tester = LocalTester(repo, tmp_path / "runs", "python -m pytest -q")
+    tasks: list[str] = []
+
+    def answer(messages: list[BaseMessage]) -> str:
+        task, inputs = read_task(messages)
+        tasks.append(task or "")
+        if task == "criteria_tests":
+            return file_answer(inputs["path"], "def test_nothing():\n    pass\n")
+        return verdict(True) if task == "review" else file_answer(CORE, FIXED)
+
+    model = BoundedTeam([answer] * 10)
+    await implement_plan(
+        model, repo, TICKET, PLAN, None, tester=tester, max_revisions=1, example_tests=True
+    )
+    asked = [
+        bound for task, bound in zip(tasks, model.bounds, strict=True) if task == "criteria_tests"
+    ]
+    assert asked == [MODULE_TOKENS + CRITERION_TOKENS], (tasks, model.bounds)

@@ -40,13 +40,18 @@ def event(choices: list[dict[str, Any]], **more: Any) -> bytes:
     return f"data: {json.dumps({**chunk, 'choices': choices, **more})}\n\n".encode()
 
 
+STREAMED_CHARS = 64
+
+
 async def streamed(answer: dict[str, Any], served: list[str]) -> AsyncIterator[bytes]:
-    """A completion sent as llama-server streams it: a line per event, then the finish and
-    the usage; `served` records every line sent."""
+    """A completion sent as llama-server streams it: a line per event (a long one in pieces),
+    then the finish and the usage; `served` records every piece sent."""
     choice = answer["choices"][0]
     for line in choice["message"]["content"].splitlines(keepends=True):
-        served.append(line)
-        yield event([{"index": 0, "delta": {"content": line}, "finish_reason": None}])
+        for start in range(0, len(line), STREAMED_CHARS):  # a long line comes in pieces
+            piece = line[start : start + STREAMED_CHARS]
+            served.append(piece)
+            yield event([{"index": 0, "delta": {"content": piece}, "finish_reason": None}])
     yield event([{"index": 0, "delta": {}, "finish_reason": choice["finish_reason"]}])
     yield event([], usage=answer["usage"])
     yield b"data: [DONE]\n\n"

@@ -6,7 +6,7 @@ from typing import Any
 import pytest
 from langchain_core.messages import HumanMessage, SystemMessage
 
-from localmodel.loops import LOOPED, repeating_block
+from localmodel.loops import LOOPED, repeating_block, repeating_run
 from tests.localmodel.test_chat import completion, stub
 
 COUNTING = "".join(f'    assert truncate("abcdefghij", -{n}) == "abc"\n' for n in range(1, 300))
@@ -29,6 +29,41 @@ def test_tests_of_different_cases_are_not_a_loop() -> None:
     assert repeating_block("def test_roman():\n" + cases * 2) == ""
     assert repeating_block("\n" * 40) == ""  # blank lines say nothing
     assert repeating_block(COUNTING[:300]) == ""  # too few lines yet
+
+
+ONE_LINE_LIST = "def test_chunks():\n    assert chunked(items, 2) == [[1, 2], " + ", ".join(
+    f"[{n}]" for n in range(3, 400)
+)
+
+
+def test_a_line_that_goes_on_repeating_a_piece_is_a_loop() -> None:
+    piece = repeating_run(ONE_LINE_LIST)
+    assert piece and set(piece) <= set("[0], "), piece
+    assert repeating_run("x = 1\n" + "-" * 300) == "-"
+
+
+def test_long_lines_that_do_not_repeat_are_not_a_loop() -> None:
+    words = " ".join(f"word{chr(97 + n % 26)}{chr(97 + n * 7 % 26)}" for n in range(80))
+    assert repeating_run(f'    """{words}"""') == ""
+    assert repeating_run(ONE_LINE_LIST[:200]) == ""  # too short yet
+    assert repeating_run(ONE_LINE_LIST + "\n") == ""  # a finished line is the block check's
+    assert repeating_run(" " * 400) == ""  # blanks say nothing
+
+
+async def test_a_test_written_as_one_looping_line_is_stopped_as_it_streams(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    served: list[str] = []
+    bodies: list[dict[str, Any]] = []
+    answer = "tests/test_criteria.py\n```python\n" + ONE_LINE_LIST * 3
+    model = stub(bodies, completion(answer, finish_reason="length"), served)
+    prompt = [SystemMessage(content="task: criteria_tests\nTest it."), HumanMessage(content="x")]
+    with caplog.at_level(logging.INFO, logger="ticketsmith.model"):
+        result = await model.ainvoke(prompt)
+    assert bodies[0]["stream"] is True and bodies[0]["max_completion_tokens"] == 1024
+    assert sum(map(len, served)) < 1000, f"the server streamed {sum(map(len, served))} chars"
+    assert result.response_metadata["finish_reason"] == LOOPED
+    assert "answer of task criteria_tests stopped, its lines loop" in caplog.text
 
 
 async def test_a_looping_answer_is_stopped_as_it_streams(

@@ -21,6 +21,7 @@ from graphs.implementation.revision import is_test_file, read_current
 from graphs.implementation.state import ImplementationState, Tester
 from graphs.implementation.tester.gate import syntax_errors
 from graphs.implementation.worker.window import fence_language
+from graphs.models import capped
 from graphs.node_types import AsyncNode
 from graphs.prompting import task_messages
 from graphs.schemas import FileChange, TestReport
@@ -29,6 +30,10 @@ from graphs.toolloop import invoke_with_tools
 
 SOURCE_CHARS = 2500
 EXAMPLE_CHARS = 800
+# A test of one criterion is a few lines: the local model was seen writing a test per list
+# length instead, 3,190 tokens (five minutes) to its limit, for one criterion.
+MODULE_TOKENS = 192
+CRITERION_TOKENS = 320
 # Failures that say the test itself is broken, not that the change is missing.
 _BROKEN_TEST = re.compile(r"NameError|fixture '\w+' not found|SyntaxError|IndentationError")
 
@@ -130,7 +135,8 @@ def make_criteria(
             example=example,
             path=path,
         )
-        answer, tokens, _ = await invoke_with_tools(model, messages, [])
+        bound = MODULE_TOKENS + CRITERION_TOKENS * len(criteria)
+        answer, tokens, _ = await invoke_with_tools(capped(model, bound), messages, [])
         return find_file_block(answer.text, path) or "", tokens
 
     async def stated(state: ImplementationState, path: str) -> WorkerOutcome | None:

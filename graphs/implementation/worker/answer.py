@@ -15,6 +15,7 @@ from langchain_core.tools import BaseTool
 from graphs.fences import find_file_block
 from graphs.implementation.worker.cut_short import cut_short, kept_of_cut, loop_problem
 from graphs.metering import estimate_tokens
+from graphs.models import capped
 from graphs.toolloop import invoke_with_tools
 
 ECHOED = "the answer repeated the task's inputs instead of the file"
@@ -28,11 +29,9 @@ def bounded(model: BaseChatModel, shown: str) -> BaseChatModel:
     An answer far longer than that is a loop: the local model was seen writing 2,500 tokens
     of repeated tests for a 10-line file, five minutes of a slow machine.
     """
-    if not shown or "max_tokens" not in type(model).model_fields:
+    if not shown:
         return model
-    limit = max(MIN_ANSWER_TOKENS, 2 * estimate_tokens(shown) + ANSWER_SLACK_TOKENS)
-    current = getattr(model, "max_tokens", None)
-    return model.model_copy(update={"max_tokens": min(limit, current or limit)})
+    return capped(model, max(MIN_ANSWER_TOKENS, 2 * estimate_tokens(shown) + ANSWER_SLACK_TOKENS))
 
 
 def echoes_task(text: str, path: str) -> bool:
