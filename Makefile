@@ -78,7 +78,7 @@ local-model: $(STAMP)
 	$(PY) -m localmodel.install
 
 # The quality benchmark on the embedded stack (MODEL=local by default; TICKETS="a b" for a subset;
-# BENCH_ARGS="--candidates 2 --criteria-tests --example-tests" for the optional loop steps,
+# BENCH_ARGS="--criteria-tests --no-example-tests" for the optional loop steps,
 # "--revision-minutes 6 --ticket-minutes 10" to bound the time a ticket takes; RUNS=3 runs every
 # ticket three times, each run with its own model seed, and reports each ticket's resolve rate).
 bench-quality: $(STAMP)

@@ -177,8 +177,6 @@ class Settings(BaseSettings):
     # drawn again; None sends none. The quality benchmark sets one per run.
     model_seed: int | None = None
 
-    # Versions of a file whose tests still fail that a worker writes, keeping the best (1: off).
-    implementation_candidates: int = Field(default=1, ge=1, le=5)
     # Write a test per acceptance criterion before the code (kept when it fails on the original).
     implementation_criteria_tests: bool = False
     # Write the examples the ticket's criteria state (`f(x)` returns `y`) as tests, as stated,

@@ -77,7 +77,6 @@ class AgentActivities:
         self,
         model: BaseChatModel,
         workspaces: Workspaces,
-        candidates: int = 1,
         criteria_tests: bool = False,
         max_revisions: int = MAX_REVISIONS,
         example_tests: bool = False,
@@ -85,7 +84,6 @@ class AgentActivities:
     ) -> None:
         self._model = model
         self._workspaces = workspaces
-        self._candidates = candidates
         self._criteria_tests = criteria_tests
         self._example_tests = example_tests
         self._max_revisions = max_revisions
@@ -194,7 +192,6 @@ class AgentActivities:
                 analysis=getattr(inp, "analysis", None),
                 tester=tester,
                 max_revisions=max_revisions,
-                candidates=self._candidates,
                 criteria_tests=self._criteria_tests,
                 example_tests=self._example_tests,
                 minutes=self._minutes,

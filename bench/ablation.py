@@ -1,6 +1,6 @@
 """The implementation loop with and without its optional steps: which of them pay.
 
-    python -m bench.ablation [--steps defaults,no-example-tests,candidates-3,criteria-tests]
+    python -m bench.ablation [--steps defaults,no-example-tests,criteria-tests]
         [--runs N] [--temperature T] [--seed S] [--max-revisions R] [TICKET ...]
 
 Runs the implementation loop alone (`implement_plan`, no stack, no planner) on each
@@ -50,7 +50,6 @@ STEPS: dict[str, dict[str, object]] = {
     "defaults": {},
     "no-example-tests": {"example_tests": False},
     "criteria-tests": {"criteria_tests": True},
-    "candidates-3": {"candidates": 3},
 }
 
 
@@ -73,7 +72,6 @@ def loop_options(step: str) -> dict[str, object]:
     """The loop's options for a step setting: the worker's defaults, then the step's change."""
     settings = get_settings()
     options: dict[str, object] = {
-        "candidates": settings.implementation_candidates,
         "criteria_tests": settings.implementation_criteria_tests,
         "example_tests": settings.implementation_example_tests,
     }

@@ -36,8 +36,6 @@ def commit() -> str:
 def bench_overrides(args: argparse.Namespace) -> dict[str, str]:
     """The worker settings the command line asks for."""
     overrides = {"TICKETSMITH_MODEL_PROVIDER": args.model}
-    if args.candidates is not None:
-        overrides["TICKETSMITH_IMPLEMENTATION_CANDIDATES"] = str(args.candidates)
     if args.criteria_tests:
         overrides["TICKETSMITH_IMPLEMENTATION_CRITERIA_TESTS"] = "true"
     if args.example_tests is not None:
@@ -73,7 +71,6 @@ async def run(args: argparse.Namespace) -> int:
     recorded: dict[str, object] = {
         "description": describe_model(settings),
         "commit": commit(),
-        "candidates": settings.implementation_candidates,
         "criteria_tests": settings.implementation_criteria_tests,
         "example_tests": settings.implementation_example_tests,
         "max_revisions": settings.implementation_max_revisions,
@@ -127,7 +124,6 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of `python -m bench.quality`."""
     parser = argparse.ArgumentParser(prog="python -m bench.quality", description=__doc__)
     parser.add_argument("--model", default="local", choices=["local", "openai", "offline"])
-    parser.add_argument("--candidates", type=int, help="versions per failing file (default: 1)")
     parser.add_argument(
         "--criteria-tests", action="store_true", help="write acceptance tests before the code"
     )

@@ -103,7 +103,6 @@ def build_implementation_graph(
     tester: Tester | None = None,
     journal: Journal | None = None,
     max_revisions: int = MAX_REVISIONS,
-    candidates: int = 1,
     criteria_tests: bool = False,
     example_tests: bool = False,
     minutes: float | None = None,
@@ -118,7 +117,7 @@ def build_implementation_graph(
         "criteria", make_criteria(model, tester, journal, criteria_tests, example_tests)
     )
     builder.add_node("supervisor", make_supervisor(steering, budget))
-    worker = make_worker(model, tools, journal, tester, candidates)
+    worker = make_worker(model, tools, journal)
     builder.add_node("worker", worker, input_schema=WorkerState)
     builder.add_node("tester", make_tester(tester, journal))
     builder.add_node("review", make_review(model, journal))
@@ -159,7 +158,6 @@ async def implement_plan(
     tools: Sequence[BaseTool] = (),
     tester: Tester | None = None,
     max_revisions: int = MAX_REVISIONS,
-    candidates: int = 1,
     criteria_tests: bool = False,
     example_tests: bool = False,
     minutes: float | None = None,
@@ -172,8 +170,7 @@ async def implement_plan(
 
     `progress` from an interrupted run is replayed instead of redone; `on_progress` receives
     the progress after every completed step (worker, test run, review), `on_start` hears
-    of each step as it begins. Where a file's tests still fail, its worker writes
-    `candidates` versions and keeps the one the tests prefer. With `criteria_tests`, a test
+    of each step as it begins. With `criteria_tests`, a test
     per acceptance criterion is written first and kept when it fails on the original code
     for the stated reason; with `example_tests`, the examples the ticket's criteria state are
     those tests (no model call), checked the same way. With `minutes`, no revision starts
@@ -182,8 +179,6 @@ async def implement_plan(
     """
     if max_revisions < 1:
         raise ValueError("max_revisions must be at least 1")
-    if candidates < 1:
-        raise ValueError("candidates must be at least 1")
     journal = Journal(progress, on_progress, on_start)
     graph = build_implementation_graph(
         model,
@@ -191,7 +186,6 @@ async def implement_plan(
         tester=tester,
         journal=journal,
         max_revisions=max_revisions,
-        candidates=candidates,
         criteria_tests=criteria_tests,
         example_tests=example_tests,
         minutes=minutes,

@@ -101,12 +101,6 @@ class WorkerState(ImplementationInput):
     revision: int
     current: str | None
     feedback: str
-    # Whether the file's tests failed in the last run (candidates are tried then).
-    failing: NotRequired[bool]
-    # The latest version of every other changed file, to test a candidate with.
-    others: NotRequired[list[FileChange]]
-    # The repository's own tests (those of the checkout before any change).
-    own_tests: NotRequired[list[str]]
     # Whether the last revision changed nothing (the answer is then asked for warmer).
     warm: NotRequired[bool]
     # The lines (from 1) that reject a failing test's inputs, shown alone to a stuck worker.

@@ -11,7 +11,7 @@ from graphs.implementation.criteria.ticket import criteria_path
 from graphs.implementation.diagnose.failures import assign_failures, map_failures
 from graphs.implementation.diagnose.feedback import worker_feedback
 from graphs.implementation.diagnose.focus_lines import focus_lines
-from graphs.implementation.revision import current_changes, is_test_file, read_current
+from graphs.implementation.revision import is_test_file, read_current
 from graphs.implementation.state import ImplementationState, Review
 from graphs.implementation.steering import Steering, guidance_text
 from graphs.implementation.tester.outcome import Discarded, Redo, Stalled, last_tested
@@ -106,7 +106,7 @@ async def fan_out(state: ImplementationState) -> list[Send] | Literal["finish"]:
     if not state["round_paths"]:
         return "finish"
     by_path = {a["file"].path: a for a in state["assignments"]}
-    tests, changes, best = state.get("tests"), current_changes(state), state.get("best")
+    tests = state.get("tests")
     failing: dict[str, list[FailedTest]] = {}
     if state["revision"] > 1 and tests is not None and tests.counted and not tests.passed:
         failing = map_failures(tests, list(by_path))
@@ -134,9 +134,6 @@ async def fan_out(state: ImplementationState) -> list[Send] | Literal["finish"]:
             "feedback": (f"{TESTS_IN_DOUBT}\n\n" if path in doubted else "")
             + worker_feedback(state, path)
             + (f"\n\n{state['guidance']}" if state.get("guidance") else ""),
-            "failing": bool(failing.get(path)),
-            "others": [c for c in changes if c.path != path],
-            "own_tests": [] if best is None else best.own,
             "warm": stalled,
             "focus": stuck_focus(failing.get(path, []), path, current, state["repo_dir"]),
         }

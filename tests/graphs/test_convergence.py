@@ -1,4 +1,4 @@
-"""Each step of the converging loop with a scripted model: gate, failures, best, candidates."""
+"""Each step of the converging loop with a scripted model: gate, failures, best."""
 
 from pathlib import Path
 from typing import Any
@@ -119,28 +119,6 @@ async def test_the_discarded_revision_is_not_built_upon(
     assert "FAILED tests/test_ops.py::test_add" in broke  # the broken test, by name,
     assert "assert add(1, 2) == 3" in broke and "assert 2 == 3" in broke  # source and error
     assert result.revisions == 3 and result.tests_passed and result.qa_passed
-
-
-async def test_the_candidate_the_tests_prefer_wins(
-    tiny_repo: Path, ticket: TicketContext, tmp_path: Path
-) -> None:
-    tester = LocalTester(tiny_repo, tmp_path / "runs", "python -m pytest -q")
-    versions = iter([BAD_OPS, BAD_OPS.replace("a + b\n", "b - a\n"), GOOD_OPS, BAD_OPS + "# 2\n"])
-
-    def handle(task: str, inputs: dict[str, Any], messages: list[BaseMessage]) -> Reply:
-        if task == "review":
-            return verdict(True)
-        if inputs["path"] == TESTS:
-            return file_answer(TESTS, NEW_TESTS)
-        return file_answer(OPS, next(versions))
-
-    model = team(handle)
-    plan = plan_for(OPS, TESTS)
-    result = await implement_plan(model, tiny_repo, ticket, plan, None, tester=tester, candidates=3)
-    assert len(worker_prompts(model, OPS)) == 4  # one first version, then three candidates
-    assert {c.path: c.content for c in result.changes}[OPS] == GOOD_OPS
-    assert result.tests_passed and result.revisions == 2
-    assert "the best of 3 distinct candidates: 2 tests pass" in result.notes
 
 
 async def test_a_run_that_never_passes_says_exactly_what_fails(

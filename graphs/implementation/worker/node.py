@@ -9,13 +9,18 @@ from langchain_core.tools import BaseTool
 from graphs.analysis.tools import CONTEXT_QUERY, find_tool, make_context_query_tool
 from graphs.implementation.journal import Journal, WorkerOutcome
 from graphs.implementation.revision import read_current
-from graphs.implementation.state import Tester, WorkerState
+from graphs.implementation.state import WorkerState
 from graphs.implementation.worker.answer import ask_for_file, bounded
-from graphs.implementation.worker.candidates import best_candidate, warmer
 from graphs.implementation.worker.forgotten_imports import add_forgotten_imports
 from graphs.implementation.worker.kept_tests import with_existing_tests
 from graphs.implementation.worker.prompt import worker_messages
-from graphs.implementation.worker.retries import ask_again_because, stuck, with_note, write_focused
+from graphs.implementation.worker.retries import (
+    ask_again_because,
+    stuck,
+    warmer,
+    with_note,
+    write_focused,
+)
 from graphs.implementation.worker.window import (
     MAX_WINDOW_CHARS,
     choose_window,
@@ -41,14 +46,8 @@ def make_worker(
     model: BaseChatModel,
     tools: Sequence[BaseTool],
     journal: Journal,
-    tester: Tester | None = None,
-    candidates: int = 1,
 ) -> AsyncNode[WorkerState]:
-    """The node that writes one file (or replays it from the journal).
-
-    Where the file's tests failed in the last run, it writes `candidates` versions and keeps
-    the one the tests prefer.
-    """
+    """The node that writes one file (or replays it from the journal)."""
 
     async def worker(state: WorkerState) -> dict[str, Any]:
         path, revision = state["assignment"]["file"].path, state["revision"]
@@ -68,10 +67,6 @@ def make_worker(
                 # gives it again even warmer: the prompt says why it cannot stand.
                 again = await write_file(warmer(model), tools, with_note(state, why))
                 outcome = again.model_copy(update={"tokens": outcome.tokens + again.tokens})
-            if candidates > 1 and tester is not None and state.get("failing"):
-                outcome = await best_candidate(
-                    write_file, model, tools, state, tester, outcome, candidates
-                )
             journal.record_worker(outcome)
         return outcome_update(outcome)
 

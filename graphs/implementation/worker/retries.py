@@ -9,10 +9,10 @@ from langchain_core.tools import BaseTool
 from graphs.implementation.journal import WorkerOutcome
 from graphs.implementation.revision import read_current
 from graphs.implementation.state import WorkerState
-from graphs.implementation.worker.candidates import warmer
 from graphs.implementation.worker.cut_short import LOOPED_PROBLEM
 from graphs.implementation.worker.named_functions import added_beside, beside_note
 
+WARM_TEMPERATURE = 0.7
 # A focused answer given back as it was is asked for this many times more, warmer.
 WARM_TRIES = 2
 REPEATED = (
@@ -33,6 +33,13 @@ UNCHANGED = (
     "Your answer gave this file back unchanged, but the plan asks you to change it: {purpose}"
     " Write the changed file: make the change the ticket and its acceptance criteria ask for."
 )
+
+
+def warmer(model: BaseChatModel, temperature: float = WARM_TEMPERATURE) -> BaseChatModel:
+    """The model sampling above temperature zero, when it has a temperature to set."""
+    if "temperature" in type(model).model_fields:
+        return model.model_copy(update={"temperature": temperature})
+    return model
 
 
 def ask_again_because(outcome: WorkerOutcome, state: WorkerState, tried: set[str]) -> str:
