@@ -12,7 +12,8 @@ each run, so a busy machine makes a run slower but not different. At temperature
 runs of one setting are the same; `--runs N --temperature T` samples N of them (seed S, S+1,
 ...) for a rate. Prints a row per ticket (resolved runs per setting) and a row per setting
 (resolve rate, hidden tests passed, tokens and seconds per run), and keeps the figures in
-bench/quality/results/ablations/. Needs the local model (`make local-model`), or `--model
+bench/quality/results/ablations/ (after every run); `--report FILE...` prints the tables of
+such files again, several as one. Needs the local model (`make local-model`), or `--model
 offline` to check the bench itself.
 """
 
@@ -51,6 +52,10 @@ STEPS: dict[str, dict[str, object]] = {
     "no-example-tests": {"example_tests": False},
     "criteria-tests": {"criteria_tests": True},
 }
+
+
+class FiguresError(ValueError):
+    """A file that is not a figures file of this bench."""
 
 
 @dataclass
@@ -149,12 +154,30 @@ def step_table(runs: list[LoopRun], steps: list[str]) -> str:
     return "\n".join(lines)
 
 
-def write_figures(runs: list[LoopRun], settings: dict[str, object], directory: Path) -> Path:
-    """The runs and the bench's settings as JSON; returns the file."""
+def figures_path(directory: Path) -> Path:
+    """A new figures file in `directory`, named by the time."""
     directory.mkdir(parents=True, exist_ok=True)
-    path = directory / f"{datetime.now(UTC):%Y%m%dT%H%M%SZ}-ablation.json"
-    path.write_text(json.dumps({**settings, "runs": [asdict(r) for r in runs]}, indent=2) + "\n")
-    return path
+    return directory / f"{datetime.now(UTC):%Y%m%dT%H%M%SZ}-ablation.json"
+
+
+def write_figures(runs: list[LoopRun], args: argparse.Namespace, path: Path) -> None:
+    """The runs so far and the bench's settings as JSON (again after every run, so a bench
+    cut short keeps what it measured)."""
+    settings = {key: value for key, value in vars(args).items() if key not in ("base_url", "path")}
+    path.write_text(json.dumps({**settings, "results": [asdict(r) for r in runs]}, indent=2) + "\n")
+
+
+def read_figures(paths: list[Path]) -> list[LoopRun]:
+    """The runs kept in figures files, in order."""
+    try:
+        return [LoopRun(**run) for path in paths for run in json.loads(path.read_text())["results"]]
+    except (OSError, ValueError, KeyError, TypeError) as err:
+        raise FiguresError(f"not a figures file of bench.ablation: {err}") from err
+
+
+def tables(runs: list[LoopRun], steps: list[str], tickets: list[str]) -> str:
+    """The ticket table, then the step table."""
+    return f"{ticket_table(runs, steps, tickets)}\n\n{step_table(runs, steps)}"
 
 
 async def ablate(args: argparse.Namespace, model: BaseChatModel | None) -> list[LoopRun]:
@@ -174,6 +197,7 @@ async def ablate(args: argparse.Namespace, model: BaseChatModel | None) -> list[
                         chat, ticket, step, seed, args.max_revisions, Path(scratch)
                     )
                     runs.append(run)
+                    write_figures(runs, args, args.path)
                     print(
                         f"seed {seed}  {ticket.name:<20}{step:<18}"
                         f"{'resolved' if run.resolved else 'not resolved':<14}"
@@ -181,8 +205,7 @@ async def ablate(args: argparse.Namespace, model: BaseChatModel | None) -> list[
                         f"{run.revisions} rev  {run.tokens:,} tokens  {run.seconds:.0f} s",
                         flush=True,
                     )
-    names = [t.name for t in tickets]
-    print(f"\n{ticket_table(runs, args.steps, names)}\n\n{step_table(runs, args.steps)}")
+    print(f"\n{tables(runs, args.steps, [t.name for t in tickets])}")
     return runs
 
 
@@ -217,16 +240,33 @@ def cli(argv: list[str] | None = None, results_dir: Path = ABLATIONS_DIR) -> int
     parser.add_argument("--temperature", type=float, default=0.0)
     parser.add_argument("--max-revisions", type=int, default=4)
     parser.add_argument("--model", choices=["local", "offline"], default="local")
+    parser.add_argument(
+        "--report", type=Path, nargs="+", help="print the tables of figures files again"
+    )
     args = parser.parse_args(argv)
+    if args.report:
+        try:
+            runs = read_figures(args.report)
+        except FiguresError as err:
+            print(f"error: {err}", file=sys.stderr)
+            return 2
+        steps = list(dict.fromkeys(r.step for r in runs))
+        print(tables(runs, steps, list(dict.fromkeys(r.ticket for r in runs))))
+        return 0
     if args.runs < 1 or args.max_revisions < 1:
         parser.error("--runs and --max-revisions must be at least 1")
     try:
-        runs = asyncio.run(main(args))
-    except (LocalModelMissingError, TicketError) as err:
+        load_tickets(args.tickets or None)
+    except TicketError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
-    bench = {key: value for key, value in vars(args).items() if key != "base_url"}
-    print(f"\nfigures: {write_figures(runs, bench, results_dir)}")
+    args.path = figures_path(results_dir)
+    try:
+        asyncio.run(main(args))
+    except LocalModelMissingError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    print(f"\nfigures: {args.path}")
     return 0
 
 

@@ -1,6 +1,7 @@
 """bench.ablation: the loop alone under each step setting, scored with the hidden tests."""
 
 import json
+from dataclasses import asdict
 from pathlib import Path
 
 import pytest
@@ -54,11 +55,25 @@ def test_an_offline_ablation_runs_the_loop_and_keeps_its_figures(
     assert "slug-separator" in out and "no-example-tests" in out
     (figures,) = tmp_path.glob("*-ablation.json")
     kept = json.loads(figures.read_text())
-    assert [(r["ticket"], r["step"]) for r in kept["runs"]] == [
+    assert [(r["ticket"], r["step"]) for r in kept["results"]] == [
         ("slug-separator", "defaults"), ("slug-separator", "no-example-tests"),
     ]  # fmt: skip
-    assert all(r["hidden_total"] > 0 and r["revisions"] >= 1 for r in kept["runs"])
+    assert all(r["hidden_total"] > 0 and r["revisions"] >= 1 for r in kept["results"])
     assert kept["max_revisions"] == 4 and kept["model"] == "offline"
+
+
+def test_figures_files_are_reported_again_as_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    first, second = tmp_path / "a-ablation.json", tmp_path / "b-ablation.json"
+    first.write_text(json.dumps({"results": [asdict(run("a", "defaults", 1, True))]}))
+    second.write_text(json.dumps({"results": [asdict(run("a", "no-example-tests", 1, False))]}))
+    assert cli(["--report", str(first), str(second)]) == 0
+    rows = capsys.readouterr().out.splitlines()
+    assert rows[1].split() == ["a", "1/1", "(2/2)", "0/1", "(0/2)"]
+    (tmp_path / "c.json").write_text("{}")
+    assert cli(["--report", str(tmp_path / "c.json")]) == 2
+    assert "not a figures file" in capsys.readouterr().err
 
 
 def test_an_unknown_step_is_refused_with_the_known_ones(capsys: pytest.CaptureFixture[str]) -> None:
