@@ -78,14 +78,14 @@ local-model: $(STAMP)
 	$(PY) -m localmodel.install
 
 # The quality benchmark on the embedded stack (MODEL=local by default; TICKETS="a b" for a subset;
-# BENCH_ARGS="--criteria-tests --no-example-tests" for the optional loop steps,
+# BENCH_ARGS="--no-example-tests" leaves the stated examples out of the loop,
 # "--revision-minutes 6 --ticket-minutes 10" to bound the time a ticket takes; RUNS=3 runs every
 # ticket three times, each run with its own model seed, and reports each ticket's resolve rate).
 bench-quality: $(STAMP)
 	$(PY) -m bench.quality --model $(or $(MODEL),local) $(if $(RUNS),--runs $(RUNS)) $(BENCH_ARGS) $(TICKETS)
 
 # The implementation loop alone on the quality tickets under each optional step's setting
-# (STEPS=defaults,no-example-tests,criteria-tests; RUNS=3 with BENCH_ARGS="--temperature 0.5").
+# (STEPS=defaults,no-example-tests; RUNS=3 with BENCH_ARGS="--temperature 0.5").
 bench-ablation: $(STAMP)
 	$(PY) -m bench.ablation $(if $(STEPS),--steps $(STEPS)) $(if $(RUNS),--runs $(RUNS)) $(BENCH_ARGS) $(TICKETS)
 

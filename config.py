@@ -177,8 +177,6 @@ class Settings(BaseSettings):
     # drawn again; None sends none. The quality benchmark sets one per run.
     model_seed: int | None = None
 
-    # Write a test per acceptance criterion before the code (kept when it fails on the original).
-    implementation_criteria_tests: bool = False
     # Write the examples the ticket's criteria state (`f(x)` returns `y`) as tests, as stated,
     # and have the model test the errors and values criteria state without a call.
     implementation_example_tests: bool = True

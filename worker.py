@@ -146,7 +146,6 @@ def build_activities(settings: Settings, stack: AsyncExitStack) -> ActivitySets:
     agent_activities = AgentActivities(
         model,
         workspaces,
-        criteria_tests=settings.implementation_criteria_tests,
         example_tests=settings.implementation_example_tests,
         max_revisions=settings.implementation_max_revisions,
         minutes=settings.implementation_minutes,

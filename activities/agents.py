@@ -77,14 +77,12 @@ class AgentActivities:
         self,
         model: BaseChatModel,
         workspaces: Workspaces,
-        criteria_tests: bool = False,
         max_revisions: int = MAX_REVISIONS,
         example_tests: bool = False,
         minutes: float | None = None,
     ) -> None:
         self._model = model
         self._workspaces = workspaces
-        self._criteria_tests = criteria_tests
         self._example_tests = example_tests
         self._max_revisions = max_revisions
         self._minutes = minutes
@@ -192,7 +190,6 @@ class AgentActivities:
                 analysis=getattr(inp, "analysis", None),
                 tester=tester,
                 max_revisions=max_revisions,
-                criteria_tests=self._criteria_tests,
                 example_tests=self._example_tests,
                 minutes=self._minutes,
                 progress=progress,

@@ -1,6 +1,6 @@
 """The implementation loop with and without its optional steps: which of them pay.
 
-    python -m bench.ablation [--steps defaults,no-example-tests,criteria-tests]
+    python -m bench.ablation [--steps defaults,no-example-tests]
         [--runs N] [--temperature T] [--seed S] [--max-revisions R] [TICKET ...]
 
 Runs the implementation loop alone (`implement_plan`, no stack, no planner) on each
@@ -50,7 +50,6 @@ TEST_TIMEOUT_S = 120.0
 STEPS: dict[str, dict[str, object]] = {
     "defaults": {},
     "no-example-tests": {"example_tests": False},
-    "criteria-tests": {"criteria_tests": True},
 }
 
 
@@ -77,7 +76,6 @@ def loop_options(step: str) -> dict[str, object]:
     """The loop's options for a step setting: the worker's defaults, then the step's change."""
     settings = get_settings()
     options: dict[str, object] = {
-        "criteria_tests": settings.implementation_criteria_tests,
         "example_tests": settings.implementation_example_tests,
     }
     return options | STEPS[step]

@@ -36,8 +36,6 @@ def commit() -> str:
 def bench_overrides(args: argparse.Namespace) -> dict[str, str]:
     """The worker settings the command line asks for."""
     overrides = {"TICKETSMITH_MODEL_PROVIDER": args.model}
-    if args.criteria_tests:
-        overrides["TICKETSMITH_IMPLEMENTATION_CRITERIA_TESTS"] = "true"
     if args.example_tests is not None:
         overrides["TICKETSMITH_IMPLEMENTATION_EXAMPLE_TESTS"] = str(args.example_tests).lower()
     if args.max_revisions is not None:
@@ -71,7 +69,6 @@ async def run(args: argparse.Namespace) -> int:
     recorded: dict[str, object] = {
         "description": describe_model(settings),
         "commit": commit(),
-        "criteria_tests": settings.implementation_criteria_tests,
         "example_tests": settings.implementation_example_tests,
         "max_revisions": settings.implementation_max_revisions,
         "revision_minutes": settings.implementation_minutes,
@@ -124,9 +121,6 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of `python -m bench.quality`."""
     parser = argparse.ArgumentParser(prog="python -m bench.quality", description=__doc__)
     parser.add_argument("--model", default="local", choices=["local", "openai", "offline"])
-    parser.add_argument(
-        "--criteria-tests", action="store_true", help="write acceptance tests before the code"
-    )
     parser.add_argument(
         "--example-tests",
         action=argparse.BooleanOptionalAction,

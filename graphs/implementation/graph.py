@@ -103,7 +103,6 @@ def build_implementation_graph(
     tester: Tester | None = None,
     journal: Journal | None = None,
     max_revisions: int = MAX_REVISIONS,
-    criteria_tests: bool = False,
     example_tests: bool = False,
     minutes: float | None = None,
     steering: Steering | None = None,
@@ -113,9 +112,7 @@ def build_implementation_graph(
     budget = Budget(minutes)
     builder = StateGraph(ImplementationState, input_schema=ImplementationInput)
     builder.add_node("prepare", prepare)
-    builder.add_node(
-        "criteria", make_criteria(model, tester, journal, criteria_tests, example_tests)
-    )
+    builder.add_node("criteria", make_criteria(model, tester, journal, example_tests))
     builder.add_node("supervisor", make_supervisor(steering, budget))
     worker = make_worker(model, tools, journal)
     builder.add_node("worker", worker, input_schema=WorkerState)
@@ -158,7 +155,6 @@ async def implement_plan(
     tools: Sequence[BaseTool] = (),
     tester: Tester | None = None,
     max_revisions: int = MAX_REVISIONS,
-    criteria_tests: bool = False,
     example_tests: bool = False,
     minutes: float | None = None,
     progress: Progress | None = None,
@@ -170,10 +166,10 @@ async def implement_plan(
 
     `progress` from an interrupted run is replayed instead of redone; `on_progress` receives
     the progress after every completed step (worker, test run, review), `on_start` hears
-    of each step as it begins. With `criteria_tests`, a test
-    per acceptance criterion is written first and kept when it fails on the original code
-    for the stated reason; with `example_tests`, the examples the ticket's criteria state are
-    those tests (no model call), checked the same way. With `minutes`, no revision starts
+    of each step as it begins. With `example_tests`, the examples the ticket's criteria state
+    are written as tests first (no model call), with the model's tests of errors and values
+    they state without a call, and kept when they fail on the original code for the stated
+    reason. With `minutes`, no revision starts
     once that long has passed: the run finishes with its best revision. `steering` is where
     people's guidance for the next revision and a stop come from.
     """
@@ -186,7 +182,6 @@ async def implement_plan(
         tester=tester,
         journal=journal,
         max_revisions=max_revisions,
-        criteria_tests=criteria_tests,
         example_tests=example_tests,
         minutes=minutes,
         steering=steering,

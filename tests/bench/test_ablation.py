@@ -36,13 +36,13 @@ def test_the_step_table_gives_the_rate_over_seeds_and_its_spread() -> None:
     runs = [
         run("a", "defaults", 1, True), run("b", "defaults", 1, True),
         run("a", "defaults", 2, True), run("b", "defaults", 2, False),
-        run("a", "criteria-tests", 1, False, tokens=300), run("b", "criteria-tests", 1, False),
+        run("a", "no-example-tests", 1, False, tokens=300), run("b", "no-example-tests", 1, False),
     ]  # fmt: skip
-    rows = step_table(runs, ["defaults", "criteria-tests"]).splitlines()
+    rows = step_table(runs, ["defaults", "no-example-tests"]).splitlines()
     assert rows[1].split()[:4] == ["defaults", "3/4", "75%", "35%"]
-    assert rows[2].split()[:4] == ["criteria-tests", "0/2", "0%", "-"]
+    assert rows[2].split()[:4] == ["no-example-tests", "0/2", "0%", "-"]
     assert "200" in rows[2].split()[5]  # tokens per run: (300 + 100) / 2
-    table = ticket_table(runs, ["defaults", "criteria-tests"], ["a", "b"]).splitlines()
+    table = ticket_table(runs, ["defaults", "no-example-tests"], ["a", "b"]).splitlines()
     assert table[1].split() == ["a", "2/2", "(4/4)", "0/1", "(0/2)"]
 
 

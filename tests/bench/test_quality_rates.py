@@ -128,7 +128,7 @@ def test_every_run_gets_its_own_data_directory_and_seed(
         monkeypatch.delenv(f"TICKETSMITH_{name}", raising=False)
     monkeypatch.setattr(bench, "DATA_DIR", tmp_path / "bench-quality")
     args = argparse.Namespace(
-        model="offline", seed=41, runs=2, criteria_tests=False,
+        model="offline", seed=41, runs=2,
         example_tests=None, max_revisions=None, revision_minutes=None,
     )  # fmt: skip
     tickets = load_tickets(["slug-separator"])

@@ -19,7 +19,6 @@ from graphs.implementation.criteria.written_tests import (
 from graphs.implementation.journal import Journal, WorkerOutcome
 from graphs.implementation.revision import is_test_file, read_current
 from graphs.implementation.state import ImplementationState, Tester
-from graphs.implementation.tester.gate import syntax_errors
 from graphs.implementation.worker.window import fence_language
 from graphs.models import capped
 from graphs.node_types import AsyncNode
@@ -111,11 +110,11 @@ def make_criteria(
     model: BaseChatModel,
     tester: Tester | None,
     journal: Journal,
-    enabled: bool,
     examples: bool = False,
 ) -> AsyncNode[ImplementationState]:
-    """The node that writes the acceptance tests (the ticket's stated examples, else the
-    model's) and keeps them when they fail as they should."""
+    """The node that writes the acceptance tests (the ticket's stated examples, and the
+    model's tests of what criteria state without a call) and keeps them when they fail as
+    they should."""
 
     async def ask(state: ImplementationState, path: str, criteria: list[str]) -> tuple[str, int]:
         """The model's test module for these criteria ("" when it wrote none), and its tokens."""
@@ -173,36 +172,15 @@ def make_criteria(
             return alone.model_copy(update={"note": note, "tokens": tokens})
         return outcome
 
-    async def write(state: ImplementationState, path: str) -> WorkerOutcome | None:
-        requirements = state["requirements"]
-        assert tester is not None
-        if examples:
-            outcome = await stated(state, path)
-            if outcome is not None and (outcome.change is not None or not enabled):
-                return outcome
-        if not enabled or not requirements or not requirements.acceptance_criteria:
-            return None
-        text, tokens = await ask(state, path, requirements.acceptance_criteria)
-        if not text.strip():
-            return WorkerOutcome(
-                revision=0, path=path, note=f"{path}: no tests written", tokens=tokens
-            )
-        change = FileChange(path=path, content=text)
-        errors = syntax_errors([change])
-        if errors:
-            note = f"{path}: dropped, {errors[path]}"
-            return WorkerOutcome(revision=0, path=path, note=note, tokens=tokens)
-        return await checked(tester, change, tokens, "acceptance tests")
-
     async def criteria(state: ImplementationState) -> dict[str, Any]:
-        if not (enabled or examples) or tester is None:
+        if not examples or tester is None:
             return {}
         path = criteria_path(state["ticket"].key)
         if (state["repo_dir"] / path).exists():
             return {}
         outcome = journal.worker(0, path)
         if outcome is None:
-            outcome = await write(state, path)
+            outcome = await stated(state, path)
             if outcome is None:
                 return {}
             journal.record_worker(outcome)
