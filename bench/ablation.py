@@ -114,14 +114,15 @@ async def run_loop(
 
 
 def ticket_table(runs: list[LoopRun], steps: list[str], tickets: list[str]) -> str:
-    """A row per ticket: how many of its runs each step setting resolved."""
+    """A row per ticket: how many of its runs each step setting resolved ("-": not run)."""
     lines = [f"{'ticket':<20}" + "".join(f"{step:>18}" for step in steps)]
     for name in tickets:
         cells = []
         for step in steps:
             mine = [r for r in runs if r.ticket == name and r.step == step]
             hidden = sum(r.hidden_passed for r in mine), sum(r.hidden_total for r in mine)
-            cells.append(f"{sum(r.resolved for r in mine)}/{len(mine)} ({hidden[0]}/{hidden[1]})")
+            resolved = f"{sum(r.resolved for r in mine)}/{len(mine)} ({hidden[0]}/{hidden[1]})"
+            cells.append(resolved if mine else "-")
         lines.append(f"{name:<20}" + "".join(f"{cell:>18}" for cell in cells))
     return "\n".join(lines)
 

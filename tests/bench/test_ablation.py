@@ -42,8 +42,9 @@ def test_the_step_table_gives_the_rate_over_seeds_and_its_spread() -> None:
     assert rows[1].split()[:4] == ["defaults", "3/4", "75%", "35%"]
     assert rows[2].split()[:4] == ["no-example-tests", "0/2", "0%", "-"]
     assert "200" in rows[2].split()[5]  # tokens per run: (300 + 100) / 2
-    table = ticket_table(runs, ["defaults", "no-example-tests"], ["a", "b"]).splitlines()
+    table = ticket_table(runs, ["defaults", "no-example-tests"], ["a", "b", "c"]).splitlines()
     assert table[1].split() == ["a", "2/2", "(4/4)", "0/1", "(0/2)"]
+    assert table[3].split() == ["c", "-", "-"]  # not run
 
 
 def test_an_offline_ablation_runs_the_loop_and_keeps_its_figures(
