@@ -38,7 +38,7 @@ from bench.support.local_server import local_server
 from config import get_settings
 from graphs.implementation.graph import implement_plan
 from graphs.offline import OfflineChatModel
-from harness.local_tester import LocalTester
+from harness.local_tester import LocalTester, write_changes
 from harness.processes import free_port
 from localmodel.chat import local_chat_model
 from localmodel.server import LocalModelMissingError
@@ -98,13 +98,7 @@ async def run_loop(
     seconds = time.monotonic() - began
     checkout = work / "checkout"
     copy_tree(ticket.repo_dir, checkout)
-    for change in done.changes:
-        target = checkout / change.path
-        if change.delete:
-            target.unlink(missing_ok=True)
-        else:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(change.content)
+    write_changes(checkout, done.changes)
     score = await asyncio.to_thread(score_checkout, ticket, checkout)
     return LoopRun(
         ticket=ticket.name, step=step, seed=seed, resolved=score.resolved,

@@ -29,6 +29,17 @@ from integrations.junit import read_junit
 OUTPUT_LIMIT = 8000
 
 
+def write_changes(root: Path, changes: list[FileChange]) -> None:
+    """Write the changes into the tree at `root`: files created or replaced, or deleted."""
+    for change in changes:
+        target = root / change.path
+        if change.delete:
+            target.unlink(missing_ok=True)
+        else:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(change.content)
+
+
 class LocalTester:
     """Runs `command` in a fresh copy of `repo_dir` with the changes written into it."""
 
@@ -51,13 +62,7 @@ class LocalTester:
         self.runs.append(changes)
         work = self.scratch / f"run-{len(self.runs)}"
         shutil.copytree(self.repo_dir, work)
-        for change in changes:
-            target = work / change.path
-            if change.delete:
-                target.unlink(missing_ok=True)
-            else:
-                target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_text(change.content)
+        write_changes(work, changes)
         modules = {c.path: m for c in changes if not c.delete and (m := module_name(c.path))}
         if self.check_imports and modules:
             check = await self._run(shlex.split(import_check_command(modules)), work)
