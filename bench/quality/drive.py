@@ -16,9 +16,10 @@ from bench.quality.tickets import Ticket
 from config import Settings, connect_temporal
 from embedded.demo import WAIT_S, starter, wait_for_status
 from embedded.stack import StackError
-from workflows.messages import Status, TicketResult
+from workflows.messages import Phase, Status, TicketResult, TicketStatus
 
 MAX_ANSWER_ROUNDS = 4
+STATUS_WAIT_S = 30.0
 
 
 class TicketRun(BaseModel):
@@ -111,14 +112,40 @@ def clone_branch(settings: Settings, ticket: Ticket, branch: str, target: Path) 
         raise StackError(f"cannot clone {branch} of {url}: {done.stderr.strip()}")
 
 
-async def stop_workflow(settings: Settings, ticket: Ticket, why: str) -> None:
-    """Terminate a ticket past its deadline, so the next one has the machine to itself."""
+async def stop_workflow(settings: Settings, ticket: Ticket, why: str) -> TicketStatus | None:
+    """Terminate a ticket past its deadline, so the next one has the machine to itself; its
+    status just before (None when it does not answer)."""
     client = await connect_temporal(settings)
     handle = client.get_workflow_handle(f"ticket-{ticket.key}")
+    try:
+        status = await asyncio.wait_for(
+            handle.query("status", result_type=TicketStatus), STATUS_WAIT_S
+        )
+    except (RPCError, TimeoutError):  # a worker busy with a long local-model call answers late
+        status = None
     try:
         await handle.terminate(reason=why)
     except RPCError:  # it ended meanwhile
         pass
+    return status
+
+
+def where_cut(status: TicketStatus | None) -> str:
+    """The step a ticket was in when cut: its phase, and the implementation's revision."""
+    if status is None:
+        return "its status did not answer"
+    progress = status.implementation
+    if status.phase == Phase.IMPLEMENTATION and progress is not None:
+        return f"in revision {progress.revision} ({progress.stage})"
+    return f"in {status.phase.value}" + (f" ({status.step})" if status.step else "")
+
+
+def tokens_so_far(status: TicketStatus | None) -> int:
+    """The ticket's tokens when cut: its ended phases' and the running implementation's."""
+    if status is None:
+        return 0
+    running = status.implementation.tokens if status.implementation is not None else 0
+    return status.tokens + running
 
 
 async def run_ticket(
@@ -135,8 +162,9 @@ async def run_ticket(
             driven = await asyncio.wait_for(run_workflow(settings, ticket, started), deadline_s)
         except TimeoutError:
             why = f"cut at the benchmark's deadline of {(deadline_s or 0) / 60:.0f} min a ticket"
-            await stop_workflow(settings, ticket, why)
-            run.status, run.error = "deadline", why
+            status = await stop_workflow(settings, ticket, why)
+            run.status, run.error = "deadline", f"{why}, {where_cut(status)}"
+            run.tokens = tokens_so_far(status)
             run.seconds = round(time.monotonic() - started, 1)
             return run
         result = driven.result

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bench.quality import __main__ as bench
-from bench.quality.drive import TicketRun
+from bench.quality.drive import TicketRun, tokens_so_far, where_cut
 from bench.quality.rates import rate_table, spread
 from bench.quality.report import ResultsError, read_many, read_results, report, write_results
 from bench.quality.revisions import (
@@ -159,6 +159,21 @@ def test_the_first_revision_is_read_once_its_files_are_written() -> None:
     )  # fmt: skip
     result = TicketResult(key="A-1", status=Status.COMPLETED, usage=[usage])
     assert implementation_seconds(result) == 90.0
+
+
+def test_a_ticket_cut_at_its_deadline_keeps_its_tokens_and_where_it_was() -> None:
+    planning = TicketStatus(
+        key="A-1", phase=Phase.PLANNING, status=Status.RUNNING, tokens=3000, step="draft plan"
+    )
+    progress = ImplementationProgress(revision=2, stage="running the tests", tokens=800)
+    implementing = TicketStatus(
+        key="A-1", phase=Phase.IMPLEMENTATION, status=Status.RUNNING, tokens=3000,
+        implementation=progress,
+    )  # fmt: skip
+    assert (tokens_so_far(planning), where_cut(planning)) == (3000, "in planning (draft plan)")
+    assert tokens_so_far(implementing) == 3800
+    assert where_cut(implementing) == "in revision 2 (running the tests)"
+    assert (tokens_so_far(None), where_cut(None)) == (0, "its status did not answer")
 
 
 def test_a_tickets_writer_calls_are_read_from_the_log_after_its_start(tmp_path: Path) -> None:
