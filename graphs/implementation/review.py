@@ -7,8 +7,10 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 
 from graphs.fences import safe_relative_path
+from graphs.implementation.criteria.ticket import acceptance_criteria
 from graphs.implementation.diagnose.contracts import contract_gaps, ticket_words
 from graphs.implementation.diagnose.feedback import tail
+from graphs.implementation.diagnose.stated_errors import unraised_errors
 from graphs.implementation.journal import Journal, ReviewOutcome
 from graphs.implementation.revision import current_changes, read_current
 from graphs.implementation.state import MAX_FIXES, Fix, ImplementationState, Review
@@ -84,7 +86,7 @@ def settle(review: Review, tests: TestReport | None, missing: list[Fix] | None =
         return review.model_copy(update={"passed": False, "summary": summary.strip()})
     if review.passed and missing:
         lacking = " ".join(f"`{fix.path}`: {fix.instruction}" for fix in missing)
-        summary = f"{review.summary.strip()} The plan's work is missing: {lacking}"
+        summary = f"{review.summary.strip()} Work the ticket asks for is missing: {lacking}"
         fixes = [*missing, *review.fixes][:MAX_FIXES]
         return review.model_copy(update={"passed": False, "summary": summary, "fixes": fixes})
     return review
@@ -92,11 +94,12 @@ def settle(review: Review, tests: TestReport | None, missing: list[Fix] | None =
 
 def missing_work(state: ImplementationState) -> list[Fix]:
     """What the revision lacks of the plan: planned files it left as they are, functions of the
-    plan's contracts (as the ticket names them) that their files do not define."""
+    plan's contracts (as the ticket names them) that their files do not define, errors the
+    criteria say are raised that no planned source file raises."""
     plan = state["plan"]
     changes = {c.path: c for c in current_changes(state)}
     words = ticket_words(state["ticket"], state.get("requirements"))
-    missing: list[Fix] = []
+    missing = unraised(state, changes)
     for planned in (f for f in plan.files if safe_relative_path(f.path) == f.path):
         change = changes.get(planned.path)
         if planned.action != "delete" and change is None and not is_test_path(planned.path):
@@ -107,6 +110,29 @@ def missing_work(state: ImplementationState) -> list[Fix]:
             gaps = contract_gaps(plan.contracts, planned.path, change.content, words)
             missing += [Fix(path=planned.path, instruction=gap) for gap in gaps]
     return missing
+
+
+def unraised(state: ImplementationState, changes: dict[str, FileChange]) -> list[Fix]:
+    """An instruction for each error the criteria say is raised and no planned source file
+    (as the revision leaves it) raises, on the first of those files the revision changed."""
+    repo_dir, plan = state["repo_dir"], state["plan"]
+    paths = [
+        f.path
+        for f in plan.files
+        if safe_relative_path(f.path) == f.path
+        and f.path.endswith(".py")
+        and f.action != "delete"
+        and not is_test_path(f.path)
+    ]
+    sources = {
+        p: changes[p].content if p in changes else (read_current(repo_dir / p) or "") for p in paths
+    }
+    criteria = acceptance_criteria(state["ticket"], state.get("requirements"))
+    target = next((p for p in paths if p in changes), paths[0] if paths else "")
+    return [
+        Fix(path=target, instruction=f'raises no `{error}`; the ticket says: "{criterion}"')
+        for error, criterion in unraised_errors(criteria, list(sources.values()))
+    ]
 
 
 def make_review(model: BaseChatModel, journal: Journal) -> AsyncNode[ImplementationState]:

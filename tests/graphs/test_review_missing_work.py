@@ -12,8 +12,8 @@ TICKET = TicketContext(
 )
 
 
-def state(tmp_path: Path, files: dict[str, str]) -> dict[str, Any]:
-    (tmp_path / "calc").mkdir()
+def state(tmp_path: Path, files: dict[str, str], ticket: TicketContext = TICKET) -> dict[str, Any]:
+    (tmp_path / "calc").mkdir(exist_ok=True)
     (tmp_path / "calc" / "ops.py").write_text("def add(a, b):\n    return a + b\n")
     (tmp_path / "calc" / "cli.py").write_text("def main():\n    pass\n")
     plan = Plan(
@@ -32,7 +32,7 @@ def state(tmp_path: Path, files: dict[str, str]) -> dict[str, Any]:
     return {
         "repo_dir": tmp_path,
         "plan": plan,
-        "ticket": TICKET,
+        "ticket": ticket,
         "requirements": None,
         "files": {p: FileChange(path=p, content=c) for p, c in files.items()},
     }
@@ -49,7 +49,7 @@ def test_a_planned_function_absent_and_a_planned_file_untouched_are_missing(
     ]
     verdict = settle(Review(passed=True, summary="Meets all the requirements."), None, missing)
     assert not verdict.passed
-    assert "The plan's work is missing" in verdict.summary and verdict.fixes == missing
+    assert "Work the ticket asks for is missing" in verdict.summary and verdict.fixes == missing
 
 
 def test_a_revision_with_the_planned_work_passes_as_the_model_said(tmp_path: Path) -> None:
@@ -60,3 +60,22 @@ def test_a_revision_with_the_planned_work_passes_as_the_model_said(tmp_path: Pat
     assert missing_work(state(tmp_path, wrote)) == []  # type: ignore[arg-type]
     review = Review(passed=True, summary="Fine.", fixes=[Fix(path="calc/ops.py", instruction="")])
     assert settle(review, None, []) == review
+
+
+def test_an_error_the_criteria_state_and_no_planned_file_raises_is_missing(tmp_path: Path) -> None:
+    criteria = "- `power(2, 3)` returns 8.\n- A negative exponent raises ValueError."
+    ticket = TICKET.model_copy(update={"acceptance_criteria": criteria})
+    power = "def power(base, exponent):\n    return base**exponent\n"
+    wrote = {"calc/ops.py": power, "calc/cli.py": "def main():\n    print('pow')\n"}
+    missing = missing_work(state(tmp_path, wrote, ticket))  # type: ignore[arg-type]
+    assert [(f.path, f.instruction) for f in missing] == [
+        (
+            "calc/ops.py",
+            'raises no `ValueError`; the ticket says: "A negative exponent raises ValueError."',
+        )
+    ]
+    checked = power.replace(
+        "    return", "    if exponent < 0:\n        raise ValueError(exponent)\n    return"
+    )
+    wrote["calc/ops.py"] = checked
+    assert missing_work(state(tmp_path, wrote, ticket)) == []  # type: ignore[arg-type]

@@ -1,0 +1,41 @@
+"""Errors the criteria say the change raises, looked for in the planned files' raises."""
+
+from graphs.implementation.diagnose.stated_errors import stated_errors, unraised_errors
+
+CRITERIA = [
+    "`total(discount=10)` on a cart worth 200.0 returns 180.0.",
+    "A discount below 0 or above 100 raises ValueError.",
+    "Unknown units still raise KeyError.",
+]
+PLAIN = "def total(lines, discount=0):\n    return sum(lines) * (100 - discount) / 100\n"
+
+
+def test_the_errors_stated_are_those_the_change_must_raise_not_those_it_raises_already() -> None:
+    assert stated_errors(CRITERIA) == {"ValueError": CRITERIA[1]}
+
+
+def test_a_stated_error_no_source_raises_is_named_with_its_criterion() -> None:
+    assert unraised_errors(CRITERIA, [PLAIN]) == [("ValueError", CRITERIA[1])]
+    assert unraised_errors(CRITERIA, []) == []
+
+
+def test_a_raise_of_the_error_or_of_a_subclass_anywhere_in_the_sources_counts() -> None:
+    raising = "def check(discount):\n    if discount < 0:\n        raise ValueError(discount)\n"
+    assert unraised_errors(CRITERIA, [PLAIN, raising]) == []
+    subclass = (
+        "class DiscountError(ValueError):\n    pass\n\n\n"
+        "def check(discount):\n    raise errors.DiscountError('bad') from None\n"
+    )
+    assert unraised_errors(CRITERIA, [PLAIN, subclass]) == []
+    other = "def check(discount):\n    raise TypeError(discount)\n"
+    assert unraised_errors(CRITERIA, [other]) == [("ValueError", CRITERIA[1])]
+
+
+def test_sources_that_might_raise_anything_or_do_not_parse_are_not_judged() -> None:
+    reraise = (
+        "def check(value):\n    try:\n        int(value)\n    except Exception:\n        raise\n"
+    )
+    variable = "def check(value, error):\n    raise error\n"
+    assert unraised_errors(CRITERIA, [PLAIN, reraise]) == []
+    assert unraised_errors(CRITERIA, [variable]) == []
+    assert unraised_errors(CRITERIA, ["def broken(:\n"]) == []
