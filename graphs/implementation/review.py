@@ -11,6 +11,7 @@ from graphs.implementation.criteria.ticket import acceptance_criteria
 from graphs.implementation.diagnose.contracts import contract_gaps, ticket_words
 from graphs.implementation.diagnose.feedback import tail
 from graphs.implementation.diagnose.stated_errors import unraised_errors
+from graphs.implementation.finish.coverage import covering_test, test_sources
 from graphs.implementation.journal import Journal, ReviewOutcome
 from graphs.implementation.revision import current_changes, read_current
 from graphs.implementation.state import MAX_FIXES, Fix, ImplementationState, Review
@@ -114,7 +115,9 @@ def missing_work(state: ImplementationState) -> list[Fix]:
 
 def unraised(state: ImplementationState, changes: dict[str, FileChange]) -> list[Fix]:
     """An instruction for each error the criteria say is raised and no planned source file
-    (as the revision leaves it) raises, on the first of those files the revision changed."""
+    (as the revision leaves it) raises, unless a passing test of the criterion shows it raised
+    all the same (`range` raises ValueError for a step of zero); on the first of those files
+    the revision changed."""
     repo_dir, plan = state["repo_dir"], state["plan"]
     paths = [
         f.path
@@ -128,10 +131,15 @@ def unraised(state: ImplementationState, changes: dict[str, FileChange]) -> list
         p: changes[p].content if p in changes else (read_current(repo_dir / p) or "") for p in paths
     }
     criteria = acceptance_criteria(state["ticket"], state.get("requirements"))
+    gaps = unraised_errors(criteria, list(sources.values()))
+    report = state.get("tests")
+    if gaps and report is not None:  # a passing test of the criterion shows it raised anyway
+        tests = test_sources(report, repo_dir, changes)
+        gaps = [g for g in gaps if covering_test(g[1], report, tests, criteria)[1] is not True]
     target = next((p for p in paths if p in changes), paths[0] if paths else "")
     return [
         Fix(path=target, instruction=f'raises no `{error}`; the ticket says: "{criterion}"')
-        for error, criterion in unraised_errors(criteria, list(sources.values()))
+        for error, criterion in gaps
     ]
 
 

@@ -5,7 +5,7 @@ from typing import Any
 
 from graphs.implementation.review import missing_work, settle
 from graphs.implementation.state import Fix, Review
-from graphs.schemas import Contract, FileChange, Plan, PlannedFile, TicketContext
+from graphs.schemas import Contract, FileChange, Plan, PlannedFile, TestReport, TicketContext
 
 TICKET = TicketContext(
     key="CALC-9", summary="Add power", description="Add power(base, exponent) and a pow command."
@@ -79,3 +79,26 @@ def test_an_error_the_criteria_state_and_no_planned_file_raises_is_missing(tmp_p
     )
     wrote["calc/ops.py"] = checked
     assert missing_work(state(tmp_path, wrote, ticket)) == []  # type: ignore[arg-type]
+
+
+def test_a_stated_error_a_passing_test_of_its_criterion_shows_raised_is_not_missing(
+    tmp_path: Path,
+) -> None:
+    criterion = "A negative exponent raises ValueError."
+    ticket = TICKET.model_copy(update={"acceptance_criteria": f"- {criterion}"})
+    test_path = "tests/test_calc_9_acceptance.py"
+    test = (
+        "import pytest\n\nfrom calc.ops import power\n\n\ndef test_criterion_1():\n"
+        f'    """{criterion}"""\n    with pytest.raises(ValueError):\n        power(2, -1)\n'
+    )
+    natural = "import math\n\n\ndef power(base, exponent):\n    return math.pow(base, exponent)\n"
+    wrote = {"calc/ops.py": natural, "calc/cli.py": "def main():\n    print('pow')\n"}
+    ran = state(tmp_path, {**wrote, test_path: test}, ticket)
+    ran["tests"] = TestReport(
+        passed=True, exit_code=0, output="", passed_tests=[f"{test_path}::test_criterion_1"]
+    )
+    assert missing_work(ran) == []  # type: ignore[arg-type]
+    ran["tests"] = TestReport(passed=True, exit_code=0, output="", passed_tests=[])
+    assert [f.instruction for f in missing_work(ran)] == [  # type: ignore[arg-type]
+        f'raises no `ValueError`; the ticket says: "{criterion}"'
+    ]
