@@ -145,6 +145,11 @@ def _plan(inputs: dict[str, Any], human: str) -> str:
     return json.dumps(answer)
 
 
+def _triage(inputs: dict[str, Any], human: str) -> str:
+    asks_for = f"{OFFLINE_NOTICE}: no judgement without a language model; planned as a change."
+    return json.dumps({"asks_for": asks_for, "needs_change": True, "answer": ""})
+
+
 def _implement_file(inputs: dict[str, Any], human: str) -> str:
     path = str(inputs.get("path", ""))
     current = find_file_block(human, path, fallback=False) or ""
@@ -192,6 +197,7 @@ _HANDLERS: dict[str, Callable[[dict[str, Any], str], str]] = {
     "analysis": _analysis,
     "questions": _questions,
     "requirements": _requirements,
+    "triage": _triage,
     "plan": _plan,
     "criteria_tests": _criteria_tests,
     "implement_file": _implement_file,

@@ -17,6 +17,7 @@ TASKS = (
     "analysis",
     "questions",
     "requirements",
+    "triage",
     "plan",
     "criteria_tests",
     "implement_file",

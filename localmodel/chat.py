@@ -28,6 +28,7 @@ CALL_TIMEOUT_S = 900.0  # one slot: parallel calls queue at the server and wait 
 # A test of a criterion is a few lines, and a test module for a ticket's criteria a page.
 ANSWER_CAPS = {
     "analysis": 512, "questions": 1024, "judge_comments": 1024, "criteria_tests": 1024,
+    "triage": 768,
 }  # fmt: skip
 # Tasks whose prompt text says all its inputs block does. Shown that JSON block last, the
 # small model answered with it in place of the file's code, so the server is not sent it.

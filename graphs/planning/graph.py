@@ -1,4 +1,5 @@
-"""The planning graph: gather related code -> draft -> finalise (check paths, render)."""
+"""The planning graph: gather related code -> triage (a question needing no change?) ->
+draft -> finalise (check paths, render)."""
 
 from collections.abc import Sequence
 
@@ -9,6 +10,7 @@ from langgraph.graph.state import CompiledStateGraph
 
 from graphs.planning.nodes import make_draft, make_finalise, make_gather
 from graphs.planning.state import PlanningInput, PlanningState
+from graphs.planning.triage import after_triage, make_triage
 from graphs.schemas import Analysis, Plan, Requirements, TicketContext
 
 
@@ -18,10 +20,12 @@ def build_planning_graph(
     """Compile the planning graph around a chat model (and `context_query`, when given)."""
     builder = StateGraph(PlanningState, input_schema=PlanningInput)
     builder.add_node("gather", make_gather(tools))
+    builder.add_node("triage", make_triage(model))
     builder.add_node("draft", make_draft(model))
     builder.add_node("finalise", make_finalise(model))
     builder.add_edge(START, "gather")
-    builder.add_edge("gather", "draft")
+    builder.add_edge("gather", "triage")
+    builder.add_conditional_edges("triage", after_triage, ["draft", "finalise"])
     builder.add_edge("draft", "finalise")
     builder.add_edge("finalise", END)
     return builder.compile()

@@ -108,13 +108,14 @@ def make_draft(model: BaseChatModel) -> AsyncNode[PlanningState]:
         system, human = task_prompt(
             "plan", inputs, key=ticket.key, summary=ticket.summary, version=str(state["version"])
         )
+        before = state.get("tokens", 0)  # the triage's, when it asked
         try:
             answer, tokens = await ask_structured(model, system, human, PlanAnswer)
         except ModelAnswerError as err:  # a plan from what is known beats a failed ticket
             reason = trim(str(err).split(" Raw answer:", 1)[0], 300)
             fallback = fallback_plan(ticket, analysis, requirements, candidates)
-            return {"answer": fallback, "fallback": reason, "tokens": err.tokens}
-        return {"answer": answer, "tokens": tokens}
+            return {"answer": fallback, "fallback": reason, "tokens": before + err.tokens}
+        return {"answer": answer, "tokens": before + tokens}
 
     return draft
 
