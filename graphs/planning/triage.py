@@ -3,8 +3,8 @@ read as one.
 
 The plan's prompt says to answer a question instead of planning a change, and the small
 model planned a change anyway for a reporter who asked twice for nothing to change. A ticket
-that asks something and says to leave the code alone is put to the model as that one
-question first: change, or answer.
+that asks whether or why the code does something and says to leave it alone is put to the
+model as that one question first: change, or answer.
 """
 
 import re
@@ -19,12 +19,20 @@ from graphs.prompting import task_prompt
 from graphs.schemas import Requirements, TicketContext
 from graphs.structured import ModelAnswerError, ask_structured, cut_text
 
-# "I don't want anything changed", "please do not change the export", "no code change",
-# "the code stays as it is", "leave it as it is".
+# "I don't want anything changed", "we don't need a fix", "no code change", "the code stays
+# as it is", "leave it as it is", "we only need to know", "just an explanation".
 NO_CHANGE = re.compile(
     r"\b(?:don'?t|do not|does not|doesn'?t|should not|shouldn'?t|must not|no need to)\s+"
-    r"(?:\w+\s+){0,3}chang|\bno\s+(?:code\s+)?changes?\b|\bnothing\s+(?:\w+\s+){0,2}changed?\b"
-    r"|\b(?:stays?|leave\s+\w+|kept|remains?)\s+as\s+(?:it|they)\s+(?:is|are)\b",
+    r"(?:\w+\s+){0,3}(?:chang|fix)|\bno\s+(?:code\s+)?(?:changes?|fix)\b"
+    r"|\bnothing\s+(?:\w+\s+){0,2}changed?\b"
+    r"|\b(?:stays?|leave\s+\w+|kept|remains?)\s+as\s+(?:it|they)\s+(?:is|are)\b"
+    r"|\b(?:only|just)\s+(?:\w+\s+){0,2}(?:to\s+know|an?\s+(?:explanation|answer))\b",
+    re.IGNORECASE,
+)
+# What a question about the code asks: whether it is intended, or why it does what it does.
+# A refactor asked as "Can we split utils.py? Behaviour must not change." asks neither.
+ABOUT_INTENT = re.compile(
+    r"\b(?:on purpose|intend(?:ed|ional)|expected|meant to|by design|deliberate|a bug|why)\b",
     re.IGNORECASE,
 )
 ANSWERED_SUMMARY = (
@@ -49,8 +57,10 @@ class TriageAnswer(BaseModel):
 
 
 def reads_as_question(ticket: TicketContext, requirements: Requirements | None) -> bool:
-    """Whether the ticket asks something and its text or the answers say to change nothing."""
-    asks = "?" in f"{ticket.summary}\n{ticket.description}"
+    """Whether the ticket asks whether or why the code does something, and its text or the
+    answers say to change nothing."""
+    asked = f"{ticket.summary}\n{ticket.description}"
+    asks = "?" in asked and ABOUT_INTENT.search(asked) is not None
     texts = [ticket.summary, ticket.description, ticket.acceptance_criteria or ""]
     texts += [] if requirements is None else requirements.answers
     return asks and any(NO_CHANGE.search(text) for text in texts)

@@ -42,6 +42,18 @@ def test_only_a_question_that_asks_to_change_nothing_reads_as_one() -> None:
         requirements=[], acceptance_criteria=[], answers=["Please don't change the export."]
     )
     assert reads_as_question(bug, told)
+    for wish in [
+        "We don't need a fix, just an explanation.",
+        "No code change is wanted.",
+        "The module stays as it is.",
+        "We only need to know whether it is right.",
+    ]:
+        asked = bug.model_copy(update={"description": f"Is 0.125 meant to give 12? {wish}"})
+        assert reads_as_question(asked, None), wish
+    refactor = QUESTION.model_copy(
+        update={"description": "Can we split utils.py into modules? Behaviour must not change."}
+    )
+    assert not reads_as_question(refactor, None)  # it asks for a change, not about intent
     statement = QUESTION.model_copy(
         update={"summary": "Round half up", "description": "Leave the rest as it is."}
     )
