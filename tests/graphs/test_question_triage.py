@@ -51,7 +51,10 @@ def test_only_a_question_that_asks_to_change_nothing_reads_as_one() -> None:
         asked = bug.model_copy(update={"description": f"Is 0.125 meant to give 12? {wish}"})
         assert reads_as_question(asked, None), wish
     refactor = QUESTION.model_copy(
-        update={"description": "Can we split utils.py into modules? Behaviour must not change."}
+        update={
+            "summary": "Split utils.py",
+            "description": "Can we split utils.py into modules? Behaviour must not change.",
+        }
     )
     assert not reads_as_question(refactor, None)  # it asks for a change, not about intent
     statement = QUESTION.model_copy(
