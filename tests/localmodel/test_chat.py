@@ -101,12 +101,12 @@ async def test_every_call_gets_the_room_left_for_its_answer_and_is_logged(
 ) -> None:
     bodies: list[dict[str, Any]] = []
     model = stub(bodies)
-    prompt = [SystemMessage(content="task: plan\nPlan."), HumanMessage(content="The ticket.")]
+    prompt = [SystemMessage(content="task: review\nReview."), HumanMessage(content="The diff.")]
     with caplog.at_level(logging.INFO, logger="ticketsmith.model"):
         answer = await model.ainvoke(prompt)
     assert answer.text == "done"
     assert 3000 < bodies[0]["max_completion_tokens"] < 4096
-    assert "model call task=plan prompt_tokens=900 completion_tokens=40" in caplog.text
+    assert "model call task=review prompt_tokens=900 completion_tokens=40" in caplog.text
 
 
 async def test_prompts_and_answers_are_logged_at_debug_only(
@@ -141,6 +141,9 @@ async def test_a_short_answer_is_capped_so_a_looping_model_stops_early() -> None
     prompt = [SystemMessage(content="task: analysis\nSummarise."), HumanMessage(content="Repo.")]
     await model.ainvoke(prompt)
     assert bodies[0]["max_completion_tokens"] == 512
+    plan = [SystemMessage(content="task: plan\nPlan it."), HumanMessage(content="Ticket.")]
+    await model.ainvoke(plan)
+    assert bodies[1]["max_completion_tokens"] == 1024
 
 
 async def test_a_worker_answer_is_bounded_by_the_size_of_the_file_it_rewrites() -> None:
