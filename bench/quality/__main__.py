@@ -25,6 +25,8 @@ from embedded.stack import Stack, StackError
 from localmodel.server import describe_model
 
 DATA_DIR = ROOT / ".data" / "bench-quality"
+REVISION_MINUTES = 6.0
+TICKET_MINUTES = 12.0
 
 
 def commit() -> str:
@@ -40,7 +42,7 @@ def bench_overrides(args: argparse.Namespace) -> dict[str, str]:
         overrides["TICKETSMITH_IMPLEMENTATION_EXAMPLE_TESTS"] = str(args.example_tests).lower()
     if args.max_revisions is not None:
         overrides["TICKETSMITH_IMPLEMENTATION_MAX_REVISIONS"] = str(args.max_revisions)
-    if args.revision_minutes is not None:
+    if args.revision_minutes:
         overrides["TICKETSMITH_IMPLEMENTATION_MINUTES"] = str(args.revision_minutes)
     return overrides
 
@@ -117,8 +119,8 @@ async def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Entry point of `python -m bench.quality`."""
+def build_parser() -> argparse.ArgumentParser:
+    """The command line of `python -m bench.quality`."""
     parser = argparse.ArgumentParser(prog="python -m bench.quality", description=__doc__)
     parser.add_argument("--model", default="local", choices=["local", "openai", "offline"])
     parser.add_argument(
@@ -127,13 +129,21 @@ def main(argv: list[str] | None = None) -> int:
         help="write the criteria's stated examples as tests (default: the worker setting)",
     )
     parser.add_argument("--max-revisions", type=int, help="implementation revisions (default: 15)")
+    # Bounded by default: 15 revisions of two to three minutes each on two cores would make a
+    # ticket take 40 minutes, and RUNS=3 over every ticket most of a day.
     parser.add_argument(
         "--revision-minutes",
         type=float,
-        help="stop revising after this long and open the pull request (default: no limit)",
+        default=REVISION_MINUTES,
+        help="stop revising after this long and open the pull request; 0: no limit "
+        f"(default: {REVISION_MINUTES:g})",
     )
     parser.add_argument(
-        "--ticket-minutes", type=float, help="stop a ticket after this long and score it unresolved"
+        "--ticket-minutes",
+        type=float,
+        default=TICKET_MINUTES,
+        help="stop a ticket after this long and score it unresolved; 0: no limit "
+        f"(default: {TICKET_MINUTES:g})",
     )
     parser.add_argument(
         "--runs", type=int, default=1, help="run every ticket this many times (default: 1)"
@@ -145,6 +155,12 @@ def main(argv: list[str] | None = None) -> int:
         help="the model seed of the first run; each further run counts up (default: 1)",
     )
     parser.add_argument("tickets", nargs="*", help="ticket names (default: all)")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of `python -m bench.quality`."""
+    parser = build_parser()
     args = parser.parse_args(argv)
     if args.runs < 1:
         parser.error(f"--runs must be at least 1, not {args.runs}")

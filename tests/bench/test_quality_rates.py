@@ -141,6 +141,14 @@ def test_every_run_gets_its_own_data_directory_and_seed(
     assert os.environ["TICKETSMITH_MODEL_SEED"] == "42"
 
 
+def test_a_ticket_is_bounded_in_time_unless_told_otherwise() -> None:
+    bounded = bench.build_parser().parse_args([])
+    assert (bounded.revision_minutes, bounded.ticket_minutes) == (6.0, 12.0)
+    assert bench.bench_overrides(bounded)["TICKETSMITH_IMPLEMENTATION_MINUTES"] == "6.0"
+    unbounded = bench.build_parser().parse_args(["--revision-minutes", "0"])
+    assert "TICKETSMITH_IMPLEMENTATION_MINUTES" not in bench.bench_overrides(unbounded)
+
+
 def test_the_first_revision_is_read_once_its_files_are_written() -> None:
     def status(revision: int, stage: str) -> TicketStatus:
         progress = ImplementationProgress(revision=revision, stage=stage, tokens=500)
