@@ -10,7 +10,7 @@ from graphs.fences import safe_relative_path
 from graphs.implementation.criteria.ticket import acceptance_criteria
 from graphs.implementation.diagnose.contracts import contract_gaps, ticket_words
 from graphs.implementation.diagnose.feedback import tail
-from graphs.implementation.diagnose.stated_errors import unraised_errors
+from graphs.implementation.diagnose.stated_errors import stated_errors, unraised_errors
 from graphs.implementation.finish.coverage import covering_test, test_sources
 from graphs.implementation.journal import Journal, ReviewOutcome
 from graphs.implementation.revision import current_changes, read_current
@@ -118,6 +118,9 @@ def unraised(state: ImplementationState, changes: dict[str, FileChange]) -> list
     (as the revision leaves it) raises, unless a passing test of the criterion shows it raised
     all the same (`range` raises ValueError for a step of zero); on the first of those files
     the revision changed."""
+    criteria = acceptance_criteria(state["ticket"], state.get("requirements"))
+    if not stated_errors(criteria):  # most tickets: no planned file need be read
+        return []
     repo_dir, plan = state["repo_dir"], state["plan"]
     paths = [
         f.path
@@ -130,7 +133,6 @@ def unraised(state: ImplementationState, changes: dict[str, FileChange]) -> list
     sources = {
         p: changes[p].content if p in changes else (read_current(repo_dir / p) or "") for p in paths
     }
-    criteria = acceptance_criteria(state["ticket"], state.get("requirements"))
     gaps = unraised_errors(criteria, list(sources.values()))
     report = state.get("tests")
     if gaps and report is not None:  # a passing test of the criterion shows it raised anyway

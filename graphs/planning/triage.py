@@ -43,6 +43,7 @@ ANSWERED_SUMMARY = (
 class TriageAnswer(BaseModel):
     """The model's reading of a ticket that may only ask a question."""
 
+    # Written before the verdict, so that the small model reads the request before deciding.
     asks_for: Annotated[str, cut_text(LINE_CHARS), Field(max_length=LINE_CHARS)] = Field(
         description="One sentence: what the reporter asks for"
     )
