@@ -1,5 +1,6 @@
 """The `context_query` tool: ranked code retrieval over the analysis index, for every graph."""
 
+import re
 from collections.abc import Sequence
 
 from langchain_core.tools import BaseTool, StructuredTool
@@ -12,6 +13,7 @@ from graphs.structured import trim
 CONTEXT_QUERY = "context_query"
 MAX_SNIPPETS = 8
 RESULT_CHARS = 3000
+_SNIPPET_HEADER = re.compile(r"^(\S+) \(lines \d+-\d+\)\n`{3,}", re.MULTILINE)
 
 
 class ContextQueryArgs(BaseModel):
@@ -31,6 +33,11 @@ def format_snippets(snippets: list[Snippet], max_chars: int = RESULT_CHARS) -> s
         for s in snippets
     ]
     return "\n\n".join(blocks)
+
+
+def snippet_paths(text: str) -> list[str]:
+    """The paths of a `context_query` result's snippets, best first, each once."""
+    return list(dict.fromkeys(_SNIPPET_HEADER.findall(text)))
 
 
 def make_context_query_tool(index: CodeIndex, max_chars: int = RESULT_CHARS) -> BaseTool:

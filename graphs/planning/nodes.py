@@ -8,7 +8,7 @@ from langchain_core.tools import BaseTool
 
 from graphs.analysis.index import terms
 from graphs.analysis.scan import mentioned_files
-from graphs.analysis.tools import CONTEXT_QUERY, find_tool
+from graphs.analysis.tools import CONTEXT_QUERY, find_tool, snippet_paths
 from graphs.fences import safe_relative_path
 from graphs.node_types import AsyncNode, SyncNode
 from graphs.offline import is_offline
@@ -204,9 +204,12 @@ def make_finalise(model: BaseChatModel) -> SyncNode[PlanningState]:
         asked = f"{ticket.summary}\n{ticket.description}\n{ticket.acceptance_criteria or ''}"
         answer, renamed = on_named_functions(state["answer"], asked)
         files, dropped = clean_files(answer.files)
-        files, resolved = resolve_paths(files, state["analysis"].files)
         requirements = state["requirements"]
         reporter = "\n".join(requirements.answers) if requirements is not None else ""
+        related = snippet_paths(state.get("related_code") or "")
+        files, resolved, moved = resolve_paths(
+            files, state["analysis"].files, related, f"{asked}\n{reporter}"
+        )
         files, kept_tests, kept = keep_existing_tests(
             files, state["analysis"].files, f"{asked}\n{reporter}"
         )
@@ -218,7 +221,10 @@ def make_finalise(model: BaseChatModel) -> SyncNode[PlanningState]:
         risks = noted + own + dropped + renamed
         test_plan = [t.strip() for t in answer.test_plan if t.strip()]
         addressed = [a.strip() for a in answer.addresses_feedback if a.strip()]
-        contracts = clean_contracts(answer.contracts)
+        contracts = [
+            c.model_copy(update={"path": moved.get(c.path, c.path)})
+            for c in clean_contracts(answer.contracts)
+        ]
         # An answer counts only when the model planned no file: a change is never turned into one.
         reply = "" if answer.files else answer.answer.strip()
         previous = state.get("previous")

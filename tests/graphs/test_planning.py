@@ -123,6 +123,26 @@ async def test_the_planner_reads_related_code_through_context_query(
     assert related.startswith("calc/ops.py (lines 1-2)") and "def add" in related
 
 
+async def test_a_planned_change_to_a_missing_file_lands_in_the_related_code(
+    tiny_repo: Path, analysis: Analysis
+) -> None:
+    tool = make_context_query_tool(index_repository(tiny_repo))
+    invented = {
+        **PLAN_ANSWER,
+        "files": [{"path": "calc/minus.py", "action": "modify", "purpose": "Subtract."}],
+        "contracts": [
+            {"path": "calc/minus.py", "signature": "def subtract(a, b)", "behaviour": "a - b"}
+        ],
+    }
+    ticket = TicketContext(key="CALC-8", summary="Subtract next to add", description="As add.")
+    plan = await create_plan(
+        ScriptedChatModel([json.dumps(invented)]), ticket, analysis, None, [], 1, tools=[tool]
+    )
+    assert [(f.path, f.action) for f in plan.files] == [("calc/ops.py", "modify")]
+    assert [c.path for c in plan.contracts] == ["calc/ops.py"]
+    assert any("`calc/minus.py` to change is not in the repository" in r for r in plan.risks)
+
+
 async def test_answers_that_never_parse_give_a_plan_built_from_the_requirements(
     ticket: TicketContext, analysis: Analysis
 ) -> None:
