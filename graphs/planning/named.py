@@ -4,16 +4,18 @@ On the benchmark the small model planned `total_with_discount` for a ticket whos
 call `total(discount=10)`, and `parse_duration_with_days` for one that calls
 `parse_duration("7d")`; the workers followed the plan and the hidden tests of the named
 function failed. A contract whose new name contains a named function's name is that
-function.
+function. Only a name the ticket calls in code (`total(discount=10)`) is a function: a
+humidity ticket quoting the field `humidity` had `parse_humidity` renamed to it.
 """
 
 import re
 from collections.abc import Sequence
 
-from graphs.implementation.worker.named_functions import named_in
 from graphs.planning.state import ContractAnswer, PlanAnswer
 from graphs.schemas import Contract
 
+CODE_SPAN = re.compile(r"`([^`\n]+)`")
+CALL = re.compile(r"([A-Za-z_][\w.]*)\(")
 SIGNATURE_NAME = re.compile(r"^\s*(?:async\s+)?(?:def\s+)?(?:\w+\.)*([A-Za-z_]\w*)\s*\(")
 MIN_NAME_CHARS = 3
 RENAMED = (
@@ -28,10 +30,16 @@ def contract_name(contract: Contract | ContractAnswer) -> str:
     return match.group(1) if match else ""
 
 
+def called_in(text: str) -> list[str]:
+    """Functions the text calls in its code spans, each once, in order (`a.b(` gives `b`)."""
+    calls = (m.rsplit(".", 1)[-1] for span in CODE_SPAN.findall(text) for m in CALL.findall(span))
+    return list(dict.fromkeys(c for c in calls if c))
+
+
 def renames(ticket_text: str, contracts: Sequence[Contract | ContractAnswer]) -> dict[str, str]:
     """New contract names to the named function each stands for; none when some contract
     already changes a function the ticket names."""
-    named = [n for n in named_in(ticket_text) if len(n) >= MIN_NAME_CHARS]
+    named = [n for n in called_in(ticket_text) if len(n) >= MIN_NAME_CHARS]
     names = [n for n in map(contract_name, contracts) if n]
     if any(n in named for n in names):
         return {}

@@ -4,7 +4,7 @@ import json
 
 from graphs.models import ScriptedChatModel
 from graphs.planning import create_plan
-from graphs.planning.named import renames
+from graphs.planning.named import called_in, renames
 from graphs.schemas import Analysis, Contract, TicketContext
 
 CART = TicketContext(
@@ -74,3 +74,15 @@ def test_a_plan_that_changes_a_named_function_is_left_alone() -> None:
     both = [contract("def total(self, discount=0)"), contract("def total_with_tax(self)")]
     assert renames(ticket, both) == {}
     assert renames("Make it faster.", [contract("def total_with_tax(self)")]) == {}
+
+
+def test_a_field_the_ticket_quotes_is_no_function_to_rename_to() -> None:
+    ticket = (
+        "A line `kitchen,21.5,40` parses into a Reading whose `humidity` is 40.0; "
+        "`describe(reading)` shows it."
+    )
+    assert called_in(ticket) == ["describe"]
+    assert renames(ticket, [contract("def parse_humidity(line: str) -> Reading")]) == {}
+    assert renames(ticket, [contract("def describe_humidity(r)")]) == {
+        "describe_humidity": "describe"
+    }
