@@ -108,7 +108,8 @@ def missing_work(state: ImplementationState) -> list[Fix]:
                 Fix(path=planned.path, instruction=f"not changed; the plan: {planned.purpose}")
             )
         elif change is not None and not change.delete:
-            gaps = contract_gaps(plan.contracts, planned.path, change.content, words)
+            original = read_current(state["repo_dir"] / planned.path) or ""
+            gaps = contract_gaps(plan.contracts, planned.path, change.content, words, original)
             missing += [Fix(path=planned.path, instruction=gap) for gap in gaps]
     return missing
 

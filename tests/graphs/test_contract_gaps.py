@@ -16,7 +16,16 @@ SIDESTEP = (
     "class Cart:\n    def total(self) -> float:\n        return 0.0\n\n"
     "    def total_with_discount(self, discount: float = 0) -> float:\n        return 0.0\n"
 )
-KEPT = "class Cart:\n    def total(self, discount=0):\n        return 0.0\n"
+KEPT = "class Cart:\n    def total(self, discount=0):\n        return 100.0 - discount\n"
+# cart-discount: `discount` taken and range-checked, the total returned undiscounted
+CHECKED_ONLY = (
+    "class Cart:\n    def total(self, discount: float = 0) -> float:\n"
+    "        total = sum(self.prices)\n"
+    "        if discount < 0 or discount > 100:\n"
+    "            raise ValueError('Discount must be between 0 and 100.')\n"
+    "        assert isinstance(discount, float)\n"
+    "        return round(total, 2)\n"
+)
 WORDS = {"total", "discount", "cart"}
 
 
@@ -41,6 +50,27 @@ def test_a_missing_parameter_or_function_the_ticket_names_is_a_gap() -> None:
     assert contract_gaps([CONTRACT], CART, gone, WORDS) == [
         "`total` is not defined; the contract is `def total(self, discount: float = 0) -> float`."
     ]
+
+
+def test_a_parameter_read_only_to_check_it_is_a_gap() -> None:
+    assert contract_gaps([CONTRACT], CART, CHECKED_ONLY, WORDS) == [
+        "`total` takes `discount` but never uses it beyond checking: make what `total` does"
+        " depend on it, as the contract says: `def total(self, discount: float = 0) -> float`:"
+        " Sum."
+    ]
+    used = CHECKED_ONLY.replace("round(total, 2)", "round(total * (1 - discount / 100), 2)")
+    assert contract_gaps([CONTRACT], CART, used, WORDS) == []
+    passed_on = CHECKED_ONLY.replace("round(total, 2)", "discounted(total, discount)")
+    assert contract_gaps([CONTRACT], CART, passed_on, WORDS) == []
+    # a parameter that decides with other values whether to raise is used
+    strict = CHECKED_ONLY.replace("discount < 0 or", "self.strict and discount < 0 or")
+    assert contract_gaps([CONTRACT], CART, strict, WORDS) == []
+
+
+def test_a_parameter_the_original_already_left_unused_is_not_a_gap() -> None:
+    original = "class Cart:\n    def total(self, discount=0):\n        return 0.0\n"
+    assert contract_gaps([CONTRACT], CART, original, WORDS, original) == []
+    assert contract_gaps([CONTRACT], CART, original, WORDS) != []
 
 
 def test_what_the_ticket_does_not_name_or_another_file_is_not_checked() -> None:

@@ -2,10 +2,12 @@
 
 The small model's QA review once told a worker to remove the `discount` parameter the ticket
 asks `total` to take, and the worker added `total_with_discount` instead; a check of the file
-against the contract says what is missing without a model call.
+against the contract says what is missing without a model call. On cart-discount a later
+revision took `discount`, checked its range, and returned the total undiscounted; QA passed it.
 """
 
 import ast
+import builtins
 import re
 
 from graphs.schemas import Contract, Requirements, TicketContext
@@ -48,12 +50,56 @@ def defined_functions(source: str) -> dict[str, ast.FunctionDef | ast.AsyncFunct
     return found
 
 
-def contract_gaps(contracts: list[Contract], path: str, source: str, words: set[str]) -> list[str]:
+def is_guard(statement: ast.stmt, name: str) -> bool:
+    """Whether a statement only checks the parameter: an assert, or an `if` on it (and
+    built-ins) whose body only raises."""
+    if isinstance(statement, ast.Assert):
+        return True
+    if not isinstance(statement, ast.If) or statement.orelse:
+        return False
+    read = {n.id for n in ast.walk(statement.test) if isinstance(n, ast.Name)}
+    return all(isinstance(s, ast.Raise) for s in statement.body) and all(
+        r == name or hasattr(builtins, r) for r in read
+    )
+
+
+def reads_beyond_checks(function: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> bool:
+    """Whether the function reads the parameter anywhere but in checks of it."""
+    pending: list[ast.AST] = [s for s in function.body if not is_guard(s, name)]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load):
+            return True
+        children = list(ast.iter_child_nodes(node))
+        pending += [c for c in children if not (isinstance(c, ast.stmt) and is_guard(c, name))]
+    return False
+
+
+def unused(function: ast.FunctionDef | ast.AsyncFunctionDef, wanted: list[str],
+           before: ast.FunctionDef | ast.AsyncFunctionDef | None) -> list[str]:  # fmt: skip
+    """The wanted parameters the function takes but reads only to check them (unless the
+    original function took them as unused already)."""
+    taken = parameters(function.args)
+    had = [] if before is None else parameters(before.args)
+    return [
+        p
+        for p in wanted
+        if p in taken
+        and not reads_beyond_checks(function, p)
+        and not (p in had and before is not None and not reads_beyond_checks(before, p))
+    ]
+
+
+def contract_gaps(
+    contracts: list[Contract], path: str, source: str, words: set[str], original: str = ""
+) -> list[str]:
     """What the file lacks of the contracts planned for it, as far as the ticket spells it:
-    a function it names that is missing, or parameters it names that a function lacks."""
+    a function it names that is missing, parameters it names that a function lacks, or
+    reads only to check them (the `original` file's own unused parameters aside)."""
     functions = defined_functions(source)
     if not functions:
         return []
+    originals = defined_functions(original)
     gaps = []
     for contract in (c for c in contracts if c.path == path):
         found = promised(contract)
@@ -68,6 +114,16 @@ def contract_gaps(contracts: list[Contract], path: str, source: str, words: set[
         if missing:
             listed = ", ".join(f"`{p}`" for p in missing)
             gaps.append(f"`{name}` does not take {listed}; the contract is `{contract.signature}`.")
+        ignored = unused(function, [p for p in wanted if p in words], originals.get(name))
+        if ignored:
+            listed = ", ".join(f"`{p}`" for p in ignored)
+            them = "it" if len(ignored) == 1 else "them"
+            said = f": {contract.behaviour.strip()}" if contract.behaviour.strip() else ""
+            gaps.append(
+                f"`{name}` takes {listed} but never uses {them} beyond checking: make what"
+                f" `{name}` does depend on {them}, as the contract says:"
+                f" `{contract.signature}`{said}"
+            )
     return gaps
 
 

@@ -6,6 +6,7 @@ from typing import cast
 from graphs.fences import fence, safe_relative_path
 from graphs.implementation.diagnose.contracts import contract_gaps, ticket_words
 from graphs.implementation.diagnose.failures import assign_failures, describe_failures, map_failures
+from graphs.implementation.revision import read_current
 from graphs.implementation.state import ImplementationState, Review
 from graphs.implementation.tester.outcome import Discarded, Redo, held_files, last_tested
 from graphs.schemas import FailedTest, TestReport
@@ -54,7 +55,8 @@ def contract_feedback(state: ImplementationState, path: str) -> list[str]:
     if change is None or change.delete or plan is None:
         return []
     words = ticket_words(state["ticket"], state.get("requirements"))
-    gaps = contract_gaps(plan.contracts, path, change.content, words)
+    original = read_current(state["repo_dir"] / path) or ""
+    gaps = contract_gaps(plan.contracts, path, change.content, words, original)
     if not gaps:
         return []
     heading = "This file does not keep the plan's contracts yet (they decide over the review):"
