@@ -75,18 +75,20 @@ def reads_beyond_checks(function: ast.FunctionDef | ast.AsyncFunctionDef, name: 
     return False
 
 
-def unused(function: ast.FunctionDef | ast.AsyncFunctionDef, wanted: list[str],
-           before: ast.FunctionDef | ast.AsyncFunctionDef | None) -> list[str]:  # fmt: skip
+def unused(
+    function: ast.FunctionDef | ast.AsyncFunctionDef,
+    wanted: list[str],
+    before: ast.FunctionDef | ast.AsyncFunctionDef | None,
+) -> list[str]:
     """The wanted parameters the function takes but reads only to check them (unless the
     original function took them as unused already)."""
-    taken = parameters(function.args)
     had = [] if before is None else parameters(before.args)
     return [
         p
         for p in wanted
-        if p in taken
+        if p in parameters(function.args)
         and not reads_beyond_checks(function, p)
-        and not (p in had and before is not None and not reads_beyond_checks(before, p))
+        and not (before is not None and p in had and not reads_beyond_checks(before, p))
     ]
 
 
