@@ -18,6 +18,7 @@ from graphs.metering import estimate_tokens
 from graphs.prompting import without_inputs
 from localmodel.context import Fitted, fit_messages
 from localmodel.loops import CUT_REASONS, LOOPED, repeating_block, repeating_run
+from localmodel.seeds import CALL_SEEDS
 from localmodel.server import LOCAL_MODEL_ALIAS, base_url
 
 log = logging.getLogger("ticketsmith.model")
@@ -107,7 +108,8 @@ def log_call(task: str, fitted: Fitted, result: ChatResult, seconds: float, cont
 
 
 class LocalChatModel(ChatOpenAI):
-    """ChatOpenAI for a small-context server: prompts fitted, answers bounded, calls logged."""
+    """ChatOpenAI for a small-context server: prompts fitted, answers bounded, calls seeded
+    one by one and logged."""
 
     context_tokens: int = 4096
     min_answer_tokens: int = 768
@@ -118,6 +120,9 @@ class LocalChatModel(ChatOpenAI):
         if self.max_tokens:  # a bound the caller set on this copy of the model
             cap = min(cap, self.max_tokens)
         kwargs.setdefault("max_tokens", min(fitted.answer_tokens, cap))
+        if self.seed is not None:
+            prompt = "\n".join(f"[{m.type}]\n{m.text}" for m in fitted.messages)
+            kwargs["seed"] = CALL_SEEDS.seed(self.seed, prompt, self.temperature)
         return fitted
 
     def _generate(
