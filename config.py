@@ -173,8 +173,8 @@ class Settings(BaseSettings):
     # US dollars per million input and output tokens by model name, as JSON:
     # {"gpt-4o-mini": {"input": 0.15, "output": 0.60}}. The local and offline models are free.
     model_prices: str = ""
-    # Sent with every chat request (OpenAI's and llama.cpp's `seed`), so a sampled answer can be
-    # drawn again; None sends none. The quality benchmark sets one per run.
+    # The run's seed: every chat request carries a seed drawn from it (OpenAI's and llama.cpp's
+    # `seed`), so a run can be drawn again; None sends none. The quality benchmark sets one a run.
     model_seed: int | None = None
 
     # Write the examples the ticket's criteria state (`f(x)` returns `y`) as tests, as stated,

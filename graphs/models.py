@@ -8,9 +8,9 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
-from langchain_openai import ChatOpenAI
 from pydantic import Field, PrivateAttr, SecretStr
 
+from graphs.call_seeds import SeededChatOpenAI
 from graphs.offline import InProcessChatModel, OfflineChatModel, usage
 from graphs.structured import trim
 
@@ -45,7 +45,7 @@ def make_chat_model(
         if api_key is None and base_url is None and not os.environ.get("OPENAI_API_KEY"):
             raise ValueError("provider 'openai' needs an api_key (or OPENAI_API_KEY) or a base_url")
         key = api_key if api_key is not None else os.environ.get("OPENAI_API_KEY", NO_KEY)
-        return ChatOpenAI(
+        return SeededChatOpenAI(
             model=model,
             temperature=temperature,
             seed=seed,

@@ -10,15 +10,14 @@ import httpx
 from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackManagerForLLMRun
 from langchain_core.messages import BaseMessage, HumanMessage, message_chunk_to_message
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
-from langchain_openai import ChatOpenAI
 from pydantic import SecretStr
 
 from config import get_settings
+from graphs.call_seeds import SeededChatOpenAI
 from graphs.metering import estimate_tokens
 from graphs.prompting import without_inputs
 from localmodel.context import Fitted, fit_messages
 from localmodel.loops import CUT_REASONS, LOOPED, repeating_block, repeating_run
-from localmodel.seeds import CALL_SEEDS
 from localmodel.server import LOCAL_MODEL_ALIAS, base_url
 
 log = logging.getLogger("ticketsmith.model")
@@ -107,9 +106,9 @@ def log_call(task: str, fitted: Fitted, result: ChatResult, seconds: float, cont
         log.debug("answer of task %s:\n%s", task, message.text if message is not None else "")
 
 
-class LocalChatModel(ChatOpenAI):
+class LocalChatModel(SeededChatOpenAI):
     """ChatOpenAI for a small-context server: prompts fitted, answers bounded, calls seeded
-    one by one and logged."""
+    one by one (`SeededChatOpenAI`) and logged."""
 
     context_tokens: int = 4096
     min_answer_tokens: int = 768
@@ -120,9 +119,6 @@ class LocalChatModel(ChatOpenAI):
         if self.max_tokens:  # a bound the caller set on this copy of the model
             cap = min(cap, self.max_tokens)
         kwargs.setdefault("max_tokens", min(fitted.answer_tokens, cap))
-        if self.seed is not None:
-            prompt = "\n".join(f"[{m.type}]\n{m.text}" for m in fitted.messages)
-            kwargs["seed"] = CALL_SEEDS.seed(self.seed, prompt, self.temperature)
         return fitted
 
     def _generate(

@@ -2,11 +2,16 @@
 prompt asked again samples anew."""
 
 import hashlib
+import json
 import threading
 from collections import OrderedDict
+from typing import Any
 
-# The server reseeds its sampler on every request: sent the run's seed each time, a prompt
-# asked again warmer came back word for word, so every retry that relies on sampling was lost.
+from langchain_core.language_models import LanguageModelInput
+from langchain_openai import ChatOpenAI
+
+# A server reseeds its sampler on every request: sent the run's seed each time, a prompt asked
+# again warmer came back word for word, so every retry that relies on sampling was lost.
 REMEMBERED_PROMPTS = 4096
 SEED_BITS = 31
 
@@ -37,3 +42,17 @@ class CallSeeds:
 
 
 CALL_SEEDS = CallSeeds()
+
+
+class SeededChatOpenAI(ChatOpenAI):
+    """ChatOpenAI whose `seed`, when set, is the run's seed: each request carries a seed of
+    its own drawn from it."""
+
+    def _get_request_payload(
+        self, input_: LanguageModelInput, *, stop: list[str] | None = None, **kwargs: Any
+    ) -> dict[str, Any]:
+        payload: dict[str, Any] = super()._get_request_payload(input_, stop=stop, **kwargs)
+        if payload.get("seed") is not None:
+            prompt = json.dumps(payload.get("messages") or payload.get("input"), sort_keys=True)
+            payload["seed"] = CALL_SEEDS.seed(payload["seed"], prompt, payload.get("temperature"))
+        return payload

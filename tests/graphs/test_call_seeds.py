@@ -4,7 +4,8 @@ from typing import Any
 
 from langchain_core.messages import HumanMessage, SystemMessage
 
-from localmodel.seeds import SEED_BITS, CallSeeds
+from graphs.call_seeds import SEED_BITS, CallSeeds
+from graphs.models import make_chat_model
 from tests.localmodel.test_chat import stub
 
 
@@ -44,3 +45,12 @@ async def test_without_a_run_seed_the_server_draws_its_own() -> None:
     bodies: list[dict[str, Any]] = []
     await stub(bodies).ainvoke([SystemMessage(content="task: review\nReview.")])
     assert "seed" not in bodies[0]
+
+
+def test_the_openai_provider_seeds_each_request_from_the_run_seed() -> None:
+    model = make_chat_model("openai", api_key="k", base_url="http://openai.test/v1", seed=2)
+    prompt = [HumanMessage(content="Fix it.")]
+    first = model._get_request_payload(prompt)["seed"]  # type: ignore[attr-defined]
+    assert first != model._get_request_payload(prompt)["seed"]  # type: ignore[attr-defined]
+    unseeded = make_chat_model("openai", api_key="k", base_url="http://openai.test/v1")
+    assert unseeded._get_request_payload(prompt).get("seed") is None  # type: ignore[attr-defined]
