@@ -1,7 +1,8 @@
 """The benchmark's table and its results file, one per invocation (of one run or several).
 
 `python -m bench.quality.report FILE...` prints the tables of results files again, older ones
-too; several files read as runs of one rate report.
+too; several files read as runs of one rate report, a run continued in a later file (the
+same seed, other tickets) as one run.
 """
 
 import argparse
@@ -125,12 +126,30 @@ def read_results(path: Path) -> list[TicketRun]:
 
 
 def read_many(paths: list[Path]) -> list[TicketRun]:
-    """The runs of several files as one series: each file's runs numbered after the last's."""
+    """The runs of several files as one series, each file's runs numbered after the last's;
+    a run continued in a later file on other tickets (the same seed, no ticket in common)
+    joins the run it continues."""
     series: list[TicketRun] = []
     for path in paths:
         offset = max((r.run for r in series), default=0)
-        series += [r.model_copy(update={"run": r.run + offset}) for r in read_results(path)]
-    return series
+        for number, group in by_run(read_results(path)).items():
+            joined = continued_run(series, group)
+            run = joined if joined is not None else offset + number
+            series += [r.model_copy(update={"run": run}) for r in group]
+    numbers = {run: index for index, run in enumerate(sorted({r.run for r in series}), 1)}
+    return [r.model_copy(update={"run": numbers[r.run]}) for r in series]
+
+
+def continued_run(series: list[TicketRun], group: list[TicketRun]) -> int | None:
+    """The run of `series` that `group` continues: the same seed and none of its tickets."""
+    seed = group[0].seed
+    if seed is None:
+        return None
+    names = {r.name for r in group}
+    for number, earlier in by_run(series).items():
+        if earlier[0].seed == seed and not names & {r.name for r in earlier}:
+            return number
+    return None
 
 
 def report(runs: list[TicketRun]) -> str:

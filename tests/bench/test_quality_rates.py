@@ -196,3 +196,20 @@ def test_a_tickets_writer_calls_are_read_from_the_log_after_its_start(tmp_path: 
         more.write(call.format(1000) + " cached_tokens=500\n")
     calls = writer_calls(log, since)
     assert (calls.calls, calls.prompt_per_call, calls.cached_share) == (2, 1500.0, 2000 / 3000)
+
+
+def test_a_run_continued_in_a_later_file_joins_the_run_it_continues(tmp_path: Path) -> None:
+    first = [ticket_run("easy", 1, True), ticket_run("hard", 1, False)]
+    rest = [ticket_run("other", 1, True), ticket_run("easy", 2, False)]  # seed 101, then 102
+    again = [ticket_run("easy", 1, False)]  # seed 101 on a ticket its run already has
+    paths = [
+        write_results(runs, "local", {}, path=tmp_path / f"{name}.json")
+        for name, runs in (("first", first), ("rest", rest), ("again", again))
+    ]
+    series = read_many(paths)
+    runs = {(r.name, r.run, r.seed) for r in series}
+    assert runs == {
+        ("easy", 1, 101), ("hard", 1, 101), ("other", 1, 101),
+        ("easy", 2, 102), ("easy", 3, 101),
+    }  # fmt: skip
+    assert "runs: 3 (seeds 101, 102); resolved per run: 2/3, 0/1, 0/1" in report(series)
