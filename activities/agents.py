@@ -30,7 +30,12 @@ from activities.progress import ProgressReporter
 from activities.repo import Workspaces
 from activities.steering import TicketSteering
 from activities.testing.tester import WorkspaceTester, instruction_checks
-from graphs.analysis import analyse_repository, index_repository, make_context_query_tool
+from graphs.analysis import (
+    analyse_repository,
+    index_repository,
+    make_context_query_tool,
+    make_find_definition_tool,
+)
 from graphs.analysis.scan import detect_frameworks, detect_test_command, scan_files
 from graphs.implementation.graph import MAX_REVISIONS, implement_plan
 from graphs.implementation.journal import Progress
@@ -88,13 +93,14 @@ class AgentActivities:
         self._minutes = minutes
 
     async def _code_tools(self, repo: RepoRef | None) -> list[BaseTool]:
-        """`context_query` over the ticket branch, when the input names the repository."""
+        """`context_query` and `find_definition` over the ticket branch, when the input names
+        the repository."""
         if repo is None or not repo.branch:
             return []
         async with self._workspaces.using(repo, WORKSPACE) as workspace:
             repo_dir = await workspace.sync(repo.branch, repo.base_branch)
             index = await asyncio.to_thread(index_repository, repo_dir)
-        return [make_context_query_tool(index)]
+        return [make_context_query_tool(index), make_find_definition_tool(index)]
 
     @activity.defn
     async def analyse_codebase(self, inp: AnalyseInput) -> Analysis:

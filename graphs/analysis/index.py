@@ -108,6 +108,12 @@ class CodeIndex:
         self.counts = [Counter(terms(f"{path} {text}")) for path, _, _, text in chunks]
         self.path_terms = [set(terms(path)) for path, _, _, _ in chunks]
         self.defined = [set(terms(" ".join(_DEFINITION.findall(text)))) for *_, text in chunks]
+        self.definers: dict[str, list[str]] = {}
+        for path, _, _, text in chunks:
+            for name in _DEFINITION.findall(text):
+                where = self.definers.setdefault(name, [])
+                if path not in where:
+                    where.append(path)
         frequency: Counter[str] = Counter()
         for count in self.counts:
             frequency.update(count.keys())
@@ -137,6 +143,10 @@ class CodeIndex:
             if len(chunks) >= MAX_CHUNKS:
                 break
         return _BUILT.get(chunks, cls)
+
+    def defining(self, name: str) -> list[str]:
+        """The files that define a function, class or type of exactly this name."""
+        return list(self.definers.get(name, []))
 
     def context_query(self, query: str, k: int = 5) -> list[Snippet]:
         """The k chunks sharing the most rare terms with the query, best first.

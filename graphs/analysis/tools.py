@@ -11,6 +11,7 @@ from graphs.fences import fence
 from graphs.structured import trim
 
 CONTEXT_QUERY = "context_query"
+FIND_DEFINITION = "find_definition"
 MAX_SNIPPETS = 8
 RESULT_CHARS = 3000
 _SNIPPET_HEADER = re.compile(r"^(\S+) \(lines \d+-\d+\)\n`{3,}", re.MULTILINE)
@@ -54,6 +55,28 @@ def make_context_query_tool(index: CodeIndex, max_chars: int = RESULT_CHARS) -> 
             "best first, each headed by its path and line numbers."
         ),
         args_schema=ContextQueryArgs,
+    )
+
+
+class FindDefinitionArgs(BaseModel):
+    """The arguments of a definition lookup."""
+
+    name: str = Field(description="The exact name of a function, class or type")
+
+
+def make_find_definition_tool(index: CodeIndex) -> BaseTool:
+    """A LangChain tool naming the files that define a name, one per line."""
+
+    def find_definition(name: str) -> str:
+        paths = index.defining(name.strip())
+        return "\n".join(paths) if paths else f"No file of the repository defines `{name}`."
+
+    return StructuredTool.from_function(
+        func=find_definition,
+        name=FIND_DEFINITION,
+        description="The files of the repository that define a function, class or type of "
+        "exactly this name, one path per line.",
+        args_schema=FindDefinitionArgs,
     )
 
 

@@ -1,5 +1,5 @@
 """The planning graph: gather related code -> triage (a question needing no change?) ->
-draft -> finalise (check paths, render)."""
+draft -> locate (where its functions are defined) -> finalise (check paths, render)."""
 
 from collections.abc import Sequence
 
@@ -8,7 +8,7 @@ from langchain_core.tools import BaseTool
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
-from graphs.planning.nodes import make_draft, make_finalise, make_gather
+from graphs.planning.nodes import make_draft, make_finalise, make_gather, make_locate
 from graphs.planning.state import PlanningInput, PlanningState
 from graphs.planning.triage import after_triage, make_triage
 from graphs.schemas import Analysis, Plan, Requirements, TicketContext
@@ -22,11 +22,13 @@ def build_planning_graph(
     builder.add_node("gather", make_gather(tools))
     builder.add_node("triage", make_triage(model))
     builder.add_node("draft", make_draft(model))
+    builder.add_node("locate", make_locate(tools))
     builder.add_node("finalise", make_finalise(model))
     builder.add_edge(START, "gather")
     builder.add_edge("gather", "triage")
     builder.add_conditional_edges("triage", after_triage, ["draft", "finalise"])
-    builder.add_edge("draft", "finalise")
+    builder.add_edge("draft", "locate")
+    builder.add_edge("locate", "finalise")
     builder.add_edge("finalise", END)
     return builder.compile()
 

@@ -8,12 +8,13 @@ from langchain_core.tools import BaseTool
 
 from graphs.analysis.index import terms
 from graphs.analysis.scan import mentioned_files
-from graphs.analysis.tools import CONTEXT_QUERY, find_tool, snippet_paths
+from graphs.analysis.tools import CONTEXT_QUERY, FIND_DEFINITION, find_tool, snippet_paths
 from graphs.fences import safe_relative_path
 from graphs.node_types import AsyncNode, SyncNode
 from graphs.offline import is_offline
+from graphs.planning.definitions import look_up_definitions, place_contracts
 from graphs.planning.existing_tests import keep_existing_tests
-from graphs.planning.named import on_named_functions
+from graphs.planning.named import called_in, contract_name, on_named_functions
 from graphs.planning.paths import is_test_path, resolve_paths
 from graphs.planning.render import render_plan_markdown
 from graphs.planning.settled import without_settled
@@ -61,6 +62,24 @@ def previous_brief(previous: Plan | None) -> dict[str, Any] | None:
     if previous is None:
         return None
     return previous.model_dump(include={"version", "summary", "files", "contracts", "test_plan"})
+
+
+def make_locate(tools: Sequence[BaseTool]) -> AsyncNode[PlanningState]:
+    """The node that finds, through `find_definition` if given, the files that define the
+    functions the drafted contracts and the ticket name."""
+    tool = find_tool(tools, FIND_DEFINITION)
+
+    async def locate(state: PlanningState) -> dict[str, Any]:
+        names = [contract_name(c) for c in state["answer"].contracts]
+        names += called_in(asked_text(state["ticket"]))
+        return {"defined_in": await look_up_definitions(tool, names)}
+
+    return locate
+
+
+def asked_text(ticket: TicketContext) -> str:
+    """What the reporter wrote: summary, description and acceptance criteria."""
+    return f"{ticket.summary}\n{ticket.description}\n{ticket.acceptance_criteria or ''}"
 
 
 def make_gather(tools: Sequence[BaseTool]) -> AsyncNode[PlanningState]:
@@ -201,7 +220,7 @@ def make_finalise(model: BaseChatModel) -> SyncNode[PlanningState]:
 
     def finalise(state: PlanningState) -> dict[str, Any]:
         ticket = state["ticket"]
-        asked = f"{ticket.summary}\n{ticket.description}\n{ticket.acceptance_criteria or ''}"
+        asked = asked_text(ticket)
         answer, renamed = on_named_functions(state["answer"], asked)
         files, dropped = clean_files(answer.files)
         requirements = state["requirements"]
@@ -225,6 +244,10 @@ def make_finalise(model: BaseChatModel) -> SyncNode[PlanningState]:
             c.model_copy(update={"path": moved.get(c.path, c.path)})
             for c in clean_contracts(answer.contracts)
         ]
+        files, contracts, placed = place_contracts(
+            files, contracts, state.get("defined_in", {}), f"{asked}\n{reporter}"
+        )
+        risks += placed
         # An answer counts only when the model planned no file: a change is never turned into one.
         reply = "" if answer.files else answer.answer.strip()
         previous = state.get("previous")

@@ -97,7 +97,7 @@ def _related_target(
 ) -> str | None:
     """The related source file a change to a missing, unasked-for file is meant for."""
     path = PurePosixPath(planned.path)
-    if planned.action != "modify" or is_test_path(planned.path) or _names(asked, path):
+    if planned.action != "modify" or is_test_path(planned.path) or mentions_path(asked, path):
         return None
     return next(
         (
@@ -112,7 +112,7 @@ def _related_target(
     )
 
 
-def _names(text: str, path: PurePosixPath) -> bool:
+def mentions_path(text: str, path: PurePosixPath) -> bool:
     """Whether the text spells the file's path, its name or its stem as a word."""
     words = {str(path), path.name, path.stem}
     return any(re.search(rf"(?<![\w/.]){re.escape(w)}(?![\w])", text) for w in words)

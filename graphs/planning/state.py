@@ -81,6 +81,7 @@ class PlanningState(PlanningInput, total=False):
 
     related_code: str
     answer: PlanAnswer
+    defined_in: dict[str, list[str]]  # the files defining each function the plan names
     fallback: str  # why the plan was built from the requirements, when the model's was unusable
     tokens: int
     plan: Plan
