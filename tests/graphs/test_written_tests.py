@@ -53,6 +53,25 @@ def test_criteria_stating_an_error_or_a_value_no_example_tests() -> None:
     }
 
 
+def test_values_a_reporter_states_as_shown_or_got_are_stated_values() -> None:
+    text = (
+        "- The 60 x 40 x 40 cm box of 2 kg gets a label weight of 19.5 kg.\n"
+        "- The circle for Mary-Jane Watson shows `MJW`, and for Jean-Luc Picard `JLP`.\n"
+        "- A line of 0.125 should be 12 cents.\n"
+        "- The total comes out as `13`.\n"
+        "- The user gets an error message.\n"  # no value
+        "- The badge shows the first letters.\n"
+    )
+    assert stated_checks(text) == {
+        "The 60 x 40 x 40 cm box of 2 kg gets a label weight of 19.5 kg.": Stated(values=(19.5,)),
+        "The circle for Mary-Jane Watson shows `MJW`, and for Jean-Luc Picard `JLP`.": Stated(
+            values=("MJW", "JLP")
+        ),
+        "A line of 0.125 should be 12 cents.": Stated(values=(12,)),
+        "The total comes out as `13`.": Stated(values=(13,)),
+    }
+
+
 def test_only_tests_expecting_a_stated_error_from_known_names_are_kept(tmp_path: Path) -> None:
     repo = write_tree(tmp_path, SHOP)
     module = (

@@ -23,10 +23,16 @@ from graphs.implementation.criteria.ticket import ticket_criteria
 
 RAISES = re.compile(r"\braises?\s+(?:an?\s+)?([A-Z]\w*(?:Error|Exception))\b")
 EXISTING = re.compile(r"\b(still|already|as before|unchanged)\b", re.IGNORECASE)
+# Reporters write "gets a label weight of 19.5 kg" and "the circle shows `MJW`" as often as
+# "returns": a verb of showing may name what it shows before the value ("... of", "... as").
 STATED_VALUE = re.compile(
-    r"\b(?:returns?|gives?|is|are)\s+(?:still\s+)?"
+    r"\b(?:(?:returns?|is|are|be|equals?)\s+"
+    r"|(?:gives?|gets?|shows?|prints?|displays?|reads?|becomes?|comes out)\s+"
+    r"(?:(?:an?|the)\s+)?(?:[A-Za-z-]+\s+){0,3}?(?:(?<=\s)(?:of|as)\s+)?)"
+    r"(?:still\s+)?"
     r"(?:`([^`]+)`|(-?\d+(?:\.\d+)?)(?!\.?\d|\w)|(True|False|None)\b)"
 )
+LATER_CODE = re.compile(r"`([^`(]+)`")
 # "below 0 or above 100": the bound itself is neither, so a test expecting the error there is wrong
 BOUND = re.compile(
     r"\b(?:below|under|less than|above|over|greater than|more than|exceeds?)\s+(-?\d+(?:\.\d+)?)\b"
@@ -63,9 +69,17 @@ def same(left: object, right: object) -> bool:
 
 def stated_values(criterion: str, subject: str | None = None) -> list[object]:
     """The values the criterion says something returns, less those its examples test."""
-    found = [literal(next(g for g in m.groups() if g)) for m in STATED_VALUE.finditer(criterion)]
+    found: list[object] = []
+    for match in STATED_VALUE.finditer(criterion):
+        found.append(literal(next(g for g in match.groups() if g)))
+        if match.group(1) is not None:  # "shows `MJW` for Mary-Jane, and `JLP` for Jean-Luc"
+            found += [literal(v) for v in LATER_CODE.findall(criterion, match.end())]
     tested = [literal(e.value) for e in examples(criterion, subject) if e.value is not None]
-    return [v for v in found if v is not None and not any(same(v, t) for t in tested)]
+    values: list[object] = []
+    for value in found:
+        if value is not None and not any(same(value, t) for t in [*tested, *values]):
+            values.append(value)
+    return values
 
 
 def stated_checks(criteria_text: str | None, subject: str | None = None) -> dict[str, Stated]:
