@@ -16,6 +16,7 @@ from config import get_settings
 from graphs.call_seeds import SeededChatOpenAI
 from graphs.metering import estimate_tokens
 from graphs.prompting import without_inputs
+from graphs.structured import trim
 from localmodel.context import Fitted, fit_messages
 from localmodel.loops import CUT_REASONS, LOOPED, repeating_block, repeating_run
 from localmodel.server import LOCAL_MODEL_ALIAS, base_url
@@ -143,10 +144,17 @@ class LocalChatModel(SeededChatOpenAI):
     ) -> ChatResult:
         fitted = self._fit(messages, kwargs)
         started = time.monotonic()
-        if task_of(messages) in WATCHED_TASKS:
-            result = await self._watched(fitted, stop, run_manager, **kwargs)
-        else:
-            result = await super()._agenerate(fitted.messages, stop, run_manager, **kwargs)
+        try:
+            if task_of(messages) in WATCHED_TASKS:
+                result = await self._watched(fitted, stop, run_manager, **kwargs)
+            else:
+                result = await super()._agenerate(fitted.messages, stop, run_manager, **kwargs)
+        except Exception as err:
+            log.warning(
+                "model call task=%s failed after %.1f s: %s",
+                task_of(messages), time.monotonic() - started, trim(repr(err), 300),
+            )  # fmt: skip
+            raise
         log_call(task_of(messages), fitted, result, time.monotonic() - started, self.context_tokens)
         return result
 

@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
+import openai
 import pytest
 from langchain_core.messages import HumanMessage, SystemMessage
 from langchain_openai import ChatOpenAI
@@ -133,6 +134,22 @@ async def test_a_cut_answer_is_logged_with_its_end(caplog: pytest.LogCaptureFixt
         await model.ainvoke(prompt)
     assert "answer of task plan cut at its limit after 40 tokens" in caplog.text
     assert repr(looping[-CUT_TAIL_CHARS:]) in caplog.text
+
+
+async def test_a_call_that_fails_is_logged_with_its_time_and_error(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    def handler(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(500, json={"error": {"message": "slot unavailable"}})
+
+    client = httpx.AsyncClient(transport=httpx.MockTransport(handler))
+    model = local_chat_model("http://local.test/v1", http_async_client=client)
+    prompt = [SystemMessage(content="task: analysis\nSum up."), HumanMessage(content="x")]
+    with caplog.at_level(logging.INFO, logger="ticketsmith.model"):
+        with pytest.raises(openai.InternalServerError):
+            await model.ainvoke(prompt)
+    assert "model call task=analysis failed after" in caplog.text
+    assert "slot unavailable" in caplog.text
 
 
 async def test_a_short_answer_is_capped_so_a_looping_model_stops_early() -> None:
