@@ -1,12 +1,17 @@
 """State of the analysis graph and the model's answer schema."""
 
 from pathlib import Path
-from typing import TypedDict
+from typing import Annotated, TypedDict
 
 from pydantic import BaseModel, Field
 
 from graphs.analysis.index import CodeIndex
 from graphs.schemas import TicketContext
+from graphs.structured import cut_text
+
+# Five sentences fit; a local server's grammar closes the string here, so a summary that goes
+# on stops early instead of running to the answer's token limit and being asked again.
+SUMMARY_CHARS = 800
 
 
 class AnalysisInput(TypedDict):
@@ -31,4 +36,6 @@ class AnalysisState(AnalysisInput, total=False):
 class AnalysisAnswer(BaseModel):
     """The model's part of the analysis."""
 
-    summary: str = Field(description="At most five sentences about the repository and the ticket")
+    summary: Annotated[str, cut_text(SUMMARY_CHARS), Field(max_length=SUMMARY_CHARS)] = Field(
+        description="At most five sentences about the repository and the ticket"
+    )

@@ -89,7 +89,7 @@ def make_ask_questions(model: BaseChatModel) -> AsyncNode[RefinementState]:
         inputs = {"ticket": ticket.model_dump(), "analysis": analysis_brief(state["analysis"])}
         system, human = task_prompt("questions", inputs, key=ticket.key, summary=ticket.summary)
         answer, tokens = await ask_structured(model, system, human, QuestionsAnswer)
-        questions = [q for q in answer.questions if q.text.strip()]
+        questions = [q.question() for q in answer.questions if q.text.strip()]
         question_set = QuestionSet(
             questions=questions,
             clear=not questions,
@@ -114,7 +114,7 @@ def make_write_requirements(model: BaseChatModel) -> AsyncNode[RefinementState]:
         }
         system, human = task_prompt("requirements", inputs, key=ticket.key, summary=ticket.summary)
         answer, tokens = await ask_structured(model, system, human, RequirementsAnswer)
-        followups = [q for q in answer.followup_questions if q.text.strip()]
+        followups = [q.question() for q in answer.followup_questions if q.text.strip()]
         asked, answers = state["questions"], state["answers"]
         if not state.get("allow_followup", True) or not leaves_questions_open(asked, answers):
             followups = []

@@ -5,12 +5,16 @@ from typing import Annotated, Any, Literal, NotRequired, TypedDict
 from pydantic import BaseModel, Field
 
 from graphs.schemas import Analysis, Question, QuestionSet, Requirements, TicketContext
-from graphs.structured import capped
+from graphs.structured import capped, cut_text
 
 MAX_QUESTIONS = 5
 MAX_REQUIREMENTS = 30
 MAX_CRITERIA = 20
 MAX_FOLLOWUP_QUESTIONS = 3
+# Each requirement and criterion is a sentence or two; bounded in the schema, so a local
+# server's grammar ends a line that goes on repeating.
+ITEM_CHARS = 400
+Item = Annotated[str, cut_text(ITEM_CHARS), Field(max_length=ITEM_CHARS)]
 
 
 class RefinementInput(TypedDict):
@@ -35,12 +39,23 @@ class RefinementState(RefinementInput, total=False):
     tokens: int
 
 
+class QuestionAnswer(BaseModel):
+    """One clarifying question as the model writes it (a `Question` with bounds)."""
+
+    text: Item
+    why: Item
+
+    def question(self) -> Question:
+        """The question as the workflow carries it."""
+        return Question(text=self.text, why=self.why)
+
+
 class QuestionsAnswer(BaseModel):
     """The model's clarifying questions; an empty list means the ticket is clear."""
 
-    questions: Annotated[list[Question], capped(MAX_QUESTIONS), Field(max_length=MAX_QUESTIONS)] = (
-        Field(default_factory=list)
-    )
+    questions: Annotated[
+        list[QuestionAnswer], capped(MAX_QUESTIONS), Field(max_length=MAX_QUESTIONS)
+    ] = Field(default_factory=list)
     clear: bool
 
 
@@ -52,10 +67,14 @@ def without_default(schema: dict[str, Any]) -> None:
 class RequirementsAnswer(BaseModel):
     """The model's refined requirements, acceptance criteria and any follow-up questions."""
 
-    requirements: Annotated[list[str], capped(MAX_REQUIREMENTS), Field(max_length=MAX_REQUIREMENTS)]
-    acceptance_criteria: Annotated[list[str], capped(MAX_CRITERIA), Field(max_length=MAX_CRITERIA)]
+    requirements: Annotated[
+        list[Item], capped(MAX_REQUIREMENTS), Field(max_length=MAX_REQUIREMENTS)
+    ]
+    acceptance_criteria: Annotated[list[Item], capped(MAX_CRITERIA), Field(max_length=MAX_CRITERIA)]
     followup_questions: Annotated[
-        list[Question], capped(MAX_FOLLOWUP_QUESTIONS), Field(max_length=MAX_FOLLOWUP_QUESTIONS)
+        list[QuestionAnswer],
+        capped(MAX_FOLLOWUP_QUESTIONS),
+        Field(max_length=MAX_FOLLOWUP_QUESTIONS),
     ] = Field(default_factory=list)
     # Strict JSON-schema mode forbids defaults; a lenient parse still fills one in.
     clear: bool = Field(True, json_schema_extra=without_default)
