@@ -61,6 +61,8 @@ def test_values_a_reporter_states_as_shown_or_got_are_stated_values() -> None:
         "- The total comes out as `13`.\n"
         "- The user gets an error message.\n"  # no value
         "- The badge shows the first letters.\n"
+        "- `pow 2 10` on the command line prints `1024`.\n"  # output, not a value returned
+        "- `power(2, 3)` returns `8` and `power(2.5, 2)` returns `6.25`.\n"  # examples
     )
     assert stated_checks(text) == {
         "The 60 x 40 x 40 cm box of 2 kg gets a label weight of 19.5 kg.": Stated(values=(19.5,)),

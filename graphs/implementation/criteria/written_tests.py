@@ -25,14 +25,15 @@ RAISES = re.compile(r"\braises?\s+(?:an?\s+)?([A-Z]\w*(?:Error|Exception))\b")
 EXISTING = re.compile(r"\b(still|already|as before|unchanged)\b", re.IGNORECASE)
 # Reporters write "gets a label weight of 19.5 kg" and "the circle shows `MJW`" as often as
 # "returns": a verb of showing may name what it shows before the value ("... of", "... as").
+# Not "prints": output is not what a call returns.
 STATED_VALUE = re.compile(
     r"\b(?:(?:returns?|is|are|be|equals?)\s+"
-    r"|(?:gives?|gets?|shows?|prints?|displays?|reads?|becomes?|comes out)\s+"
+    r"|(?:gives?|gets?|shows?|displays?|reads?|becomes?|comes out)\s+"
     r"(?:(?:an?|the)\s+)?(?:[A-Za-z-]+\s+){0,3}?(?:(?<=\s)(?:of|as)\s+)?)"
     r"(?:still\s+)?"
     r"(?:`([^`]+)`|(-?\d+(?:\.\d+)?)(?!\.?\d|\w)|(True|False|None)\b)"
 )
-LATER_CODE = re.compile(r"`([^`(]+)`")
+CODE_SPAN = re.compile(r"`([^`\n]+)`")
 # "below 0 or above 100": the bound itself is neither, so a test expecting the error there is wrong
 BOUND = re.compile(
     r"\b(?:below|under|less than|above|over|greater than|more than|exceeds?)\s+(-?\d+(?:\.\d+)?)\b"
@@ -73,7 +74,8 @@ def stated_values(criterion: str, subject: str | None = None) -> list[object]:
     for match in STATED_VALUE.finditer(criterion):
         found.append(literal(next(g for g in match.groups() if g)))
         if match.group(1) is not None:  # "shows `MJW` for Mary-Jane, and `JLP` for Jean-Luc"
-            found += [literal(v) for v in LATER_CODE.findall(criterion, match.end())]
+            later = (m for m in CODE_SPAN.finditer(criterion) if m.start() >= match.end())
+            found += [literal(m.group(1)) for m in later if "(" not in m.group(1)]
     tested = [literal(e.value) for e in examples(criterion, subject) if e.value is not None]
     values: list[object] = []
     for value in found:
