@@ -45,11 +45,17 @@ def current_changes(state: ImplementationState) -> list[FileChange]:
 
 
 def revert_files(
-    repo_dir: Path, files: dict[str, FileChange], best: dict[str, FileChange]
+    repo_dir: Path,
+    files: dict[str, FileChange],
+    best: dict[str, FileChange],
+    keep: frozenset[str] = frozenset(),
 ) -> dict[str, FileChange]:
-    """The update that puts every file of the state back to its version in the best revision."""
+    """The update that puts every file of the state back to its version in the best revision,
+    but those in `keep` (the acceptance tests, written before any revision)."""
     reverted: dict[str, FileChange] = {}
     for path in files:
+        if path in keep:
+            continue
         if path in best:
             reverted[path] = best[path]
             continue

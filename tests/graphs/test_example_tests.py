@@ -202,3 +202,30 @@ def test_a_function_the_change_creates_is_imported_from_the_planned_module_in_it
     assert "ImportError: cannot import name 'page_count'" in run.stdout
     # chunked([], 3) passes; the buggy split fails, and page_count only in its own test
     assert "2 failed, 1 passed" in run.stdout
+
+
+async def test_the_acceptance_tests_outlive_a_first_revision_that_is_discarded(
+    tmp_path: Path,
+) -> None:
+    repo = write_tree(tmp_path / "repo", REPO)
+    tester = LocalTester(repo, tmp_path / "runs", "python -m pytest -q")
+    breaks_even_split = "def chunked(items, size):\n    return []\n"
+    answers = iter([breaks_even_split, FIXED])
+    seen: list[str] = []
+
+    def handle(task: str, inputs: dict[str, Any], messages: list[BaseMessage]) -> Reply:
+        if task == "criteria_tests":
+            return file_answer(inputs["path"], ERROR_TESTS)
+        if task == "implement_file":
+            seen.append(messages[-1].text)
+        return verdict(True) if task == "review" else file_answer(CORE, next(answers))
+
+    result = await implement_plan(
+        team(handle), repo, TICKET, PLAN, None, tester=tester, max_revisions=2, example_tests=True
+    )
+    path = criteria_path(TICKET.key)
+    assert "revision 1: discarded, it broke tests that passed before" in result.notes
+    changes = {c.path: c.content for c in result.changes}
+    assert changes[CORE] == FIXED
+    assert "assert chunked([1, 2, 3], 2) == [[1, 2], [3]]" in changes[path]  # still there
+    assert result.tests_passed and "4 passed" in result.test_output  # 1 own, 3 acceptance

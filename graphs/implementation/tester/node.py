@@ -35,8 +35,16 @@ def stalled(state: ImplementationState) -> dict[str, Any]:
     update: dict[str, Any] = {"outcome": Stalled(stalls, last_tested(outcome))}
     best = state.get("best")
     if best is not None:
-        update["files"] = revert_files(state["repo_dir"], state.get("files", {}), best.files)
+        update["files"] = revert_files(
+            state["repo_dir"], state.get("files", {}), best.files, specification(state)
+        )
     return update
+
+
+def specification(state: ImplementationState) -> frozenset[str]:
+    """The acceptance test file: written before the first revision, never reverted with one
+    (the checkout, the best before any revision is kept, does not have it)."""
+    return frozenset({criteria_path(state["ticket"].key)})
 
 
 def make_tester(tester: Tester | None, journal: Journal) -> AsyncNode[ImplementationState]:
@@ -91,12 +99,8 @@ def make_tester(tester: Tester | None, journal: Journal) -> AsyncNode[Implementa
             changes, held, notes = rest, errors, [held_note(revision, errors)]
         assert report is not None
         worse = regression(best, report)
-        specification = frozenset({criteria_path(state["ticket"].key)})
-        saved = (
-            await salvage(tester, journal, revision, best, changes, specification)
-            if worse
-            else None
-        )
+        spec = specification(state)
+        saved = await salvage(tester, journal, revision, best, changes, spec) if worse else None
         if saved is not None:
             files = {c.path: c for c in saved.kept}
             standing = Standing(revision=revision, files=files, tests=saved.tests, own=best.own)
@@ -117,7 +121,7 @@ def make_tester(tester: Tester | None, journal: Journal) -> AsyncNode[Implementa
                 "outcome": Discarded(revision, worse, broken, held),
                 "best": best,
                 "tests": best.tests,
-                "files": revert_files(repo_dir, state.get("files", {}), best.files),
+                "files": revert_files(repo_dir, state.get("files", {}), best.files, spec),
                 "notes": [*notes, f"revision {revision}: discarded, {worse}"],
             }
         files = {c.path: c for c in changes}
