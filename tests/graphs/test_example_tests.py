@@ -211,13 +211,10 @@ async def test_the_acceptance_tests_outlive_a_first_revision_that_is_discarded(
     tester = LocalTester(repo, tmp_path / "runs", "python -m pytest -q")
     breaks_even_split = "def chunked(items, size):\n    return []\n"
     answers = iter([breaks_even_split, FIXED])
-    seen: list[str] = []
 
     def handle(task: str, inputs: dict[str, Any], messages: list[BaseMessage]) -> Reply:
         if task == "criteria_tests":
             return file_answer(inputs["path"], ERROR_TESTS)
-        if task == "implement_file":
-            seen.append(messages[-1].text)
         return verdict(True) if task == "review" else file_answer(CORE, next(answers))
 
     result = await implement_plan(
