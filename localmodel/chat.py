@@ -41,6 +41,14 @@ CUT_TAIL_CHARS = 200
 WATCHED_TASKS = {"implement_file", "criteria_tests"}
 
 
+def ending_of(err: Exception) -> str:
+    """How the answer of a call cut at its length limit ended, for the log ("" otherwise)."""
+    completion = getattr(err, "completion", None)
+    choices = getattr(completion, "choices", None) or []
+    text = choices[0].message.content if choices else None
+    return f"; it ended {text[-CUT_TAIL_CHARS:]!r}" if text else ""
+
+
 def shown_messages(messages: list[BaseMessage]) -> list[BaseMessage]:
     """The messages as the server gets them: text-only tasks lose their inputs block."""
     if task_of(messages) not in TEXT_ONLY_TASKS:
@@ -151,8 +159,9 @@ class LocalChatModel(SeededChatOpenAI):
                 result = await super()._agenerate(fitted.messages, stop, run_manager, **kwargs)
         except Exception as err:
             log.warning(
-                "model call task=%s failed after %.1f s: %s",
+                "model call task=%s failed after %.1f s: %s%s",
                 task_of(messages), time.monotonic() - started, trim(repr(err), 300),
+                ending_of(err),
             )  # fmt: skip
             raise
         log_call(task_of(messages), fitted, result, time.monotonic() - started, self.context_tokens)

@@ -10,6 +10,7 @@ import openai
 import pytest
 from langchain_core.messages import HumanMessage, SystemMessage
 from langchain_openai import ChatOpenAI
+from pydantic import BaseModel
 
 from config import get_settings
 from graphs.models import make_chat_model
@@ -134,6 +135,22 @@ async def test_a_cut_answer_is_logged_with_its_end(caplog: pytest.LogCaptureFixt
         await model.ainvoke(prompt)
     assert "answer of task plan cut at its limit after 40 tokens" in caplog.text
     assert repr(looping[-CUT_TAIL_CHARS:]) in caplog.text
+
+
+async def test_a_structured_answer_cut_at_its_limit_is_logged_with_its_end(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    class Plan(BaseModel):
+        summary: str
+
+    cut = '{"summary": "' + "the plan goes on and on, " * 30
+    model = stub([], completion(cut, finish_reason="length"))
+    prompt = [SystemMessage(content="task: plan\nPlan it."), HumanMessage(content="x")]
+    with caplog.at_level(logging.INFO, logger="ticketsmith.model"):
+        with pytest.raises(openai.LengthFinishReasonError):
+            await model.with_structured_output(Plan, method="json_schema").ainvoke(prompt)
+    assert "model call task=plan failed after" in caplog.text
+    assert f"it ended {cut[-CUT_TAIL_CHARS:]!r}" in caplog.text
 
 
 async def test_a_call_that_fails_is_logged_with_its_time_and_error(
