@@ -6,12 +6,14 @@ prompt cache serves.
 For each quality-benchmark ticket (default: three with one to three files to change) it builds
 the code writers' real prompts (`worker_messages`) for the files the ticket's reference
 changes, as the implementation loop would for a plan of those files, and sends each revision's
-calls at once, as the loop's fan-out does. Revision 2 carries feedback, so each prompt differs
-from its first version only from there on. For each slot count it starts `llama-server` with
-`TICKETSMITH_LOCAL_MODEL_SLOTS` slots on a free port, and prints per revision the wall seconds,
-the prompt tokens per call, the share of them the server's prompt cache served, and the
-tokens written; then the mean seconds per revision of each slot count side by side. It needs
-the local model (`make local-model`) and exits 2 without it.
+calls at once, as the loop's fan-out does, then the QA review's prompt (`review_prompt`) of the
+reference's change. Revision 2 carries feedback, so each prompt differs from its first
+version only from there on, and its review only from the diff on. For each slot count it
+starts `llama-server` with `TICKETSMITH_LOCAL_MODEL_SLOTS` slots on a free port, and prints
+per revision the wall seconds, the prompt tokens per call, the share of them the server's
+prompt cache served, the tokens written, and the review's seconds and cached share; then the
+mean seconds per revision of each slot count side by side. It needs the local model
+(`make local-model`) and exits 2 without it.
 """
 
 import argparse
@@ -29,10 +31,13 @@ from bench.quality.tickets import Ticket, TicketError, load_tickets
 from bench.support.local_server import local_server
 from config import get_settings
 from graphs.implementation.prepare import prepare
-from graphs.implementation.state import ImplementationState, WorkerState
+from graphs.implementation.review import review_prompt
+from graphs.implementation.state import ImplementationState, Review, WorkerState
 from graphs.implementation.worker.answer import bounded
 from graphs.implementation.worker.prompt import worker_messages
 from graphs.implementation.worker.window import choose_window
+from graphs.schemas import FileChange, TestReport
+from graphs.structured import structured_messages
 from harness.processes import free_port
 from localmodel.chat import LocalChatModel, cached_tokens, local_chat_model
 from localmodel.server import (
@@ -58,12 +63,14 @@ class Call:
 
 @dataclass
 class RevisionTime:
-    """One revision of one ticket: its wall seconds and its calls."""
+    """One revision of one ticket: its wall seconds, its writers' calls and its review."""
 
     ticket: str
     revision: int
     seconds: float
     calls: list[Call]
+    review_seconds: float
+    review: Call
 
 
 def worker_states(ticket: Ticket, repo: Path) -> list[WorkerState]:
@@ -92,10 +99,7 @@ async def write_file(model: LocalChatModel, state: WorkerState) -> Call:
         current, f"{planned.purpose} {state['feedback']} {state['plan'].summary}"
     )
     answer = await bounded(model, window.text).ainvoke(worker_messages(state, window, current))
-    usage = answer.usage_metadata if isinstance(answer, AIMessage) else None
-    if not usage:
-        return Call(0, 0, 0)
-    return Call(usage["input_tokens"], cached_tokens(usage), usage["output_tokens"])
+    return usage_call(answer)
 
 
 def with_revision(state: WorkerState, revision: int, feedback: str) -> WorkerState:
@@ -105,8 +109,43 @@ def with_revision(state: WorkerState, revision: int, feedback: str) -> WorkerSta
     return changed
 
 
+def usage_call(answer: object) -> Call:
+    """A call's tokens from the message it answered with."""
+    usage = answer.usage_metadata if isinstance(answer, AIMessage) else None
+    if not usage:
+        return Call(0, 0, 0)
+    return Call(usage["input_tokens"], cached_tokens(usage), usage["output_tokens"])
+
+
+async def review_call(model: LocalChatModel, ticket: Ticket, revision: int) -> Call:
+    """The QA review of the reference's change as revision `revision` gave it (each later
+    revision's change and test output a little different), as the review node asks it."""
+    shared = reference_input(ticket, ticket.repo_dir)
+    files = {
+        path: FileChange(path=path, content=f"{text}# revision {revision}\n")
+        for path, text in reference_sources(ticket).items()
+    }
+    output = f"FAILED tests/test_hidden.py::test_the_ticket - AssertionError (revision {revision})"
+    state = ImplementationState(
+        **shared, revision=revision, files=files,
+        tests=TestReport(passed=False, exit_code=1, output=output),
+    )  # fmt: skip
+    system, human = review_prompt(state)
+    asked = model.with_structured_output(Review, method="json_schema", include_raw=True)
+    answer = await asked.ainvoke(structured_messages(system, human, Review))
+    return usage_call(answer["raw"] if isinstance(answer, dict) else None)
+
+
+def reference_sources(ticket: Ticket) -> dict[str, str]:
+    """The reference's version of each file it changes."""
+    return {
+        str(path.relative_to(ticket.reference_dir)): path.read_text()
+        for path in sorted(ticket.reference_dir.rglob("*.py"))
+    }
+
+
 async def revisions_of(model: LocalChatModel, ticket: Ticket, count: int) -> list[RevisionTime]:
-    """`count` revisions of one ticket, each revision's calls sent at once."""
+    """`count` revisions of one ticket, each revision's calls sent at once, then its review."""
     states = worker_states(ticket, ticket.repo_dir)
     measured: list[RevisionTime] = []
     for revision in range(1, count + 1):
@@ -114,7 +153,14 @@ async def revisions_of(model: LocalChatModel, ticket: Ticket, count: int) -> lis
         sent = [with_revision(state, revision, feedback) for state in states]
         began = time.monotonic()
         calls = await asyncio.gather(*(write_file(model, state) for state in sent))
-        measured.append(RevisionTime(ticket.name, revision, time.monotonic() - began, list(calls)))
+        written = time.monotonic()
+        review = await review_call(model, ticket, revision)
+        finished = time.monotonic()
+        measured.append(
+            RevisionTime(
+                ticket.name, revision, finished - began, list(calls), finished - written, review
+            )
+        )
     return measured
 
 
@@ -123,10 +169,13 @@ def row(slots: int, measured: RevisionTime) -> str:
     calls = measured.calls
     prompt = sum(c.prompt for c in calls)
     cached = sum(c.cached for c in calls) / prompt if prompt else 0.0
+    review = measured.review
     return (
         f"{slots:>5}  {measured.ticket:<18}{measured.revision:>4}{len(calls):>6}"
         f"{measured.seconds:>9.1f}{prompt / len(calls):>13.0f}{cached:>8.0%}"
         f"{sum(c.written for c in calls) / len(calls):>9.0f}"
+        f"{measured.review_seconds:>10.1f}{review.prompt:>8}"
+        f"{review.cached / review.prompt if review.prompt else 0.0:>8.0%}"
     )
 
 
@@ -136,7 +185,7 @@ async def main(slot_counts: list[int], revisions: int, tickets: list[Ticket]) ->
     means: dict[int, float] = {}
     print(
         f"{'slots':>5}  {'ticket':<18}{'rev':>4}{'calls':>6}{'seconds':>9}{'prompt/call':>13}"
-        f"{'cached':>8}{'written':>9}"
+        f"{'cached':>8}{'written':>9}{'review s':>10}{'prompt':>8}{'cached':>8}"
     )
     for slots in slot_counts:
         settings = base.model_copy(

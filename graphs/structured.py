@@ -93,14 +93,19 @@ def schema_instructions(schema: type[BaseModel]) -> str:
     )
 
 
+def structured_messages(system: str, human: str, schema: type[BaseModel]) -> list[BaseMessage]:
+    """The first messages of a structured call: the task, told the schema, then its input."""
+    return [
+        SystemMessage(content=f"{system}\n\n{schema_instructions(schema)}"),
+        HumanMessage(content=human),
+    ]
+
+
 async def ask_structured(
     model: BaseChatModel, system: str, human: str, schema: type[M], retries: int = 2
 ) -> tuple[M, int]:
     """Ask until the answer parses into `schema`; returns it and the tokens used."""
-    messages: list[BaseMessage] = [
-        SystemMessage(content=f"{system}\n\n{schema_instructions(schema)}"),
-        HumanMessage(content=human),
-    ]
+    messages = structured_messages(system, human, schema)
     use_schema_mode = isinstance(model, ChatOpenAI)
     tokens = 0
     raw_text = ""

@@ -79,6 +79,14 @@ def review_inputs(state: ImplementationState) -> dict[str, Any]:
     return inputs
 
 
+def review_prompt(state: ImplementationState) -> tuple[str, str]:
+    """The review's (system, human) texts. They name no revision, so a revision's review
+    begins as the last one did up to the diff and a local server's prompt cache reads the
+    plan and the requirements once."""
+    ticket = state["ticket"]
+    return task_prompt("review", review_inputs(state), key=ticket.key, summary=ticket.summary)
+
+
 def settle(review: Review, tests: TestReport | None, missing: list[Fix] | None = None) -> Review:
     """The review, failed when the tests fail or a planned file lacks its planned work,
     whatever the model said."""
@@ -150,17 +158,11 @@ def make_review(model: BaseChatModel, journal: Journal) -> AsyncNode[Implementat
     """The node that asks the model to review the revision (or replays the review)."""
 
     async def review(state: ImplementationState) -> dict[str, Any]:
-        revision, ticket = state["revision"], state["ticket"]
+        revision = state["revision"]
         outcome = journal.review(revision)
         if outcome is None:
             journal.start("review", revision)
-            system, human = task_prompt(
-                "review",
-                review_inputs(state),
-                key=ticket.key,
-                summary=ticket.summary,
-                revision=str(revision),
-            )
+            system, human = review_prompt(state)
             answer, tokens = await ask_structured(model, system, human, Review)
             verdict = settle(answer, state.get("tests"), missing_work(state))
             outcome = ReviewOutcome(revision=revision, review=verdict, tokens=tokens)

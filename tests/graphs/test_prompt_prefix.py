@@ -1,13 +1,14 @@
-"""The code writers' prompts share their beginning across files and revisions, so a local
-server's prompt cache reads that part once."""
+"""The code writers' and the QA review's prompts share their beginning across files and
+revisions, so a local server's prompt cache reads that part once."""
 
 from pathlib import Path
 
 from graphs.analysis.graph import index_repository
-from graphs.implementation.state import WorkerState
+from graphs.implementation.review import review_prompt
+from graphs.implementation.state import ImplementationState, WorkerState
 from graphs.implementation.worker.prompt import worker_messages
 from graphs.implementation.worker.window import choose_window
-from graphs.schemas import Plan, PlannedFile, Requirements, TicketContext
+from graphs.schemas import FileChange, Plan, PlannedFile, Requirements, TestReport, TicketContext
 from localmodel.chat import shown_messages
 
 FILES = {
@@ -70,3 +71,28 @@ def test_a_files_next_revision_differs_only_from_its_feedback_on(tmp_path: Path)
     assert second.startswith(shared)
     assert "test_total failed" in second[len(shared) :]
     assert '"revision"' not in second  # the inputs block, which names it, is not sent
+
+
+def reviewed(state: WorkerState, revision: int, content: str, output: str) -> str:
+    """The review prompt of a revision that gave `shop/cart.py` this content."""
+    review = ImplementationState(
+        repo_dir=state["repo_dir"],
+        ticket=state["ticket"],
+        plan=state["plan"],
+        requirements=state["requirements"],
+        revision=revision,
+        files={"shop/cart.py": FileChange(path="shop/cart.py", content=content)},
+        tests=TestReport(passed=False, exit_code=1, output=output),
+    )  # fmt: skip
+    system, human = review_prompt(review)
+    return f"{system}\n{human}"
+
+
+def test_a_revisions_review_differs_from_the_last_only_from_the_diff_on(tmp_path: Path) -> None:
+    cart = states(tmp_path)[0]
+    first = reviewed(cart, 1, "def total(prices):\n    return sum(prices) * 0.9\n", "1 failed")
+    second = reviewed(cart, 2, "def total(prices):\n    return 0.9 * sum(prices)\n", "2 failed")
+    shared = first[: first.index('"changed_files"')]
+    assert second.startswith(shared)
+    assert "10% off over 100" in shared and "apply the discount in shop/tax.py" in shared
+    assert "return 0.9 * sum(prices)" in second[len(shared) :]
