@@ -14,15 +14,18 @@ import shutil
 import subprocess
 import sys
 
+import httpx
+
 from bench.quality.drive import TicketRun, run_ticket
 from bench.quality.rates import rate_table
 from bench.quality.report import results_path, table, write_results
 from bench.quality.revisions import log_size, writer_calls
 from bench.quality.setup import prepare_data_dir
+from bench.quality.speed import measure_speed
 from bench.quality.tickets import Ticket, TicketError, load_tickets
 from config import ROOT, Settings
 from embedded.stack import Stack, StackError
-from localmodel.server import describe_model
+from localmodel.server import base_url, describe_model
 
 DATA_DIR = ROOT / ".data" / "bench-quality"
 REVISION_MINUTES = 6.0
@@ -80,6 +83,9 @@ async def run(args: argparse.Namespace) -> int:
         "runs": args.runs,
         "seeds": [seed_of(args, n) for n in range(1, args.runs + 1)],
     }
+    speeds: list[dict[str, object]] = []
+    if args.model == "local":
+        recorded["model_speed"] = speeds
     path = results_path(args.model)
     runs: list[TicketRun] = []
     for number in range(1, args.runs + 1):
@@ -94,6 +100,14 @@ async def run(args: argparse.Namespace) -> int:
                 f"model: {describe_model(settings)}; {len(tickets)} tickets",
                 flush=True,
             )
+            if args.model == "local":
+                try:
+                    speed = await measure_speed(base_url(settings))
+                except (httpx.HTTPError, ValueError) as err:  # the run goes on without it
+                    print(f"the model's speed was not measured: {err}", flush=True)
+                else:
+                    speeds.append({"run": number, **speed.model_dump()})
+                    print(speed.line(), flush=True)
             for ticket in tickets:
                 print(f"--- {ticket.name} ({ticket.key}): {ticket.summary}", flush=True)
                 deadline = args.ticket_minutes * 60 if args.ticket_minutes else None
