@@ -12,7 +12,12 @@ from graphs.analysis.tools import CONTEXT_QUERY, FIND_DEFINITION, find_tool, sni
 from graphs.fences import safe_relative_path
 from graphs.node_types import AsyncNode, SyncNode
 from graphs.offline import is_offline
-from graphs.planning.definitions import look_up_definitions, place_contracts
+from graphs.planning.definitions import (
+    changed_names,
+    join_defining_files,
+    look_up_definitions,
+    place_contracts,
+)
 from graphs.planning.existing_tests import keep_existing_tests
 from graphs.planning.named import called_in, contract_name, on_named_functions
 from graphs.planning.paths import is_test_path, resolve_paths
@@ -70,11 +75,18 @@ def make_locate(tools: Sequence[BaseTool]) -> AsyncNode[PlanningState]:
     tool = find_tool(tools, FIND_DEFINITION)
 
     async def locate(state: PlanningState) -> dict[str, Any]:
-        names = [contract_name(c) for c in state["answer"].contracts]
+        answer = state["answer"]
+        names = [contract_name(c) for c in answer.contracts]
         names += called_in(asked_text(state["ticket"]))
+        names += changed_names(plan_texts(answer))
         return {"defined_in": await look_up_definitions(tool, names)}
 
     return locate
+
+
+def plan_texts(answer: PlanAnswer) -> list[str]:
+    """What the plan says it changes: its summary and its files' purposes."""
+    return [answer.summary, *(f.purpose for f in answer.files)]
 
 
 def asked_text(ticket: TicketContext) -> str:
@@ -244,9 +256,15 @@ def make_finalise(model: BaseChatModel) -> SyncNode[PlanningState]:
             c.model_copy(update={"path": moved.get(c.path, c.path)})
             for c in clean_contracts(answer.contracts)
         ]
+        defined_in = state.get("defined_in", {})
         files, contracts, placed = place_contracts(
-            files, contracts, state.get("defined_in", {}), f"{asked}\n{reporter}"
+            files, contracts, defined_in, f"{asked}\n{reporter}"
         )
+        if files:  # a plan of no file is an answer to a question, not a change
+            files, joined = join_defining_files(
+                files, changed_names(plan_texts(answer)), defined_in
+            )
+            placed += joined
         risks += placed
         # An answer counts only when the model planned no file: a change is never turned into one.
         reply = "" if answer.files else answer.answer.strip()

@@ -9,7 +9,12 @@ import pytest
 from graphs.analysis import index_repository, make_context_query_tool, make_find_definition_tool
 from graphs.models import ScriptedChatModel
 from graphs.planning import create_plan
-from graphs.planning.definitions import place_contracts
+from graphs.planning.definitions import (
+    MAX_JOINED,
+    changed_names,
+    join_defining_files,
+    place_contracts,
+)
 from graphs.schemas import Analysis, Contract, PlannedFile, TicketContext
 
 FILES = {
@@ -135,3 +140,84 @@ def test_a_contract_stays_where_the_plan_put_it(
     contracts = [contract(files[0].path)]
     placed_files, placed, notes = place_contracts(files, contracts, {"badge": defined}, asked)
     assert (placed_files, placed, notes) == (files, contracts, [])
+
+
+CLIMATE = {
+    "climate/__init__.py": '"""Climate sensors."""\n',
+    "climate/readings.py": "class Reading:\n    sensor: str\n    celsius: float\n",
+    "climate/parse.py": (
+        "def parse_line(line):\n    return line.split(',')\n\n\n"
+        "def parse_log(text):\n    return [parse_line(x) for x in text.splitlines()]\n"
+    ),
+    "climate/report.py": (
+        "def describe(reading):\n    return reading.sensor\n\n\n"
+        "def summary(readings):\n    return '\\n'.join(map(describe, readings))\n"
+    ),
+    "tests/test_climate.py": "def test_parse_line(): ...\n",
+}
+HUMIDITY_SUMMARY = (
+    "The plan modifies `climate/readings.py` to keep the humidity. The `parse_line` function is"
+    " updated to handle the new format, and the `parse_log` function is modified to skip blank"
+    " lines. The `describe` and `summary` functions are updated to show it."
+)
+
+
+def test_the_names_a_plan_says_it_changes_are_those_of_sentences_that_change_them() -> None:
+    assert changed_names([HUMIDITY_SUMMARY]) == ["parse_line", "parse_log", "describe", "summary"]
+    kept = "The `describe` function stays unchanged. It calls `summary()` as before; `io` is fixed."
+    assert changed_names([kept]) == []  # kept as it is, only used, or too short a name
+
+
+def test_the_files_defining_changed_names_join_the_plan_up_to_a_limit() -> None:
+    files = [modify("climate/readings.py")]
+    defined = {
+        "parse_line": ["climate/parse.py"],
+        "parse_log": ["climate/parse.py"],
+        "describe": ["climate/report.py"],
+        "twice": ["a.py", "b.py"],
+        "Reading": ["climate/readings.py"],
+    }
+    names = ["parse_line", "parse_log", "describe", "twice", "Reading", "nowhere"]
+    joined, notes = join_defining_files(files, names, defined)
+    assert [(f.path, f.action) for f in joined] == [
+        ("climate/readings.py", "modify"),
+        ("climate/parse.py", "modify"),
+        ("climate/report.py", "modify"),
+    ]
+    assert joined[1].purpose == "Change `parse_line`, `parse_log` as the plan says."
+    assert notes[0] == (
+        "Added `climate/parse.py`: the plan changes `parse_line`, `parse_log`, defined there."
+    )
+    many = {f"name_{i}": [f"m{i}.py"] for i in range(5)}
+    assert len(join_defining_files([], list(many), many)[0]) == MAX_JOINED
+
+
+async def test_a_plan_that_changes_functions_of_other_modules_plans_those_modules(
+    tmp_path: Path,
+) -> None:
+    for path, text in CLIMATE.items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(text)
+    index = index_repository(tmp_path)
+    tools = [make_context_query_tool(index), make_find_definition_tool(index)]
+    answer = {
+        "summary": HUMIDITY_SUMMARY,
+        "files": [{"path": "climate/readings.py", "action": "modify", "purpose": "Humidity."}],
+        "test_plan": ["kitchen,21.5,40 gives humidity 40.0."],
+        "risks": [],
+    }
+    ticket = TicketContext(key="HUM-1", summary="Show humidity", description="Lines have 3 values.")
+    analysis = Analysis(
+        summary="Climate sensors.", languages=["Python"], frameworks=["pytest"],
+        test_command="python -m pytest -q", files=sorted(CLIMATE),
+    )  # fmt: skip
+    plan = await create_plan(
+        ScriptedChatModel([json.dumps(answer)]), ticket, analysis, None, [], 1, tools=tools
+    )
+    assert [f.path for f in plan.files] == [
+        "climate/readings.py",
+        "climate/parse.py",
+        "climate/report.py",
+    ]
+    assert any(r.startswith("Added `climate/report.py`") for r in plan.risks)
+    assert "`climate/report.py`" in plan.markdown.split("## Risks", 1)[0]
