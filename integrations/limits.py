@@ -29,11 +29,12 @@ def limit_hit(exit_code: int, output: str, *, timed_out: bool, too_much_output: 
     """
     if too_much_output:
         return "output_size"
+    # A fork bomb refused its forks first; its processes may then spin until SIGXCPU.
+    if exit_code != 0 and _PROCESSES.search(output):
+        return "processes"
     signalled = -exit_code if exit_code < 0 else exit_code - 128 if exit_code > 128 else 0
     if signalled in _CPU_SIGNALS:
         return "cpu_time"
-    if exit_code != 0 and _PROCESSES.search(output):
-        return "processes"
     if exit_code != 0 and _MEMORY.search(output):
         return "memory"
     if timed_out:
