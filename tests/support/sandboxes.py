@@ -4,7 +4,8 @@ import pytest
 
 from integrations.sandbox import Limits, Sandbox, SandboxUnavailable
 
-SMALL = Limits(memory_mb=512, processes=64, cpu_seconds=1, output_bytes=1024 * 1024)
+# A second of CPU was too little for pytest itself on a slow machine (fresh clone, no bytecode).
+SMALL = Limits(memory_mb=512, processes=64, cpu_seconds=5, output_bytes=1024 * 1024)
 
 
 def working_sandbox(limits: Limits = SMALL) -> Sandbox:
