@@ -138,10 +138,7 @@ async def review_call(model: LocalChatModel, ticket: Ticket, revision: int) -> C
 
 def reference_sources(ticket: Ticket) -> dict[str, str]:
     """The reference's version of each file it changes."""
-    return {
-        str(path.relative_to(ticket.reference_dir)): path.read_text()
-        for path in sorted(ticket.reference_dir.rglob("*.py"))
-    }
+    return {path: (ticket.reference_dir / path).read_text() for path in ticket.reference_paths()}
 
 
 async def revisions_of(model: LocalChatModel, ticket: Ticket, count: int) -> list[RevisionTime]:

@@ -23,16 +23,13 @@ def ticket_context(ticket: Ticket) -> TicketContext:
 
 def reference_plan(ticket: Ticket, repo: Path) -> Plan:
     """A plan of the files the reference changes, each to change as the ticket asks."""
-    paths = sorted(
-        str(p.relative_to(ticket.reference_dir)) for p in ticket.reference_dir.rglob("*.py")
-    )
     files = [
         PlannedFile(
             path=path,
             action="modify" if (repo / path).is_file() else "create",
             purpose=f"Change what the ticket asks of {path}: {ticket.summary}",
         )
-        for path in paths
+        for path in ticket.reference_paths()
     ]
     return Plan(
         version=1, summary=ticket.summary, files=files, test_plan=["python -m pytest -q"],

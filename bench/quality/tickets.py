@@ -59,6 +59,12 @@ class Ticket(BaseModel):
         """Files of a correct solution, by their path in the repository."""
         return self.root / "reference"
 
+    def reference_paths(self) -> list[str]:
+        """The repository paths of the Python files the reference changes, sorted."""
+        return sorted(
+            str(p.relative_to(self.reference_dir)) for p in self.reference_dir.rglob("*.py")
+        )
+
     def issue(self) -> dict[str, object]:
         """The ticket as a Jira emulator seed issue."""
         criteria = "\n".join(f"- {c}" for c in self.acceptance_criteria)
