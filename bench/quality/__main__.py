@@ -21,15 +21,17 @@ from bench.quality.rates import rate_table
 from bench.quality.report import results_path, table, write_results
 from bench.quality.revisions import log_size, writer_calls
 from bench.quality.setup import prepare_data_dir
-from bench.quality.speed import measure_speed
+from bench.quality.speed import measure_speed, wait_until_idle
 from bench.quality.tickets import Ticket, TicketError, load_tickets
 from config import ROOT, Settings
 from embedded.stack import Stack, StackError
-from localmodel.server import base_url, describe_model
+from localmodel.server import base_url, describe_model, server_url
 
 DATA_DIR = ROOT / ".data" / "bench-quality"
 REVISION_MINUTES = 6.0
 TICKET_MINUTES = 12.0
+# The longest a cut ticket's call keeps the server reading before the next ticket starts anyway.
+IDLE_WAIT_S = 300.0
 
 
 def commit() -> str:
@@ -64,6 +66,18 @@ def run_settings(args: argparse.Namespace, tickets: list[Ticket], number: int) -
 def seed_of(args: argparse.Namespace, number: int) -> int:
     """The model seed of run `number` (from 1): the first seed, counted up."""
     return int(args.seed) + number - 1
+
+
+async def start_idle(settings: Settings) -> None:
+    """Wait until the model server has finished any call of the ticket before (one cut at its
+    deadline goes on reading its prompt), so this ticket's clock starts on an idle server."""
+    try:
+        waited = await wait_until_idle(server_url(settings), IDLE_WAIT_S)
+    except (httpx.HTTPError, TimeoutError) as err:  # the ticket starts anyway, and says so
+        print(f"the model server was not idle at the start: {err}", flush=True)
+        return
+    if waited >= 1:
+        print(f"waited {waited:.0f} s for the model server to finish the last call", flush=True)
 
 
 async def run(args: argparse.Namespace) -> int:
@@ -110,6 +124,8 @@ async def run(args: argparse.Namespace) -> int:
                     print(speed.line(), flush=True)
             for ticket in tickets:
                 print(f"--- {ticket.name} ({ticket.key}): {ticket.summary}", flush=True)
+                if args.model == "local":
+                    await start_idle(settings)
                 deadline = args.ticket_minutes * 60 if args.ticket_minutes else None
                 worker_log = stack.log_path(stack.service("worker"))
                 since = log_size(worker_log)

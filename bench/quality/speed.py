@@ -1,8 +1,14 @@
-"""How fast the local model reads and writes on this machine when a run starts.
+"""How the local model server stands when a run or a ticket starts: its speed, and whether it
+is still busy.
 
 Tickets are bounded in minutes, so a slower or busier machine fits fewer revisions in each
-and resolves fewer: a run's rate is read beside the speed it ran at.
+and resolves fewer: a run's rate is read beside the speed it ran at. A ticket cut at its
+deadline leaves the server reading the prompt of a call nobody waits for any more; the next
+ticket's clock starts once the server is idle.
 """
+
+import asyncio
+import time
 
 import httpx
 from pydantic import BaseModel
@@ -15,6 +21,7 @@ PROMPT = "Read this module, then describe it.\n\n" + "".join(
 )
 WRITTEN_TOKENS = 64
 TIMEOUT_S = 300.0
+IDLE_POLL_S = 1.0
 
 
 class ModelSpeed(BaseModel):
@@ -52,3 +59,27 @@ async def measure_speed(base_url: str, client: httpx.AsyncClient | None = None) 
         )
     except (KeyError, TypeError, ValueError) as err:
         raise ValueError(f"the server's answer has no usable `timings` ({err!r})") from err
+
+
+async def busy_slots(server_url: str, client: httpx.AsyncClient) -> int:
+    """How many of the server's slots are processing a request (llama.cpp's `/slots`)."""
+    response = await client.get(f"{server_url}/slots")
+    response.raise_for_status()
+    return sum(1 for slot in response.json() if slot.get("is_processing"))
+
+
+async def wait_until_idle(
+    server_url: str, deadline_s: float, client: httpx.AsyncClient | None = None
+) -> float:
+    """Wait, up to `deadline_s`, until no slot of the server is processing; the seconds
+    waited. Raises TimeoutError naming the busy slots when the deadline passes."""
+    began = time.monotonic()
+    async with client or httpx.AsyncClient(timeout=TIMEOUT_S) as http:
+        while busy := await busy_slots(server_url, http):
+            if time.monotonic() - began >= deadline_s:
+                raise TimeoutError(
+                    f"{busy} slot(s) of the model server at {server_url} still busy after "
+                    f"{deadline_s:.0f} s"
+                )
+            await asyncio.sleep(IDLE_POLL_S)
+    return time.monotonic() - began
