@@ -7,7 +7,9 @@ from pydantic import BaseModel, Field
 from graphs.schemas import Analysis, Question, QuestionSet, Requirements, TicketContext
 from graphs.structured import capped, cut_text
 
-MAX_QUESTIONS = 5
+# Each question costs the reporter a reply and the model a minute of writing on two cores;
+# the local model filled five slots with questions the ticket had answered.
+MAX_QUESTIONS = 3
 MAX_REQUIREMENTS = 30
 MAX_CRITERIA = 20
 MAX_FOLLOWUP_QUESTIONS = 3
@@ -15,6 +17,9 @@ MAX_FOLLOWUP_QUESTIONS = 3
 # server's grammar ends a line that goes on repeating.
 ITEM_CHARS = 400
 Item = Annotated[str, cut_text(ITEM_CHARS), Field(max_length=ITEM_CHARS)]
+# Why a question matters is one sentence; the local model wrote three, answering the question.
+WHY_CHARS = 200
+Why = Annotated[str, cut_text(WHY_CHARS), Field(max_length=WHY_CHARS)]
 
 
 class RefinementInput(TypedDict):
@@ -43,7 +48,7 @@ class QuestionAnswer(BaseModel):
     """One clarifying question as the model writes it (a `Question` with bounds)."""
 
     text: Item
-    why: Item
+    why: Why
 
     def question(self) -> Question:
         """The question as the workflow carries it."""

@@ -7,6 +7,7 @@ import pytest
 from graphs.models import ScriptedChatModel
 from graphs.prompting import read_task
 from graphs.refinement import build_refinement_graph, generate_questions, refine_requirements
+from graphs.refinement.state import MAX_QUESTIONS, WHY_CHARS, QuestionsAnswer
 from graphs.schemas import Analysis, Question, TicketContext
 
 
@@ -38,6 +39,20 @@ async def test_questions_are_returned(ticket: TicketContext, analysis: Analysis)
         "Should subtract accept floats?",
         "Must it raise on overflow?",
     ]
+
+
+async def test_questions_are_few_and_their_reasons_short(
+    ticket: TicketContext, analysis: Analysis
+) -> None:
+    rambling = "It is the base case and essential to the functionality of the application. " * 6
+    answer = {"questions": [{"text": f"Q{i}?", "why": rambling} for i in range(5)], "clear": False}
+    model = ScriptedChatModel([json.dumps(answer)])
+    result = await generate_questions(model, ticket, analysis)
+    assert [q.text for q in result.questions] == ["Q0?", "Q1?", "Q2?"]
+    assert all(len(q.why) <= WHY_CHARS for q in result.questions)
+    schema = QuestionsAnswer.model_json_schema()  # the bounds a local server's grammar enforces
+    assert schema["properties"]["questions"]["maxItems"] == MAX_QUESTIONS == 3
+    assert schema["$defs"]["QuestionAnswer"]["properties"]["why"]["maxLength"] == WHY_CHARS
 
 
 async def test_requirements_from_answers(ticket: TicketContext, analysis: Analysis) -> None:
