@@ -19,6 +19,7 @@ from graphs.planning.definitions import (
     place_contracts,
 )
 from graphs.planning.existing_tests import keep_existing_tests
+from graphs.planning.manifests import without_unasked_manifests
 from graphs.planning.named import called_in, contract_name, on_named_functions
 from graphs.planning.paths import is_test_path, resolve_paths
 from graphs.planning.render import render_plan_markdown
@@ -244,7 +245,8 @@ def make_finalise(model: BaseChatModel) -> SyncNode[PlanningState]:
         files, kept_tests, kept = keep_existing_tests(
             files, state["analysis"].files, f"{asked}\n{reporter}"
         )
-        dropped += resolved + kept
+        files, packaging = without_unasked_manifests(files, f"{asked}\n{reporter}")
+        dropped += resolved + kept + packaging
         fallback = state.get("fallback")
         noted = [FALLBACK_NOTE.format(reason=fallback)] if fallback else []
         settled = [] if requirements is None else requirements.answered_questions

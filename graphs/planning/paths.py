@@ -13,6 +13,7 @@ REDIRECTED = (
     "Planned `{planned}` to change is not in the repository, and the ticket does not ask for"
     " it; the plan now names `{existing}`, the code that matches the ticket best."
 )
+EXISTS = "Planned to create `{path}`, which the repository has: the plan now changes it."
 SOURCE_SUFFIXES = {".py", ".js", ".ts", ".tsx", ".go", ".rs", ".java", ".rb"}
 
 
@@ -40,7 +41,8 @@ def resolve_paths(
     it is planned already): in a large repository the small model invented
     `depot/billing/calculate_weight.py` for the weight `depot/shipping/weights.py` works out.
     A new file in a folder that does not exist goes into the repository's one top-level
-    package, when it has one. A new file beside existing code stays as planned.
+    package, when it has one. A new file beside existing code stays as planned. A file to
+    create that the repository has is one to change: its code is kept.
     """
     existing = set(repository)
     renamed: dict[str, str] = {}
@@ -53,6 +55,10 @@ def resolve_paths(
     notes: list[str] = []
     for planned in files:
         path = planned.path
+        if path in existing and planned.action == "create":
+            notes.append(EXISTS.format(path=path))
+            resolved.append(planned.model_copy(update={"action": "modify"}))
+            continue
         if path in existing or planned.action == "delete":
             resolved.append(planned)
             continue

@@ -49,6 +49,15 @@ def test_existing_files_new_files_beside_the_code_and_tests_stay_as_planned() ->
     assert files == kept and notes == []
 
 
+def test_a_file_to_create_that_the_repository_has_is_changed_instead() -> None:
+    files, notes, renamed = resolve_paths([planned("csvsum/stats.py", "create")], REPOSITORY)
+    assert [(f.path, f.action) for f in files] == [("csvsum/stats.py", "modify")]
+    assert notes == [
+        "Planned to create `csvsum/stats.py`, which the repository has: the plan now changes it."
+    ]
+    assert renamed == {}
+
+
 def test_two_planned_paths_meaning_one_file_become_one_entry() -> None:
     files, _, _ = resolve_paths([planned("csvsum/stats.py"), planned("lib/stats.py")], REPOSITORY)
     assert [f.path for f in files] == ["csvsum/stats.py"]

@@ -143,6 +143,24 @@ async def test_a_planned_change_to_a_missing_file_lands_in_the_related_code(
     assert any("`calc/minus.py` to change is not in the repository" in r for r in plan.risks)
 
 
+async def test_a_plan_keeps_existing_code_and_the_packaging_the_ticket_does_not_ask_about(
+    ticket: TicketContext, analysis: Analysis
+) -> None:
+    answer = {
+        **PLAN_ANSWER,
+        "files": [
+            {"path": "calc/ops.py", "action": "create", "purpose": "Implement subtract."},
+            {"path": "pyproject.toml", "action": "modify", "purpose": "Include the package."},
+        ],
+    }
+    analysis = analysis.model_copy(update={"files": [*analysis.files, "pyproject.toml"]})
+    plan = await create_plan(ScriptedChatModel([json.dumps(answer)]), ticket, analysis, None, [], 1)
+    assert [(f.path, f.action) for f in plan.files] == [("calc/ops.py", "modify")]
+    assert any("Planned to create `calc/ops.py`, which the repository has" in r for r in plan.risks)
+    assert any("Dropped changing `pyproject.toml`" in r for r in plan.risks)
+    assert "`calc/ops.py` (modify)" in plan.markdown
+
+
 async def test_answers_that_never_parse_give_a_plan_built_from_the_requirements(
     ticket: TicketContext, analysis: Analysis
 ) -> None:
