@@ -9,6 +9,7 @@ import asyncio
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +49,8 @@ WORKSPACE = "agents"
 TEST_TIMEOUT_SECONDS = 600.0
 # Heartbeat details stay well below the server's payload limit; larger progress is not saved.
 MAX_CHECKPOINT_BYTES = 1_000_000
+# The ticket's time kept for what follows the loop: the last test run, the push, the PR.
+FINISH_RESERVE_S = 60.0
 
 
 @contextmanager
@@ -73,6 +76,14 @@ def test_command_for(inp: ImplementInput, repo_dir: Path) -> str | None:
         return command
     files = scan_files(repo_dir)
     return detect_test_command(repo_dir, files, detect_frameworks(repo_dir, files))
+
+
+def seconds_until(finish_by: datetime | None) -> float | None:
+    """The seconds the loop has for revisions before the ticket's time for work runs out,
+    the steps after the loop (the last tests, the push, the pull request) set aside."""
+    if finish_by is None:
+        return None
+    return (finish_by - datetime.now(UTC)).total_seconds() - FINISH_RESERVE_S
 
 
 class AgentActivities:
@@ -198,6 +209,7 @@ class AgentActivities:
                 max_revisions=max_revisions,
                 example_tests=self._example_tests,
                 minutes=self._minutes,
+                seconds_left=seconds_until(getattr(inp, "finish_by", None)),
                 progress=progress,
                 on_progress=save,
                 on_start=reporter.started,

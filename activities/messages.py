@@ -1,5 +1,7 @@
 """Typed inputs and results of every activity (one pair each, so fields can be added safely)."""
 
+from datetime import datetime
+
 from pydantic import BaseModel, Field
 
 from activities.secret_findings import SecretFinding
@@ -215,3 +217,5 @@ class ImplementInput(BaseModel):
     test_timeout_seconds: float = 600
     max_revisions: int = 15
     run_checks: bool = True  # the check commands the repository's instructions name
+    # When the ticket's time for work runs out: no revision starts that would end later.
+    finish_by: datetime | None = None

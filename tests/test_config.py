@@ -37,6 +37,16 @@ def test_bad_field_names_file_and_field(tmp_path: Path) -> None:
     assert str(path) in str(bad.value) and "projects.CALC.max_reminders" in str(bad.value)
 
 
+def test_minutes_of_work_reach_the_ticket(tmp_path: Path) -> None:
+    path = write(tmp_path, '[projects.CALC]\nrepository = "acme/calc"\nwork_minutes = 15\n')
+    assert ticket_input("CALC-7", Settings(projects_file=path)).work_minutes == 15
+    plain = write(tmp_path, '[projects.CALC]\nrepository = "acme/calc"\n')
+    assert ticket_input("CALC-7", Settings(projects_file=plain)).work_minutes is None
+    bad = write(tmp_path, '[projects.CALC]\nrepository = "acme/calc"\nwork_minutes = -1\n')
+    with pytest.raises(ProjectConfigError, match="projects.CALC.work_minutes"):
+        load_projects(bad)
+
+
 def test_a_cost_cap_in_dollars_reaches_the_ticket(tmp_path: Path) -> None:
     path = write(tmp_path, '[projects.CALC]\nrepository = "acme/calc"\ncost_cap = 2.5\n')
     assert ticket_input("CALC-7", Settings(projects_file=path)).cost_cap == 2.5

@@ -67,6 +67,7 @@ def ticket_input(
         max_plan_rejections=project.max_plan_rejections,
         token_budget=project.token_budget,
         cost_cap=project.cost_cap,
+        work_minutes=project.work_minutes,
         waits=WaitPolicy(
             reminder_interval=timedelta(hours=project.reminder_interval_hours),
             max_reminders=project.max_reminders,

@@ -48,6 +48,9 @@ class ProjectConfig(BaseModel):
     expire_after_days: float = Field(default=7, gt=0)
     token_budget: int | None = Field(default=None, gt=0)
     cost_cap: float | None = Field(default=None, gt=0)  # US dollars
+    # Minutes of work on a ticket (waits for people aside) before the implementation ends
+    # with its best revision and opens the pull request; none means no limit.
+    work_minutes: float | None = Field(default=None, gt=0)
     max_plan_rejections: int = Field(default=5, ge=1)
     # After the pull request opens: follow it (CI fixes, review rounds) until merged or closed.
     follow_pull_request: bool = True

@@ -90,7 +90,7 @@ class ImplementationWorkflow:
                 repo=repo, ticket=inp.ticket, plan=inp.plan, requirements=inp.requirements,
                 analysis=inp.analysis, test_command=inp.project.test_command,
                 setup_command=inp.project.setup_command,
-                run_checks=inp.project.instruction_checks,
+                run_checks=inp.project.instruction_checks, finish_by=inp.finish_by,
             ),
             task_queue=inp.agent_task_queue,
             start_to_close_timeout=LLM_TIMEOUT,

@@ -1,6 +1,6 @@
 """Typed inputs, results and human-input payloads of the ticket workflow and its activities."""
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from pydantic import BaseModel, Field, model_validator
 
@@ -121,6 +121,9 @@ class TicketInput(BaseModel):
     waits: WaitPolicy = Field(default_factory=WaitPolicy)
     token_budget: int | None = None
     cost_cap: float | None = None  # dollars the model calls may cost before the ticket pauses
+    # Minutes of work (waits for people aside) after which the implementation ends with its
+    # best revision and the pull request opens.
+    work_minutes: float | None = Field(default=None, gt=0)
     agent_task_queue: str | None = None
     review: ReviewPolicy = Field(default_factory=ReviewPolicy)
     # Started again with --restart after an earlier run: the branch starts from the current base.
@@ -147,6 +150,8 @@ class ImplementationInput(BaseModel):
     approved_secrets: list[SecretFinding] = Field(default_factory=list)
     # The ticket's phases so far, for the model cost the pull request's description shows.
     usage: list[PhaseUsage] = Field(default_factory=list)
+    # When the ticket's time for work runs out (`TicketInput.work_minutes`), if it has one.
+    finish_by: datetime | None = None
 
 
 class ImplementationResult(BaseModel):

@@ -2,6 +2,7 @@
 
 import asyncio
 from collections.abc import Callable
+from datetime import datetime
 
 from temporalio import workflow
 from temporalio.exceptions import (
@@ -48,7 +49,7 @@ with workflow.unsafe.imports_passed_through():
     from workflows.steps import TicketSteps
     from workflows.texts import ANSWERED, answer_comment
     from workflows.tracker import Tracker
-    from workflows.waits import Waiter
+    from workflows.waits import Waiter, work_ends_at
 
 # An approved plan that answers the ticket's question ends the ticket with the answer on Jira.
 ANSWER_ONLY = "answer-only"
@@ -119,6 +120,7 @@ class TicketWorkflow(HumanHandlers, PullRequestHandlers, SteeringHandlers):
             analysis=analysis,
             agent_task_queue=inp.agent_task_queue,
             usage=[u for u in self._status.usage if u.phase != Phase.IMPLEMENTATION],
+            finish_by=self._work_ends_at(),
         )
         with self._tracker.step(f"Implement plan v{plan.version}"):
             done = await self._implement(work, "", f"Implement plan v{plan.version}")
@@ -268,6 +270,14 @@ class TicketWorkflow(HumanHandlers, PullRequestHandlers, SteeringHandlers):
                     "Refine the ticket and start it again with `starter.py KEY --restart`."
                 )
                 raise ApplicationError(message, type="PlanRejectedTooOften", non_retryable=True)
+
+    def _work_ends_at(self) -> datetime | None:
+        """When the ticket's minutes of work run out, if it has a limit."""
+        minutes = self._inp.work_minutes
+        if minutes is None:
+            return None
+        now = workflow.now()
+        return work_ends_at(minutes, workflow.info().start_time, now, self._waiter.waited)
 
     async def _wait(
         self,

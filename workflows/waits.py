@@ -21,6 +21,13 @@ def reminder_text(key: str, what: str, number: int, left: timedelta) -> str:
     )
 
 
+def work_ends_at(minutes: float, started: datetime, now: datetime, waited: timedelta) -> datetime:
+    """When a ticket's `minutes` of work run out: counted from its start, less the time it
+    waited for people."""
+    worked = now - started - waited
+    return now + timedelta(minutes=minutes) - worked
+
+
 def expiry_text(key: str, what: str) -> str:
     """The comment that says the ticket expired and how to start it again."""
     return (
@@ -37,6 +44,7 @@ class Waiter:
         self._policy = policy
         self._outbox = outbox
         self._count = 0
+        self.waited = timedelta(0)  # every wait's length so far: time that is not work
 
     async def wait(self, ready: Callable[[], bool], status: Status, what: str) -> bool:
         """True once `ready()` holds; False when the wait expired (after posting why)."""
@@ -73,5 +81,6 @@ class Waiter:
                 )
 
     def _record(self, status: Status, started: datetime) -> None:
-        """The wait's length, for the human-wait histogram."""
+        """The wait's length, for the human-wait histogram and the time that is not work."""
+        self.waited += workflow.now() - started
         record_human_wait(workflow.metric_meter(), status.value, workflow.now() - started)

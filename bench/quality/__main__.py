@@ -30,6 +30,8 @@ from localmodel.server import base_url, describe_model, server_url
 DATA_DIR = ROOT / ".data" / "bench-quality"
 REVISION_MINUTES = 6.0
 TICKET_MINUTES = 12.0
+# The ticket's start and the pull request's opening, outside its time for work.
+DEADLINE_MARGIN_MINUTES = 0.5
 # The longest a cut ticket's call keeps the server reading before the next ticket starts anyway.
 IDLE_WAIT_S = 300.0
 
@@ -56,11 +58,20 @@ def run_settings(args: argparse.Namespace, tickets: list[Ticket], number: int) -
     """The settings of run `number`: its own data directory and seed, in the environment the
     stack's processes inherit."""
     probe = Settings()
-    overrides = prepare_data_dir(DATA_DIR / f"run-{number}", tickets, probe.jira_base_url)
+    overrides = prepare_data_dir(
+        DATA_DIR / f"run-{number}", tickets, probe.jira_base_url, work_minutes(args)
+    )
     overrides.update(bench_overrides(args))
     overrides["TICKETSMITH_MODEL_SEED"] = str(seed_of(args, number))
     os.environ.update(overrides)
     return Settings(temporal_env_config=False)  # its own stack's dev server
+
+
+def work_minutes(args: argparse.Namespace) -> float | None:
+    """The tickets' time for work: the deadline, less what the workflow needs around it."""
+    if not args.ticket_minutes:
+        return None
+    return max(args.ticket_minutes - DEADLINE_MARGIN_MINUTES, args.ticket_minutes / 2)
 
 
 def seed_of(args: argparse.Namespace, number: int) -> int:

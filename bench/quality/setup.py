@@ -41,20 +41,26 @@ def seed_data(tickets: list[Ticket]) -> dict[str, object]:
     }
 
 
-def projects_toml(tickets: list[Ticket], discord_url: str) -> str:
-    """The projects file: each ticket's project works on its own repository."""
+def projects_toml(
+    tickets: list[Ticket], discord_url: str, work_minutes: float | None = None
+) -> str:
+    """The projects file: each ticket's project works on its own repository, for at most
+    `work_minutes` when given."""
+    limit = "" if work_minutes is None else f"work_minutes = {work_minutes:g}\n"
     blocks = [
         f'[projects.{t.project}]\nrepository = "{OWNER}/{t.name}"\nbase_branch = "main"\n'
         f'test_command = "{TEST_COMMAND}"\nimplement_after_approval = true\n'
         # Scored once the pull request opens: nobody reviews it here.
         "follow_pull_request = false\n"
-        f'discord_webhook_url = "{discord_url}"\n'
+        f'discord_webhook_url = "{discord_url}"\n{limit}'
         for t in tickets
     ]
     return "# Written by the quality benchmark for its own run.\n\n" + "\n".join(blocks)
 
 
-def prepare_data_dir(data_dir: Path, tickets: list[Ticket], emulator_url: str) -> dict[str, str]:
+def prepare_data_dir(
+    data_dir: Path, tickets: list[Ticket], emulator_url: str, work_minutes: float | None = None
+) -> dict[str, str]:
     """A fresh data directory with the seed and projects file; the settings that point at them."""
     shutil.rmtree(data_dir, ignore_errors=True)
     data_dir.mkdir(parents=True)
@@ -63,7 +69,7 @@ def prepare_data_dir(data_dir: Path, tickets: list[Ticket], emulator_url: str) -
     hook = json.loads(BUILT_IN_SEED.read_text())["discord_webhooks"][0]
     projects = data_dir / "projects.toml"
     discord = f"{emulator_url}/api/webhooks/{hook['id']}/{hook['token']}"
-    projects.write_text(projects_toml(tickets, discord))
+    projects.write_text(projects_toml(tickets, discord, work_minutes))
     return {
         "TICKETSMITH_DATA_DIR": str(data_dir),
         "TICKETSMITH_PROJECTS_FILE": str(projects),

@@ -61,8 +61,9 @@ def make_after_tests(
     max_revisions: int, budget: Budget | None = None, stalls_allowed: int = STALLS_ALLOWED
 ) -> Callable[[ImplementationState], Awaitable[Literal["review", "supervisor", "finish"]]]:
     """The router after the tests, by the revision's outcome: QA reviews a kept or salvaged
-    revision; a discarded one, or files that do not compile or import, go straight back to the
-    supervisor, and so does a revision that changed nothing, until `stalls_allowed` in a row."""
+    revision (unless the ticket's time for work is over); a discarded one, or files that do
+    not compile or import, go straight back to the supervisor, and so does a revision that
+    changed nothing, until `stalls_allowed` in a row."""
 
     async def after_tests(state: ImplementationState) -> Literal["review", "supervisor", "finish"]:
         more = state["revision"] < max_revisions and not (budget and budget.spent())
@@ -72,7 +73,7 @@ def make_after_tests(
             case Redo() | Discarded():
                 return "supervisor" if more else "finish"
             case Kept() | Salvaged():
-                return "review"
+                return "finish" if budget and budget.over() else "review"
             case unexpected:
                 raise ValueError(f"after_tests ran without a tested revision: {unexpected!r}")
 
@@ -106,10 +107,11 @@ def build_implementation_graph(
     example_tests: bool = False,
     minutes: float | None = None,
     steering: Steering | None = None,
+    seconds_left: float | None = None,
 ) -> CompiledStateGraph:
     """Compile the implementation graph around a model, extra tools and the project's tests."""
     journal = journal or Journal()
-    budget = Budget(minutes)
+    budget = Budget(minutes, seconds_left=seconds_left)
     builder = StateGraph(ImplementationState, input_schema=ImplementationInput)
     builder.add_node("prepare", prepare)
     builder.add_node("criteria", make_criteria(model, tester, journal, example_tests))
@@ -161,6 +163,7 @@ async def implement_plan(
     on_progress: Callable[[Progress], None] | None = None,
     on_start: StepStarted | None = None,
     steering: Steering | None = None,
+    seconds_left: float | None = None,
 ) -> Implementation:
     """Implement the plan: parallel workers, the project's tests, QA, and fixes until it passes.
 
@@ -170,8 +173,9 @@ async def implement_plan(
     are written as tests first (no model call), with the model's tests of errors and values
     they state without a call, and kept when they fail on the original code for the stated
     reason. With `minutes`, no revision starts
-    once that long has passed: the run finishes with its best revision. `steering` is where
-    people's guidance for the next revision and a stop come from.
+    once that long has passed: the run finishes with its best revision; with `seconds_left`
+    (the ticket's time for work) no revision starts that would end past it. `steering` is
+    where people's guidance for the next revision and a stop come from.
     """
     if max_revisions < 1:
         raise ValueError("max_revisions must be at least 1")
@@ -185,6 +189,7 @@ async def implement_plan(
         example_tests=example_tests,
         minutes=minutes,
         steering=steering,
+        seconds_left=seconds_left,
     )
     state = await graph.ainvoke(
         {

@@ -31,12 +31,14 @@ def make_supervisor(steering: Steering | None, budget: Budget) -> AsyncNode[Impl
 
     async def steered(state: ImplementationState) -> dict[str, Any]:
         if steering is None:
+            budget.revision_began()
             return supervisor(state)
         news = await steering.news()
         if news.stop_by:
             budget.stop(news.stop_by)
             if state.get("revision", 0) > 0:  # the best revision so far goes out
                 return {"round_paths": []}
+        budget.revision_began()
         update = supervisor(state)
         if news.said:
             known = set(state.get("guided", []))

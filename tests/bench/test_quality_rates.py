@@ -21,6 +21,7 @@ from bench.quality.revisions import (
 from bench.quality.scoring import Count, Score
 from bench.quality.tickets import load_tickets
 from graphs.progress import ImplementationProgress
+from tickets.projects import load_projects
 from workflows.messages import Phase, PhaseUsage, Status, TicketResult, TicketStatus
 
 RESULTS = Path(bench.__file__).resolve().parent / "results"
@@ -129,7 +130,7 @@ def test_every_run_gets_its_own_data_directory_and_seed(
     monkeypatch.setattr(bench, "DATA_DIR", tmp_path / "bench-quality")
     args = argparse.Namespace(
         model="offline", seed=41, runs=2,
-        example_tests=None, max_revisions=None, revision_minutes=None,
+        example_tests=None, max_revisions=None, revision_minutes=None, ticket_minutes=10,
     )  # fmt: skip
     tickets = load_tickets(["slug-separator"])
     first = bench.run_settings(args, tickets, 1)
@@ -137,7 +138,9 @@ def test_every_run_gets_its_own_data_directory_and_seed(
     assert (first.model_seed, second.model_seed) == (41, 42)
     assert first.data_dir == tmp_path / "bench-quality" / "run-1"
     assert second.data_dir == tmp_path / "bench-quality" / "run-2"
-    assert (second.data_dir / "projects.toml").is_file()
+    # the tickets work within the deadline: their pull requests open before it cuts them
+    projects = load_projects(second.data_dir / "projects.toml")
+    assert projects["SLUG"].work_minutes == 9.5
     assert os.environ["TICKETSMITH_MODEL_SEED"] == "42"
 
 
@@ -145,8 +148,11 @@ def test_a_ticket_is_bounded_in_time_unless_told_otherwise() -> None:
     bounded = bench.build_parser().parse_args([])
     assert (bounded.revision_minutes, bounded.ticket_minutes) == (6.0, 12.0)
     assert bench.bench_overrides(bounded)["TICKETSMITH_IMPLEMENTATION_MINUTES"] == "6.0"
+    assert bench.work_minutes(bounded) == 11.5
     unbounded = bench.build_parser().parse_args(["--revision-minutes", "0"])
     assert "TICKETSMITH_IMPLEMENTATION_MINUTES" not in bench.bench_overrides(unbounded)
+    endless = bench.build_parser().parse_args(["--ticket-minutes", "0"])
+    assert bench.work_minutes(endless) is None
 
 
 def test_the_first_revision_is_read_once_its_files_are_written() -> None:

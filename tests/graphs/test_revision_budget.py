@@ -1,14 +1,18 @@
-"""The minutes for revisions: once spent, no revision starts and the best one goes out."""
+"""The minutes for revisions and the ticket's time for work: once spent, no revision starts
+and the best one goes out."""
 
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 from langchain_core.messages import BaseMessage
 
+from activities.agents import FINISH_RESERVE_S, seconds_until
 from graphs.implementation.budget import Budget
 from graphs.implementation.graph import build_implementation_graph
-from graphs.schemas import TicketContext
+from graphs.models import ScriptedChatModel
+from graphs.schemas import Implementation, TicketContext
 from tests.graphs.test_implementation_loop import (
     ADD,
     OPS,
@@ -19,6 +23,7 @@ from tests.graphs.test_implementation_loop import (
     team,
     verdict,
 )
+from workflows.waits import work_ends_at
 
 
 class Clock:
@@ -44,9 +49,10 @@ def test_a_budget_is_spent_when_its_minutes_have_passed() -> None:
         Budget(0, clock)
 
 
-async def test_no_revision_starts_once_the_minutes_are_spent(
-    tiny_repo: Path, ticket: TicketContext, monkeypatch: pytest.MonkeyPatch
-) -> None:
+async def never_passing(
+    tiny_repo: Path, ticket: TicketContext, monkeypatch: pytest.MonkeyPatch, **options: Any
+) -> tuple[Implementation, ScriptedChatModel, Clock]:
+    """A run whose every model call takes a minute and whose QA never passes."""
     clock = Clock()
     monkeypatch.setattr("graphs.implementation.budget.monotonic", clock)
 
@@ -57,12 +63,18 @@ async def test_no_revision_starts_once_the_minutes_are_spent(
         return file_answer(OPS, ADD + f"\n\nVERSION = {inputs['revision']}\n")
 
     model = team(handle)
-    graph = build_implementation_graph(model, max_revisions=15, minutes=5)
+    graph = build_implementation_graph(model, max_revisions=15, **options)
     state = await graph.ainvoke(
         {"repo_dir": tiny_repo, "ticket": ticket, "plan": plan_for(OPS), "requirements": None},
         {"recursion_limit": 100},
     )
-    result = state["implementation"]
+    return state["implementation"], model, clock
+
+
+async def test_no_revision_starts_once_the_minutes_are_spent(
+    tiny_repo: Path, ticket: TicketContext, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    result, model, _ = await never_passing(tiny_repo, ticket, monkeypatch, minutes=5)
     # revisions 1 and 2 take two minutes each; the fifth minute passes in revision 3
     assert result.revisions == 3, tasks_of(model)
     assert "Stopped after revision 3: the 5 minutes for revisions ran out." in result.notes
@@ -88,3 +100,64 @@ async def test_a_run_that_stopped_changing_does_not_blame_the_time(
     result = state["implementation"]
     assert result.revisions == 1 and result.changes == []  # stopped: no file changed
     assert "minutes for revisions ran out" not in result.notes
+
+
+def test_no_revision_starts_that_would_end_past_the_time_for_work() -> None:
+    clock = Clock()
+    budget = Budget(None, clock, seconds_left=600)
+    assert not budget.spent()  # no revision yet: the first one always starts
+    budget.revision_began()
+    clock.now = 250.0  # a revision of 250 s ends; another would end at 500 s
+    assert not budget.spent() and not budget.over()
+    budget.revision_began()
+    clock.now = 350.0  # this one took 100 s; another ends at 450 s, still in time
+    assert not budget.spent()
+    budget.revision_began()
+    clock.now = 560.0  # 210 s: another would end at 770 s, past the 600
+    assert budget.spent() and not budget.over()
+    assert "the ticket's time for work would run out" in budget.note(3)
+    clock.now = 600.0
+    assert budget.over()
+
+
+def test_the_minutes_for_revisions_still_end_a_run_with_time_for_work_left() -> None:
+    clock = Clock()
+    budget = Budget(2, clock, seconds_left=3600)
+    budget.revision_began()
+    clock.now = 130.0
+    assert budget.spent()
+    assert budget.note(1) == "Stopped after revision 1: the 2 minutes for revisions ran out."
+
+
+async def test_a_run_with_little_time_for_work_ends_after_one_unreviewed_revision(
+    tiny_repo: Path, ticket: TicketContext, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    result, model, _ = await never_passing(
+        tiny_repo, ticket, monkeypatch, minutes=30, seconds_left=45
+    )
+    assert result.revisions == 1 and "review" not in tasks_of(model), tasks_of(model)
+    assert result.changes[0].content.endswith("VERSION = 1\n")
+    assert "the ticket's time for work would run out" in result.notes
+
+
+async def test_revisions_stop_while_the_next_one_still_fits(
+    tiny_repo: Path, ticket: TicketContext, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # each revision is two calls (two minutes): a third would end at 6 min, past the 5
+    result, model, clock = await never_passing(tiny_repo, ticket, monkeypatch, seconds_left=300)
+    assert result.revisions == 2, tasks_of(model)
+    assert tasks_of(model).count("review") == 2
+    assert clock.now <= 300
+
+
+def test_the_work_ends_the_minutes_after_the_start_less_the_waits() -> None:
+    started = datetime(2026, 11, 27, 9, 0, tzinfo=UTC)
+    now = started + timedelta(hours=3, minutes=4)  # 3 hours waited, 4 minutes worked
+    ends = work_ends_at(10, started, now, timedelta(hours=3))
+    assert ends == now + timedelta(minutes=6)
+
+
+def test_the_loop_keeps_a_minute_for_the_steps_after_it() -> None:
+    assert seconds_until(None) is None
+    left = seconds_until(datetime.now(UTC) + timedelta(minutes=5))
+    assert left is not None and 300 - FINISH_RESERVE_S - 5 < left <= 300 - FINISH_RESERVE_S

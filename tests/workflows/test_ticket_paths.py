@@ -231,3 +231,36 @@ def test_questions_compare_without_case_spacing_or_closing_marks() -> None:
         Question(text="zero to a negative power?", why=""),
     ]
     assert [q.text for q in unasked(pending, asked)] == ["Zero to a negative power?"]
+
+
+async def test_the_time_for_work_leaves_out_the_waits_for_people(
+    time_skipping_env: WorkflowEnvironment,
+) -> None:
+    fakes = FakeActivities()
+    inp = ticket_input("TIME-1")
+    inp.work_minutes = 20
+    async with running_ticket(time_skipping_env, fakes, inp) as handle:
+        await wait_until(handle, awaiting(Status.AWAITING_ANSWERS))
+        await time_skipping_env.sleep(timedelta(hours=5))
+        await handle.signal(TicketWorkflow.answer, AnswerInput(text="floats"))
+        await wait_until(handle, awaiting(Status.AWAITING_APPROVAL))
+        await handle.signal(TicketWorkflow.approve, ApprovalInput(author="bob"))
+        result = await asyncio.wait_for(handle.result(), DEADLINE_S)
+        started = (await handle.describe()).start_time
+    assert result.status == Status.COMPLETED and started is not None
+    finish_by = fakes.calls["implement_changes"][0].finish_by
+    assert finish_by is not None
+    # the five hours of waiting are not work: the 20 minutes count from after them
+    assert started + timedelta(hours=5, minutes=19) <= finish_by
+    assert finish_by <= started + timedelta(hours=6)
+
+
+async def test_a_ticket_without_a_time_for_work_has_no_end(
+    time_skipping_env: WorkflowEnvironment,
+) -> None:
+    fakes = FakeActivities(questions=False)
+    inp = ticket_input("TIME-2")
+    inp.auto = True
+    async with running_ticket(time_skipping_env, fakes, inp) as handle:
+        await asyncio.wait_for(handle.result(), DEADLINE_S)
+    assert fakes.calls["implement_changes"][0].finish_by is None
