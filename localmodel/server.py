@@ -19,12 +19,6 @@ def layout_for(settings: Settings) -> Layout:
     return Layout(settings.models_dir, settings.local_model_path)
 
 
-# Prompt tokens the server reads before it looks for cancelled requests again: a request
-# whose client went away (a ticket cancelled, a call past its timeout) stops within this many
-# tokens instead of reading its whole prompt (its default, 2,048, is a minute on two cores).
-PROMPT_BATCH = 512
-
-
 def server_url(settings: Settings) -> str:
     """The local server's root (its `/health` and `/slots`)."""
     return f"http://{settings.local_model_host}:{settings.local_model_port}"
@@ -50,7 +44,7 @@ def server_argv(settings: Settings) -> list[str]:
         str(binary), "-m", str(layout.model_file),
         "--host", settings.local_model_host, "--port", str(settings.local_model_port),
         "-c", str(settings.local_model_context * slots), "-np", str(slots),
-        "-t", str(os.cpu_count() or 2), "-b", str(PROMPT_BATCH),
+        "-t", str(os.cpu_count() or 2),
         "--jinja", "--alias", LOCAL_MODEL_ALIAS, "--no-webui",
     ]  # fmt: skip
 

@@ -10,7 +10,6 @@ from embedded.stack import Stack, StackError, child_env
 from harness.processes import free_port
 from localmodel.layout import Layout
 from localmodel.server import (
-    PROMPT_BATCH,
     LocalModelMissingError,
     describe_model,
     server_argv,
@@ -50,7 +49,6 @@ def test_the_server_runs_one_slot_with_the_whole_context(installed: Layout, tmp_
     assert argv[argv.index("-m") + 1] == str(installed.model_file)
     assert argv[argv.index("-c") + 1] == "4096" and argv[argv.index("-np") + 1] == "1"
     assert argv[argv.index("--port") + 1] == str(settings.local_model_port)
-    assert argv[argv.index("-b") + 1] == str(PROMPT_BATCH)  # a cancelled call stops soon
     assert "local: Qwen2.5-Coder-1.5B-Instruct" in describe_model(settings)
 
 
