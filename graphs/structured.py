@@ -11,6 +11,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 from langchain_openai import ChatOpenAI
 from pydantic import BaseModel, BeforeValidator, ValidationError
 
+from graphs.answer_shape import outline
 from graphs.metering import count_call
 
 M = TypeVar("M", bound=BaseModel)
@@ -87,9 +88,9 @@ def parse_answer(text: str, schema: type[M]) -> M:
 
 def schema_instructions(schema: type[BaseModel]) -> str:
     """The answer format appended to a system prompt."""
-    compact = json.dumps(schema.model_json_schema(), separators=(",", ":"))
     return (
-        f"Answer with one JSON object and nothing else. It must match this JSON schema:\n{compact}"
+        "Answer with one JSON object and nothing else, shaped like this "
+        f"(notes after // are not part of it):\n{outline(schema)}"
     )
 
 

@@ -29,6 +29,7 @@ from graphs.planning.state import (
     PlanAnswer,
     PlannedFileAnswer,
     PlanningState,
+    plan_answer_schema,
 )
 from graphs.prompting import task_prompt
 from graphs.schemas import Analysis, Contract, Plan, PlannedFile, Requirements, TicketContext
@@ -141,12 +142,15 @@ def make_draft(model: BaseChatModel) -> AsyncNode[PlanningState]:
             "plan", inputs, key=ticket.key, summary=ticket.summary, version=str(state["version"])
         )
         before = state.get("tokens", 0)  # the triage's, when it asked
+        revised = bool(state["feedback"]) or state.get("previous") is not None
+        schema = plan_answer_schema(question="?" in asked_text(ticket), revised=revised)
         try:
-            answer, tokens = await ask_structured(model, system, human, PlanAnswer)
+            asked, tokens = await ask_structured(model, system, human, schema)
         except ModelAnswerError as err:  # a plan from what is known beats a failed ticket
             reason = trim(str(err).split(" Raw answer:", 1)[0], 300)
             fallback = fallback_plan(ticket, analysis, requirements, candidates)
             return {"answer": fallback, "fallback": reason, "tokens": before + err.tokens}
+        answer = PlanAnswer.model_validate(asked.model_dump())
         return {"answer": answer, "tokens": before + tokens}
 
     return draft

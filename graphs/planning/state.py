@@ -1,8 +1,9 @@
 """State of the planning graph and the model's answer schema."""
 
-from typing import Annotated, Literal, NotRequired, TypedDict
+from functools import cache
+from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, create_model
 
 from graphs.refinement.state import without_default
 from graphs.schemas import Analysis, Plan, Requirements, TicketContext
@@ -63,6 +64,24 @@ class PlanAnswer(BaseModel):
         description="Only for a question that needs no code change: the answer, with files "
         "left empty; otherwise empty",
     )
+
+
+REVISION_FIELDS = frozenset({"addresses_feedback", "changes_since_previous"})
+
+
+@cache
+def plan_answer_schema(*, question: bool, revised: bool) -> type[BaseModel]:
+    """The plan's schema with only the fields that can apply: the server's grammar then offers
+    the model no field to ramble in (a first plan of a small model had run to its token cap)."""
+    left_out = (set() if question else {"answer"}) | (set() if revised else REVISION_FIELDS)
+    if not left_out:
+        return PlanAnswer
+    fields: dict[str, Any] = {
+        name: (info.annotation, info)
+        for name, info in PlanAnswer.model_fields.items()
+        if name not in left_out
+    }
+    return create_model("PlanAnswer", __doc__=PlanAnswer.__doc__, **fields)
 
 
 class PlanningInput(TypedDict):

@@ -30,7 +30,8 @@ async def test_the_model_answering_plans_no_change(
     ticket: TicketContext, analysis: Analysis
 ) -> None:
     model = ScriptedChatModel([json.dumps({**QUESTION, "answer": f"{ANSWER}\nSecond line."})])
-    answered = await create_plan(model, ticket, analysis, None, [], 1)
+    asked = ticket.model_copy(update={"description": "Is the rounding of to_cents intended?"})
+    answered = await create_plan(model, asked, analysis, None, [], 1)
     assert answered.answer_only and answered.files == []
     assert answered.answer == f"{ANSWER}\nSecond line."
     section = answered.markdown.split("## No code change: this ticket is answered\n", 1)[1]
@@ -42,7 +43,8 @@ async def test_an_answer_beside_planned_files_is_not_kept(
 ) -> None:
     files = [{"path": "calc/ops.py", "action": "modify", "purpose": "Round half up."}]
     model = ScriptedChatModel([json.dumps({**QUESTION, "files": files, "answer": ANSWER})])
-    changed = await create_plan(model, ticket, analysis, None, [], 1)
+    asked = ticket.model_copy(update={"description": "Should to_cents round half up?"})
+    changed = await create_plan(model, asked, analysis, None, [], 1)
     assert not changed.answer_only and changed.answer == ""
     assert [f.path for f in changed.files] == ["calc/ops.py"]
     assert "No code change" not in changed.markdown

@@ -6,6 +6,7 @@ from pathlib import Path
 from graphs.analysis import index_repository, make_context_query_tool
 from graphs.models import ScriptedChatModel
 from graphs.planning import create_plan
+from graphs.planning.state import PlanAnswer, plan_answer_schema
 from graphs.prompting import read_task
 from graphs.schemas import Analysis, Requirements, TicketContext
 
@@ -67,6 +68,32 @@ async def test_feedback_the_model_ignored_is_still_listed(
     plan = await create_plan(model, ticket, analysis, None, ["Use decimals."], 2)
     section = plan.markdown.split("## Feedback addressed\n", 1)[1]
     assert "Use decimals." in section
+
+
+async def test_a_first_plan_is_offered_only_the_fields_that_can_apply(
+    ticket: TicketContext, analysis: Analysis
+) -> None:
+    """No reviewer feedback, no previous version, no question in the ticket: the schema the
+    model is held to has nothing to write about them."""
+    answer = {**PLAN_ANSWER, "changes_since_previous": ["Everything."], "answer": "Rambling."}
+    model = ScriptedChatModel([json.dumps(answer)])
+    plan = await create_plan(model, ticket, analysis, None, [], 1)
+    system = model.received[0][0].text
+    for field in ("changes_since_previous", "addresses_feedback", "answer"):
+        assert f'"{field}"' not in system, field
+    assert '"summary"' in system and '"files"' in system
+    assert plan.changes_since_previous == [] and plan.answer == ""
+
+
+def test_a_question_or_a_revision_keeps_its_fields():
+    first = plan_answer_schema(question=False, revised=False)
+    assert set(first.model_fields) == {"summary", "files", "test_plan", "risks", "contracts"}
+    assert "answer" in plan_answer_schema(question=True, revised=False).model_fields
+    revised = plan_answer_schema(question=False, revised=True).model_fields
+    assert {"addresses_feedback", "changes_since_previous"} <= set(revised)
+    assert plan_answer_schema(question=True, revised=True) is PlanAnswer
+    summary = first.model_json_schema()["properties"]["summary"]
+    assert summary == PlanAnswer.model_json_schema()["properties"]["summary"]
 
 
 CONTRACT = {
