@@ -51,6 +51,15 @@ class Budget:
             or self._no_room(now)
         )
 
+    def rushed(self) -> bool:
+        """Whether a review now, and another revision after it, would not both end by the hard
+        end: this revision's time so far twice over, for a review takes about half a revision
+        and the next revision is paced by this one with its review."""
+        if self._hard_end is None or self._revision_began is None:
+            return False
+        now = self._clock()
+        return now + 2 * (now - self._revision_began) >= self._hard_end
+
     def over(self) -> bool:
         """Whether the hard end has passed: the revision under way ends without a review."""
         return self._hard_end is not None and self._clock() >= self._hard_end

@@ -119,7 +119,7 @@ def build_implementation_graph(
     worker = make_worker(model, tools, journal)
     builder.add_node("worker", worker, input_schema=WorkerState)
     builder.add_node("tester", make_tester(tester, journal))
-    builder.add_node("review", make_review(model, journal))
+    builder.add_node("review", make_review(model, journal, budget))
     builder.add_node("settle", make_settle(tester, journal))
     builder.add_node("finish", make_finish(model, max_revisions, journal, budget))
     builder.add_edge(START, "prepare")

@@ -7,6 +7,7 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 
 from graphs.fences import safe_relative_path
+from graphs.implementation.budget import Budget
 from graphs.implementation.criteria.ticket import acceptance_criteria
 from graphs.implementation.diagnose.contracts import contract_gaps, ticket_words
 from graphs.implementation.diagnose.feedback import tail
@@ -154,17 +155,38 @@ def unraised(state: ImplementationState, changes: dict[str, FileChange]) -> list
     ]
 
 
-def make_review(model: BaseChatModel, journal: Journal) -> AsyncNode[ImplementationState]:
-    """The node that asks the model to review the revision (or replays the review)."""
+def unreviewed(tests: TestReport, missing: list[Fix]) -> Review:
+    """The verdict on a revision whose tests fail, without the model: not passed, with what
+    the plan's check finds missing; the failures are the next revision's feedback."""
+    summary = (
+        "Not passed: the tests fail. The model did not review this revision, so that the time"
+        " for work holds another one."
+    )
+    if missing:
+        lacking = " ".join(f"`{fix.path}`: {fix.instruction}" for fix in missing)
+        summary += f" Work the ticket asks for is missing: {lacking}"
+    return Review(passed=False, summary=summary, fixes=missing[:MAX_FIXES])
+
+
+def make_review(
+    model: BaseChatModel, journal: Journal, budget: Budget | None = None
+) -> AsyncNode[ImplementationState]:
+    """The node that asks the model to review the revision (or replays the review). A
+    revision whose tests fail, when a review would leave no time for the revision after it,
+    is not put to the model: its verdict cannot be a pass."""
 
     async def review(state: ImplementationState) -> dict[str, Any]:
         revision = state["revision"]
         outcome = journal.review(revision)
         if outcome is None:
             journal.start("review", revision)
-            system, human = review_prompt(state)
-            answer, tokens = await ask_structured(model, system, human, Review)
-            verdict = settle(answer, state.get("tests"), missing_work(state))
+            tests = state.get("tests")
+            if tests is not None and not tests.passed and budget is not None and budget.rushed():
+                verdict, tokens = unreviewed(tests, missing_work(state)), 0
+            else:
+                system, human = review_prompt(state)
+                answer, tokens = await ask_structured(model, system, human, Review)
+                verdict = settle(answer, tests, missing_work(state))
             outcome = ReviewOutcome(revision=revision, review=verdict, tokens=tokens)
             journal.record_review(outcome)
         return {"review": outcome.review, "tokens": outcome.tokens}

@@ -13,9 +13,14 @@ from graphs.implementation.budget import Budget
 from graphs.implementation.graph import build_implementation_graph
 from graphs.models import ScriptedChatModel
 from graphs.schemas import Implementation, TicketContext
+from harness.local_tester import LocalTester
 from tests.graphs.test_implementation_loop import (
     ADD,
+    BAD_OPS,
+    GOOD_OPS,
+    NEW_TESTS,
     OPS,
+    TESTS,
     Reply,
     file_answer,
     plan_for,
@@ -150,6 +155,69 @@ async def test_revisions_stop_while_the_next_one_still_fits(
     assert clock.now <= 300
 
 
+async def failing_then_fixed(
+    tiny_repo: Path, ticket: TicketContext, tmp_path: Path, clock: Clock, **options: Any
+) -> tuple[Implementation, ScriptedChatModel]:
+    """A run with real tests that fail on revision 1 and pass on revision 2; each model call
+    takes a minute, and QA passes whatever it is shown."""
+
+    def handle(task: str, inputs: dict[str, Any], messages: list[BaseMessage]) -> Reply:
+        clock.now += 60
+        if task == "review":
+            return verdict(True)
+        if inputs["path"] == TESTS:
+            return file_answer(TESTS, NEW_TESTS)
+        return file_answer(OPS, BAD_OPS if inputs["revision"] == 1 else GOOD_OPS)
+
+    model = team(handle)
+    tester = LocalTester(tiny_repo, tmp_path / "runs", "python -m pytest -q")
+    graph = build_implementation_graph(model, tester=tester, max_revisions=5, **options)
+    state = await graph.ainvoke(
+        {
+            "repo_dir": tiny_repo,
+            "ticket": ticket,
+            "plan": plan_for(OPS, TESTS),
+            "requirements": None,
+        },
+        {"recursion_limit": 100},
+    )
+    return state["implementation"], model
+
+
+async def test_a_failing_revision_skips_the_model_review_that_would_cost_the_next_one(
+    tiny_repo: Path, ticket: TicketContext, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clock = Clock()
+    monkeypatch.setattr("graphs.implementation.budget.monotonic", clock)
+    # revision 1 writes two files (2 min) and fails its tests: a review (1 min) and another
+    # revision (3 min) would end at 6 min, past the 5; without the review, revision 2 fits
+    result, model = await failing_then_fixed(tiny_repo, ticket, tmp_path, clock, seconds_left=300)
+    assert result.revisions == 2 and result.tests_passed, tasks_of(model)
+    assert tasks_of(model).count("review") == 1  # revision 2's, whose tests pass
+
+
+async def test_without_a_time_for_work_every_revision_is_reviewed(
+    tiny_repo: Path, ticket: TicketContext, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clock = Clock()
+    monkeypatch.setattr("graphs.implementation.budget.monotonic", clock)
+    result, model = await failing_then_fixed(tiny_repo, ticket, tmp_path, clock)
+    assert result.revisions == 2 and result.tests_passed
+    assert tasks_of(model).count("review") == 2
+
+
+def test_a_review_is_rushed_when_it_and_another_revision_would_pass_the_end() -> None:
+    clock = Clock()
+    budget = Budget(None, clock, seconds_left=600)
+    assert not budget.rushed()  # no revision under way
+    budget.revision_began()
+    clock.now = 150.0  # a review and another revision: about 300 s more, ends at 450
+    assert not budget.rushed()
+    clock.now = 220.0  # ends at 660, past the 600
+    assert budget.rushed() and not budget.spent()
+    assert not Budget(None, clock).rushed()
+
+
 def test_the_work_ends_the_minutes_after_the_start_less_the_waits() -> None:
     started = datetime(2026, 11, 27, 9, 0, tzinfo=UTC)
     now = started + timedelta(hours=3, minutes=4)  # 3 hours waited, 4 minutes worked
@@ -157,7 +225,7 @@ def test_the_work_ends_the_minutes_after_the_start_less_the_waits() -> None:
     assert ends == now + timedelta(minutes=6)
 
 
-def test_the_loop_keeps_a_minute_for_the_steps_after_it() -> None:
+def test_the_loop_keeps_half_a_minute_for_the_steps_after_it() -> None:
     assert seconds_until(None) is None
     left = seconds_until(datetime.now(UTC) + timedelta(minutes=5))
     assert left is not None and 300 - FINISH_RESERVE_S - 5 < left <= 300 - FINISH_RESERVE_S
