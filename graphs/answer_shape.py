@@ -14,9 +14,13 @@ Schema = dict[str, Any]
 
 
 def outline(schema: type[BaseModel]) -> str:
-    """The schema's outline: one line a key, nested objects indented, notes after `//`."""
-    full = schema.model_json_schema()
-    return _render(full, full.get("$defs", {}), indent=0)
+    """The model's answer schema as an outline."""
+    return json_schema_outline(schema.model_json_schema())
+
+
+def json_schema_outline(schema: Schema) -> str:
+    """A JSON schema's outline: one line a key, nested objects indented, notes after `//`."""
+    return _render(schema, schema.get("$defs", {}), indent=0)
 
 
 def _render(node: Schema, defs: Schema, indent: int) -> str:
@@ -34,7 +38,11 @@ def _render(node: Schema, defs: Schema, indent: int) -> str:
     variants = node.get("anyOf") or node.get("oneOf")
     if variants:
         return " | ".join(_render(variant, defs, indent) for variant in variants)
+    if node.get("allOf"):  # a reference with notes beside it, as older generators write it
+        return _render(node["allOf"][0], defs, indent)
     kind = node.get("type", "any")
+    if isinstance(kind, list):
+        return " | ".join(_render({**node, "type": one}, defs, indent) for one in kind)
     if kind == "object":
         values = node.get("additionalProperties")
         inner = _render(values, defs, indent) if isinstance(values, dict) else "any"

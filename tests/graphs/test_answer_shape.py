@@ -4,7 +4,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from graphs.answer_shape import outline
+from graphs.answer_shape import json_schema_outline, outline
 from graphs.planning.state import PlanAnswer
 from graphs.structured import schema_instructions
 
@@ -53,3 +53,20 @@ def test_plan_instructions_are_less_than_half_the_json_schema():
     assert len(instructions) < len(str(compact)) / 2
     for key in PlanAnswer.model_fields:
         assert f'"{key}"' in instructions
+
+
+def test_outline_reads_the_other_ways_a_schema_writes_a_type():
+    schema = {
+        "type": "object",
+        "properties": {
+            "name": {"type": ["string", "null"]},
+            "step": {"allOf": [{"$ref": "#/$defs/Step"}], "description": "The step"},
+        },
+        "required": ["name", "step"],
+        "$defs": {"Step": {"type": "object", "properties": {"path": {"type": "string"}}}},
+    }
+    text = json_schema_outline(schema)
+
+    assert '"name": string | null,' in text
+    assert '"step": {' in text and '"path" (optional): string' in text
+    assert "}  // The step" in text
