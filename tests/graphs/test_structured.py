@@ -54,7 +54,7 @@ async def test_system_message_keeps_the_task_line_and_carries_the_schema() -> No
     await ask_structured(model, "task: test\nJudge.", "Is it fine?", Verdict)
     system = model.received[0][0].text
     assert system.splitlines()[0] == "task: test"
-    assert '"reasons"' in system and "maxItems" in system
+    assert '"reasons"' in system and "items)" in system  # the outline, with its list bound
 
 
 async def test_persistent_bad_answers_fail_with_the_raw_text() -> None:
