@@ -185,7 +185,10 @@ async def test_duplicate_delivery_is_ignored(time_skipping_env: WorkflowEnvironm
         await wait_until(handle, awaiting(Status.AWAITING_APPROVAL))
         rejection = RejectionInput(reason="no", delivery_id="d-1")
         await handle.signal(TicketWorkflow.reject, rejection)
-        await wait_until(handle, lambda s: s.plan_version == 2)
+        # plan v2 is awaiting approval, not only drafted: a rejection lands in that wait
+        await wait_until(
+            handle, lambda s: s.plan_version == 2 and s.status == Status.AWAITING_APPROVAL
+        )
         await handle.signal(TicketWorkflow.reject, rejection)  # redelivered: ignored
         await handle.signal(TicketWorkflow.reject, RejectionInput(reason="still no"))
         with pytest.raises(WorkflowFailureError) as failed:
