@@ -24,10 +24,11 @@ _THINK = re.compile(r"<think>.*?</think>", re.DOTALL)
 class ModelAnswerError(ValueError):
     """The model kept answering something that does not parse into the expected schema."""
 
-    def __init__(self, message: str, raw: str, tokens: int = 0) -> None:
+    def __init__(self, message: str, raw: str, tokens: int = 0, reason: str = "") -> None:
         super().__init__(message)
         self.raw = raw
         self.tokens = tokens  # what the failed attempts cost: a budget counts them too
+        self.reason = reason or message  # why the last answer could not be used
 
 
 def capped(limit: int) -> BeforeValidator:
@@ -148,6 +149,7 @@ async def ask_structured(
         f"Raw answer: {trim(raw_text)}",
         raw=raw_text,
         tokens=tokens,
+        reason=f"{error}, after {retries + 1} attempts",
     )
 
 

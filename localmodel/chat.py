@@ -28,10 +28,12 @@ CALL_TIMEOUT_S = 900.0  # one slot: parallel calls queue at the server and wait 
 # of its context otherwise, minutes of a slow machine for an answer that cannot be used.
 # A test of a criterion is a few lines, and a test module for a ticket's criteria a page.
 # The plan and the requirements run 200-700 tokens; a plan that looped ran on to the end of the
-# context (1,400 tokens, two and a half minutes) before it was asked again, shorter.
+# context (1,400 tokens, two and a half minutes) before it was asked again, shorter. A review
+# is a verdict and a few fixes (35-151 tokens in a run of 18 tickets); one that looped ran on
+# past 1,300 tokens until the ticket's deadline.
 ANSWER_CAPS = {
     "analysis": 512, "questions": 1024, "judge_comments": 1024, "criteria_tests": 1024,
-    "triage": 768, "requirements": 768, "plan": 1024,
+    "triage": 768, "requirements": 768, "plan": 1024, "review": 512,
 }  # fmt: skip
 # Tasks whose prompt text says all its inputs block does. Shown that JSON block last, the
 # small model answered with it in place of the file's code, so the server is not sent it.

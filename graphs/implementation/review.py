@@ -15,12 +15,18 @@ from graphs.implementation.diagnose.stated_errors import stated_errors, unraised
 from graphs.implementation.finish.coverage import covering_test, test_sources
 from graphs.implementation.journal import Journal, ReviewOutcome
 from graphs.implementation.revision import current_changes, read_current
-from graphs.implementation.state import MAX_FIXES, Fix, ImplementationState, Review
+from graphs.implementation.state import (
+    MAX_FIXES,
+    Fix,
+    ImplementationState,
+    Review,
+    ReviewAnswer,
+)
 from graphs.node_types import AsyncNode
 from graphs.planning.paths import is_test_path
 from graphs.prompting import task_prompt
 from graphs.schemas import FileChange, TestReport
-from graphs.structured import ask_structured, trim
+from graphs.structured import ModelAnswerError, ask_structured, trim
 
 DIFF_CHARS = 6000
 FILE_DIFF_CHARS = 3000
@@ -155,13 +161,18 @@ def unraised(state: ImplementationState, changes: dict[str, FileChange]) -> list
     ]
 
 
-def unreviewed(tests: TestReport, missing: list[Fix]) -> Review:
-    """The verdict on a revision whose tests fail, without the model: not passed, with what
-    the plan's check finds missing; the failures are the next revision's feedback."""
-    summary = (
-        "Not passed: the tests fail. The model did not review this revision, so that the time"
-        " for work holds another one."
-    )
+UNREVIEWED = (
+    "Not passed: the tests fail. The model did not review this revision, so that the time for"
+    " work holds another one."
+)
+UNUSABLE = (
+    "Not passed: QA's answer could not be used ({why}); a revision is not passed without a review."
+)
+
+
+def without_review(summary: str, missing: list[Fix]) -> Review:
+    """A verdict the model did not give: not passed, with what the plan's check finds
+    missing; the test failures are the next revision's feedback."""
     if missing:
         lacking = " ".join(f"`{fix.path}`: {fix.instruction}" for fix in missing)
         summary += f" Work the ticket asks for is missing: {lacking}"
@@ -182,11 +193,15 @@ def make_review(
             journal.start("review", revision)
             tests = state.get("tests")
             if tests is not None and not tests.passed and budget is not None and budget.rushed():
-                verdict, tokens = unreviewed(tests, missing_work(state)), 0
+                verdict, tokens = without_review(UNREVIEWED, missing_work(state)), 0
             else:
                 system, human = review_prompt(state)
-                answer, tokens = await ask_structured(model, system, human, Review)
-                verdict = settle(answer, tests, missing_work(state))
+                try:
+                    answer, tokens = await ask_structured(model, system, human, ReviewAnswer)
+                    verdict = settle(answer.review(), tests, missing_work(state))
+                except ModelAnswerError as error:  # the loop goes on; its failed tries count
+                    why = UNUSABLE.format(why=error.reason)
+                    verdict, tokens = without_review(why, missing_work(state)), error.tokens
             outcome = ReviewOutcome(revision=revision, review=verdict, tokens=tokens)
             journal.record_review(outcome)
         return {"review": outcome.review, "tokens": outcome.tokens}

@@ -20,9 +20,12 @@ from graphs.schemas import (
     TestReport,
     TicketContext,
 )
-from graphs.structured import capped
+from graphs.structured import capped, cut_text
 
 MAX_FIXES = 10
+PATH_CHARS = 200
+INSTRUCTION_CHARS = 400
+SUMMARY_CHARS = 800
 
 # Runs the project's tests with these changes applied to a clean checkout.
 Tester = Callable[[list[FileChange]], Awaitable[TestReport]]
@@ -43,6 +46,28 @@ class Review(BaseModel):
     fixes: Annotated[list[Fix], capped(MAX_FIXES), Field(max_length=MAX_FIXES)] = Field(
         default_factory=list
     )
+
+
+class FixAnswer(BaseModel):
+    """One fix as the model writes it (a `Fix` with bounds)."""
+
+    path: Annotated[str, cut_text(PATH_CHARS), Field(max_length=PATH_CHARS)]
+    instruction: Annotated[str, cut_text(INSTRUCTION_CHARS), Field(max_length=INSTRUCTION_CHARS)]
+
+
+class ReviewAnswer(BaseModel):
+    """QA's verdict as the model writes it (a `Review` with bounds, which a local server's
+    grammar keeps: a review that looped in its summary ran on for minutes)."""
+
+    passed: bool
+    summary: Annotated[str, cut_text(SUMMARY_CHARS), Field(max_length=SUMMARY_CHARS)]
+    fixes: Annotated[list[FixAnswer], capped(MAX_FIXES), Field(max_length=MAX_FIXES)] = Field(
+        default_factory=list
+    )
+
+    def review(self) -> Review:
+        """The verdict as the loop keeps it."""
+        return Review.model_validate(self.model_dump())
 
 
 def merge_files(left: dict[str, FileChange], right: dict[str, FileChange]) -> dict[str, FileChange]:

@@ -7,6 +7,7 @@ import pytest
 from pydantic import BaseModel
 
 from graphs.analysis.state import AnalysisAnswer
+from graphs.implementation.state import SUMMARY_CHARS, ReviewAnswer
 from graphs.planning.state import PlanAnswer
 from graphs.planning.triage import TriageAnswer
 from graphs.refinement.state import QuestionsAnswer, RequirementsAnswer
@@ -32,7 +33,8 @@ def unbounded(schema: dict[str, Any], defs: dict[str, Any], where: str = "") -> 
 
 
 @pytest.mark.parametrize(
-    "schema", [AnalysisAnswer, QuestionsAnswer, RequirementsAnswer, TriageAnswer, PlanAnswer]
+    "schema",
+    [AnalysisAnswer, QuestionsAnswer, RequirementsAnswer, TriageAnswer, PlanAnswer, ReviewAnswer],
 )
 def test_every_string_and_list_of_an_answer_is_bounded(schema: type[BaseModel]) -> None:
     json_schema = schema.model_json_schema()
@@ -48,3 +50,12 @@ def test_a_longer_string_is_cut_to_its_bound_not_refused() -> None:
     )  # fmt: skip
     assert len(answer.requirements[0]) == 400 and len(answer.followup_questions[0].text) == 400
     assert len(AnalysisAnswer.model_validate({"summary": long}).summary) == 800
+
+
+def test_a_review_is_cut_to_its_bounds_and_kept_as_the_loop_keeps_it() -> None:
+    long = "The change meets the ticket. " * 100
+    fix = {"path": "a.py", "instruction": long}
+    answer = ReviewAnswer.model_validate({"passed": False, "summary": long, "fixes": [fix] * 12})
+    review = answer.review()
+    assert len(review.summary) == SUMMARY_CHARS and len(review.fixes) == 10
+    assert len(review.fixes[0].instruction) == 400 and review.fixes[0].path == "a.py"

@@ -7,7 +7,7 @@ from openai.lib._parsing._completions import type_to_response_format_param
 from pydantic import BaseModel
 
 from graphs.analysis.nodes import AnalysisAnswer
-from graphs.implementation.review import Review
+from graphs.implementation.state import ReviewAnswer
 from graphs.judging import Verdicts
 from graphs.planning.nodes import PlanAnswer
 from graphs.refinement.nodes import QuestionsAnswer, RequirementsAnswer
@@ -35,7 +35,8 @@ def problems(node: Any, path: str = "$") -> list[str]:
 
 
 @pytest.mark.parametrize(
-    "schema", [AnalysisAnswer, QuestionsAnswer, RequirementsAnswer, PlanAnswer, Review, Verdicts]
+    "schema",
+    [AnalysisAnswer, QuestionsAnswer, RequirementsAnswer, PlanAnswer, ReviewAnswer, Verdicts],
 )
 def test_answer_schema_is_strict_and_bounded(schema: type[BaseModel]) -> None:
     sent = type_to_response_format_param(schema)  # what ChatOpenAI sends for a pydantic schema
