@@ -103,12 +103,15 @@ async def test_every_call_gets_the_room_left_for_its_answer_and_is_logged(
 ) -> None:
     bodies: list[dict[str, Any]] = []
     model = stub(bodies)
-    prompt = [SystemMessage(content="task: review\nReview."), HumanMessage(content="The diff.")]
+    prompt = [SystemMessage(content="task: manager\nPlan."), HumanMessage(content="The MVP.")]
     with caplog.at_level(logging.INFO, logger="ticketsmith.model"):
         answer = await model.ainvoke(prompt)
     assert answer.text == "done"
     assert 3000 < bodies[0]["max_completion_tokens"] < 4096
-    assert "model call task=review prompt_tokens=900 completion_tokens=40" in caplog.text
+    assert "model call task=manager prompt_tokens=900 completion_tokens=40" in caplog.text
+    review = [SystemMessage(content="task: review\nReview."), HumanMessage(content="The diff.")]
+    await model.ainvoke(review)
+    assert bodies[1]["max_completion_tokens"] == 512  # a verdict and a few fixes, capped
 
 
 async def test_prompts_and_answers_are_logged_at_debug_only(
