@@ -10,6 +10,7 @@ from pydantic import BaseModel, Field
 from graphs.analysis.index import CodeIndex, Snippet
 from graphs.implementation.tester.best import Standing
 from graphs.implementation.tester.outcome import RevisionOutcome
+from graphs.planning.state import SUMMARY_CHARS, Line, PathText
 from graphs.schemas import (
     Analysis,
     FileChange,
@@ -23,9 +24,6 @@ from graphs.schemas import (
 from graphs.structured import capped, cut_text
 
 MAX_FIXES = 10
-PATH_CHARS = 200
-INSTRUCTION_CHARS = 400
-SUMMARY_CHARS = 800
 
 # Runs the project's tests with these changes applied to a clean checkout.
 Tester = Callable[[list[FileChange]], Awaitable[TestReport]]
@@ -51,8 +49,8 @@ class Review(BaseModel):
 class FixAnswer(BaseModel):
     """One fix as the model writes it (a `Fix` with bounds)."""
 
-    path: Annotated[str, cut_text(PATH_CHARS), Field(max_length=PATH_CHARS)]
-    instruction: Annotated[str, cut_text(INSTRUCTION_CHARS), Field(max_length=INSTRUCTION_CHARS)]
+    path: PathText
+    instruction: Line
 
 
 class ReviewAnswer(BaseModel):
