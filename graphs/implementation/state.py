@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 from graphs.analysis.index import CodeIndex, Snippet
 from graphs.implementation.tester.best import Standing
 from graphs.implementation.tester.outcome import RevisionOutcome
-from graphs.planning.state import SUMMARY_CHARS, Line, PathText
+from graphs.planning.state import Line, PathText, Summary
 from graphs.schemas import (
     Analysis,
     FileChange,
@@ -21,7 +21,7 @@ from graphs.schemas import (
     TestReport,
     TicketContext,
 )
-from graphs.structured import capped, cut_text
+from graphs.structured import capped
 
 MAX_FIXES = 10
 
@@ -58,7 +58,7 @@ class ReviewAnswer(BaseModel):
     grammar keeps: a review that looped in its summary ran on for minutes)."""
 
     passed: bool
-    summary: Annotated[str, cut_text(SUMMARY_CHARS), Field(max_length=SUMMARY_CHARS)]
+    summary: Summary
     fixes: Annotated[list[FixAnswer], capped(MAX_FIXES), Field(max_length=MAX_FIXES)] = Field(
         default_factory=list
     )

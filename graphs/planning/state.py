@@ -19,6 +19,7 @@ ANSWER_CHARS = 3000
 
 PathText = Annotated[str, cut_text(PATH_CHARS), Field(max_length=PATH_CHARS)]
 Line = Annotated[str, cut_text(LINE_CHARS), Field(max_length=LINE_CHARS)]
+Summary = Annotated[str, cut_text(SUMMARY_CHARS), Field(max_length=SUMMARY_CHARS)]
 Lines = Annotated[list[Line], capped(MAX_ITEMS), Field(max_length=MAX_ITEMS)]
 
 
@@ -41,9 +42,7 @@ class ContractAnswer(BaseModel):
 class PlanAnswer(BaseModel):
     """The model's plan; the markdown is rendered from it by code."""
 
-    summary: Annotated[str, cut_text(SUMMARY_CHARS), Field(max_length=SUMMARY_CHARS)] = Field(
-        description="Two or three sentences: the approach"
-    )
+    summary: Summary = Field(description="Two or three sentences: the approach")
     files: Annotated[list[PlannedFileAnswer], capped(MAX_FILES), Field(max_length=MAX_FILES)]
     test_plan: Lines
     risks: Lines

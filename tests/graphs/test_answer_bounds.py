@@ -7,8 +7,8 @@ import pytest
 from pydantic import BaseModel
 
 from graphs.analysis.state import AnalysisAnswer
-from graphs.implementation.state import SUMMARY_CHARS, ReviewAnswer
-from graphs.planning.state import PlanAnswer
+from graphs.implementation.state import ReviewAnswer
+from graphs.planning.state import SUMMARY_CHARS, PlanAnswer
 from graphs.planning.triage import TriageAnswer
 from graphs.refinement.state import QuestionsAnswer, RequirementsAnswer
 
