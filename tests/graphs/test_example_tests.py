@@ -226,3 +226,17 @@ async def test_the_acceptance_tests_outlive_a_first_revision_that_is_discarded(
     assert changes[CORE] == FIXED
     assert "assert chunked([1, 2, 3], 2) == [[1, 2], [3]]" in changes[path]  # still there
     assert result.tests_passed and "4 passed" in result.test_output  # 1 own, 3 acceptance
+
+
+def test_a_function_no_contract_places_is_imported_from_the_subjects_planned_module(
+    tmp_path: Path,
+) -> None:
+    repo = write_tree(tmp_path, {**REPO, "chunks/other.py": "def unrelated():\n    pass\n"})
+    criteria = f"{CRITERIA}\n- `page_count(5, 2)` returns `3`."
+    planned = ["chunks/other.py", CORE]
+    module = example_tests("X-1", criteria, repo, [], "chunked", planned) or ""
+    assert "    from chunks.core import page_count\n\n    assert page_count(5, 2) == 3\n" in module
+    only = example_tests("X-1", criteria, repo, [], None, ["chunks/other.py"]) or ""
+    assert "    from chunks.other import page_count\n" in only
+    unsure = example_tests("X-1", criteria, repo, [], None, ["chunks/other.py", CORE]) or ""
+    assert "page_count" not in unsure  # two planned modules and no subject: no guess

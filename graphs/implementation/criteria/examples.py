@@ -11,7 +11,11 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from graphs.implementation.criteria.modules import module_defining, promised_module
+from graphs.implementation.criteria.modules import (
+    module_defining,
+    planned_module,
+    promised_module,
+)
 from graphs.implementation.criteria.ticket import ticket_criteria
 from graphs.schemas import Contract
 
@@ -143,21 +147,23 @@ def example_tests(
     repo_dir: Path,
     contracts: list[Contract] | None = None,
     subject: str | None = None,
+    planned: list[str] | None = None,
 ) -> str | None:
     """A test module with one test per example the ticket's criteria state, importing each
     function from the module that defines it; a function the change is to create is imported
-    inside its tests, from the module the plan's contracts put it in. None when no example can
-    be tested that way."""
+    inside its tests, from the module the plan's contracts put it in, else the subject's or
+    the one planned source module. None when no example can be tested that way."""
     imports: dict[str, set[str]] = {}
     tests: list[str] = []
     stated = examples(criteria_text, subject)
-    names = {example.name for example in stated}
+    names = {example.name for example in stated} | ({subject} if subject else set())
     modules = {name: module_defining(repo_dir, name) for name in names}  # one walk a name
+    fallback = planned_module(planned or [], modules.get(subject) if subject else None)
     for example in stated:
         module, inside = modules[example.name], ""
         if module is None:
             # Imported in the test, so only the tests of the missing function fail to import.
-            promised = promised_module(contracts or [], example.name)
+            promised = promised_module(contracts or [], example.name) or fallback
             if promised is None:
                 continue
             inside = f"    from {promised} import {example.name}\n\n"

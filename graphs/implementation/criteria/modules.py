@@ -47,3 +47,12 @@ def promised_module(contracts: list[Contract], name: str) -> str | None:
         if re.search(rf"\bdef\s+{re.escape(name)}\s*\(", c.signature) and not is_test_file(c.path)
     }
     return module_of(paths.pop()) if len(paths) == 1 else None
+
+
+def planned_module(planned: list[str], subject_module: str | None) -> str | None:
+    """Where a function the change creates goes when no contract says: the module of the
+    ticket's subject if the plan changes it, else the one source module the plan changes."""
+    modules = {m for m in map(module_of, planned) if m is not None}
+    if subject_module in modules:
+        return subject_module
+    return modules.pop() if len(modules) == 1 else None

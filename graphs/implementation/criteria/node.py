@@ -22,6 +22,7 @@ from graphs.implementation.state import ImplementationState, Tester
 from graphs.implementation.worker.window import fence_language
 from graphs.models import capped
 from graphs.node_types import AsyncNode
+from graphs.planning.paths import is_test_path
 from graphs.prompting import task_messages
 from graphs.schemas import FileChange, TestReport
 from graphs.structured import trim
@@ -146,7 +147,8 @@ def make_criteria(
         criteria, contracts = ticket.acceptance_criteria, state["plan"].contracts
         text = f"{ticket.summary}\n{ticket.description}\n{criteria or ''}"
         subject = implied_subject(text, repo_dir)
-        spelled = example_tests(ticket.key, criteria, repo_dir, contracts, subject)
+        planned = [f.path for f in state["plan"].files if not is_test_path(f.path)]
+        spelled = example_tests(ticket.key, criteria, repo_dir, contracts, subject, planned)
         wanted = stated_checks(criteria, subject)
         words = vocabulary(state)
         imports: list[str] = []
