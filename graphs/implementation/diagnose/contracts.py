@@ -92,6 +92,34 @@ def unused(
     ]
 
 
+def is_module_function(contract: Contract) -> bool:
+    """Whether a contract's signature is a module-level function (not `Class.method` nor one
+    taking `self` or `cls`)."""
+    match = _SIGNATURE.match(contract.signature.split("->", 1)[0])
+    if match is None or "." in match.group(1):
+        return False
+    first = match.group(2).split(",", 1)[0].split(":", 1)[0].strip()
+    return first not in _SELF
+
+
+def lacking_functions(
+    contracts: list[Contract], path: str, source: str, words: set[str]
+) -> list[Contract]:
+    """The contracts planned for the file whose module-level function, named by the ticket,
+    the source does not define (none when the source does not parse)."""
+    try:
+        ast.parse(source)
+    except (SyntaxError, ValueError):
+        return []
+    functions = defined_functions(source)
+    lacking = []
+    for contract in (c for c in contracts if c.path == path and is_module_function(c)):
+        found = promised(contract)
+        if found is not None and found[0] in words and found[0] not in functions:
+            lacking.append(contract)
+    return lacking
+
+
 def contract_gaps(
     contracts: list[Contract], path: str, source: str, words: set[str], original: str = ""
 ) -> list[str]:

@@ -13,6 +13,7 @@ from graphs.implementation.state import WorkerState
 from graphs.implementation.worker.answer import ask_for_file, bounded
 from graphs.implementation.worker.forgotten_imports import add_forgotten_imports
 from graphs.implementation.worker.kept_tests import with_existing_tests
+from graphs.implementation.worker.missing_functions import add_missing_functions
 from graphs.implementation.worker.prompt import worker_messages
 from graphs.implementation.worker.retries import (
     ask_again_because,
@@ -67,6 +68,8 @@ def make_worker(
                 # gives it again even warmer: the prompt says why it cannot stand.
                 again = await write_file(warmer(model), tools, with_note(state, why))
                 outcome = again.model_copy(update={"tokens": outcome.tokens + again.tokens})
+            if not is_offline(model):
+                outcome = await add_missing_functions(model, tools, state, outcome)
             journal.record_worker(outcome)
         return outcome_update(outcome)
 

@@ -49,8 +49,16 @@ def window_note(window: Window, current: str) -> str:
     )
 
 
-def worker_messages(state: WorkerState, window: Window, current: str) -> list[BaseMessage]:
-    """The implement_file prompt for one worker."""
+def worker_messages(
+    state: WorkerState,
+    window: Window,
+    current: str,
+    *,
+    shown_as: str | None = None,
+    scope: str | None = None,
+) -> list[BaseMessage]:
+    """The implement_file prompt for one worker; `shown_as` and `scope` replace what it says
+    of the file shown and what the answer is, for an ask smaller than the window."""
     ticket, plan, requirements = state["ticket"], state["plan"], state["requirements"]
     assignment = state["assignment"]
     planned = assignment["file"]
@@ -100,7 +108,7 @@ def worker_messages(state: WorkerState, window: Window, current: str) -> list[Ba
         path=planned.path,
         action=planned.action,
         purpose=planned.purpose,
-        window_note=window_note(window, current),
+        window_note=shown_as or window_note(window, current),
         current=fence(planned.path, window.text, fence_language(planned.path)),
-        scope="whole new content" if window.whole else "new content of the lines shown",
+        scope=scope or ("whole new content" if window.whole else "new content of the lines shown"),
     )
