@@ -45,6 +45,11 @@ def plan_for(*paths: str) -> Plan:
     )
 
 
+def without_contracts(*paths: str) -> Plan:
+    """The plan for these files without its contract."""
+    return plan_for(*paths).model_copy(update={"contracts": []})
+
+
 def team(handler: Handler, calls: int = 60) -> ScriptedChatModel:
     """A scripted model answering every call through one handler of (task, inputs, messages)."""
 
@@ -128,7 +133,7 @@ async def test_revision_cap_is_reached(tiny_repo: Path, ticket: TicketContext) -
         return file_answer(OPS, ADD + f"\n\nVERSION = {inputs['revision']}\n")
 
     model = team(handle)
-    result = await implement_plan(model, tiny_repo, ticket, plan_for(OPS), None)
+    result = await implement_plan(model, tiny_repo, ticket, without_contracts(OPS), None)
     assert result.revisions == 15 and result.qa_passed is False
     assert "after 15 revisions (the limit)" in result.qa_verdict
     assert model.calls == 30

@@ -27,6 +27,7 @@ from tests.graphs.test_implementation_loop import (
     tasks_of,
     team,
     verdict,
+    without_contracts,
 )
 from workflows.waits import work_ends_at
 
@@ -70,7 +71,13 @@ async def never_passing(
     model = team(handle)
     graph = build_implementation_graph(model, max_revisions=15, **options)
     state = await graph.ainvoke(
-        {"repo_dir": tiny_repo, "ticket": ticket, "plan": plan_for(OPS), "requirements": None},
+        # no contract: a file without the contract's function would be asked for it alone
+        {
+            "repo_dir": tiny_repo,
+            "ticket": ticket,
+            "plan": without_contracts(OPS),
+            "requirements": None,
+        },
         {"recursion_limit": 100},
     )
     return state["implementation"], model, clock
@@ -99,7 +106,13 @@ async def test_a_run_that_stopped_changing_does_not_blame_the_time(
 
     graph = build_implementation_graph(team(handle), max_revisions=15, minutes=1)
     state = await graph.ainvoke(
-        {"repo_dir": tiny_repo, "ticket": ticket, "plan": plan_for(OPS), "requirements": None},
+        # no contract: a file without the contract's function would be asked for it alone
+        {
+            "repo_dir": tiny_repo,
+            "ticket": ticket,
+            "plan": without_contracts(OPS),
+            "requirements": None,
+        },
         {"recursion_limit": 100},
     )
     result = state["implementation"]

@@ -28,6 +28,7 @@ from tests.graphs.test_implementation_loop import (
     plan_for,
     team,
     verdict,
+    without_contracts,
 )
 
 
@@ -118,7 +119,13 @@ async def test_a_revision_giving_back_the_checkout_after_a_discard_is_tried_agai
 
     model = team(handle)
     result = await implement_plan(
-        model, tiny_repo, ticket, plan_for(OPS, TESTS), None, tester=tester, max_revisions=5
+        model,
+        tiny_repo,
+        ticket,
+        without_contracts(OPS, TESTS),
+        None,
+        tester=tester,
+        max_revisions=5,
     )
     assert "discarded" in result.notes and result.revisions == 3, result.notes
     told = UNCHANGED.format(purpose=f"Change {OPS}.")
