@@ -79,11 +79,10 @@ async def add_missing_functions(
     if outcome.change is not None:
         if outcome.change.delete:
             return outcome
-        content: str | None = outcome.change.content
+        content = outcome.change.content
     else:
-        content = state["current"]
-        if content is None:
-            content = read_current(state["repo_dir"] / path) or ""
+        current = state["current"]
+        content = current if current is not None else read_current(state["repo_dir"] / path) or ""
     words = ticket_words(state["ticket"], state["requirements"])
     lacking = [
         c
