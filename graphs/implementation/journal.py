@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pydantic import BaseModel, Field
 
 from graphs.implementation.state import Review
-from graphs.schemas import FileChange, TestReport
+from graphs.schemas import FailedTest, FileChange, TestReport
 
 StepStarted = Callable[[str, int, str | None], None]  # (kind, revision, path) of a step begun
 
@@ -22,6 +22,8 @@ class WorkerOutcome(BaseModel):
     change: FileChange | None = None
     note: str
     tokens: int = 0
+    # The acceptance tests' failures on the original code (the criteria's outcome only).
+    failures: list[FailedTest] = Field(default_factory=list)
 
 
 class TestsOutcome(BaseModel):

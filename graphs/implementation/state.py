@@ -13,6 +13,7 @@ from graphs.implementation.tester.outcome import RevisionOutcome
 from graphs.planning.state import Line, PathText, Summary
 from graphs.schemas import (
     Analysis,
+    FailedTest,
     FileChange,
     Implementation,
     Plan,
@@ -110,6 +111,8 @@ class ImplementationState(ImplementationInput, total=False):
     # What the tester decided about the last revision; the routers match on it.
     outcome: RevisionOutcome | None
     tests: TestReport | None
+    # How the acceptance tests fail on the original code: the first revision's feedback.
+    first_failures: list[FailedTest]
     review: Review | None
     implementation: Implementation
     # The best revision so far by tests passed; the pull request carries it.

@@ -102,8 +102,11 @@ async def checked(tester: Tester, change: FileChange, tokens: int, what: str) ->
     report = await tester([change])
     kept, why = fails_for_the_stated_reason(report, change.path)
     note = f"{change.path}: {what} {'kept' if kept else 'dropped'}, {why}"
+    if not kept:
+        return WorkerOutcome(revision=0, path=change.path, note=note, tokens=tokens)
+    failures = [f for f in report.failed_tests if f.file == change.path]
     return WorkerOutcome(
-        revision=0, path=change.path, change=change if kept else None, note=note, tokens=tokens
+        revision=0, path=change.path, change=change, note=note, tokens=tokens, failures=failures
     )
 
 
@@ -189,6 +192,7 @@ def make_criteria(
         update: dict[str, Any] = {"notes": [outcome.note], "tokens": outcome.tokens}
         if outcome.change is not None:
             update["files"] = {path: outcome.change}
+            update["first_failures"] = outcome.failures
         return update
 
     return criteria

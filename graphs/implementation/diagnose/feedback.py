@@ -49,6 +49,23 @@ def broken_feedback(state: ImplementationState, path: str, broken: list[FailedTe
     return ["How the discarded version broke them (keep these tests passing):", described]
 
 
+def first_feedback(state: ImplementationState, path: str) -> list[str]:
+    """How the acceptance tests that concern this file fail on the original code, for the
+    first revision: the change is done when they pass."""
+    if state.get("revision", 0) != 1 or not state.get("first_failures"):
+        return []
+    paths = [a["file"].path for a in state.get("assignments", [])] or [path]
+    mine = assign_failures(state["first_failures"], paths).get(path, [])
+    if not mine:
+        return []
+    described = describe_failures(mine, state["repo_dir"], state.get("files", {}), path)
+    return [
+        "The acceptance tests written for this change fail on the current code, as they must"
+        " until the change is made. Those that concern this file:",
+        described,
+    ]
+
+
 def contract_feedback(state: ImplementationState, path: str) -> list[str]:
     """What a changed file still lacks of the contracts the ticket names."""
     change, plan = (state.get("files") or {}).get(path), state.get("plan")
@@ -99,6 +116,9 @@ def worker_feedback(state: ImplementationState, path: str) -> str:
             lines += ["Fixes asked in other files (for context):"] + [f"- {o}" for o in others[:5]]
     lines += contract_feedback(state, path)
     lines += test_feedback(state, path)
+    first = first_feedback(state, path)
+    if first:
+        lines = [FIRST_VERSION, *lines, *first]
     return "\n".join(lines) if lines else FIRST_VERSION
 
 
