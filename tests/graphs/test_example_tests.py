@@ -242,9 +242,8 @@ def test_a_function_no_contract_places_is_imported_from_the_subjects_planned_mod
     assert "page_count" not in unsure  # two planned modules and no subject: no guess
 
 
-async def test_the_first_worker_is_shown_how_the_acceptance_tests_fail_on_the_original(
-    tmp_path: Path,
-) -> None:
+async def first_worker_prompt(tmp_path: Path, example_tests: bool) -> str:
+    """The first prompt of the chunk ticket's code worker, with or without stated examples."""
     repo = write_tree(tmp_path / "repo", REPO)
     tester = LocalTester(repo, tmp_path / "runs", "python -m pytest -q")
 
@@ -255,10 +254,17 @@ async def test_the_first_worker_is_shown_how_the_acceptance_tests_fail_on_the_or
 
     model = team(handle)
     result = await implement_plan(
-        model, repo, TICKET, PLAN, None, tester=tester, max_revisions=2, example_tests=True
-    )
+        model, repo, TICKET, PLAN, None, tester=tester, max_revisions=2,
+        example_tests=example_tests,
+    )  # fmt: skip
     assert result.tests_passed
-    first = worker_prompts(model, CORE)[0]
+    return worker_prompts(model, CORE)[0]
+
+
+async def test_the_first_worker_is_shown_how_the_acceptance_tests_fail_on_the_original(
+    tmp_path: Path,
+) -> None:
+    first = await first_worker_prompt(tmp_path, example_tests=True)
     assert "fail on the current code, as they must until the change is made" in first
     assert "FAILED tests/test_chunk_1_acceptance.py::test_example_1" in first
     assert "assert chunked([1, 2, 3], 2) == [[1, 2], [3]]" in first  # the test's source
@@ -268,14 +274,6 @@ async def test_the_first_worker_is_shown_how_the_acceptance_tests_fail_on_the_or
 async def test_without_acceptance_tests_the_first_worker_is_told_it_writes_the_first_version(
     tmp_path: Path,
 ) -> None:
-    repo = write_tree(tmp_path / "repo", REPO)
-    tester = LocalTester(repo, tmp_path / "runs", "python -m pytest -q")
-
-    def handle(task: str, inputs: dict[str, Any], messages: list[BaseMessage]) -> Reply:
-        return verdict(True) if task == "review" else file_answer(CORE, FIXED)
-
-    model = team(handle)
-    await implement_plan(model, repo, TICKET, PLAN, None, tester=tester, max_revisions=2)
-    first = worker_prompts(model, CORE)[0]
+    first = await first_worker_prompt(tmp_path, example_tests=False)
     assert "This is the first version of the change." in first
     assert "fail on the current code" not in first
