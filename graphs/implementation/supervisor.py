@@ -51,13 +51,17 @@ def make_supervisor(steering: Steering | None, budget: Budget) -> AsyncNode[Impl
 
 
 def supervisor(state: ImplementationState) -> dict[str, Any]:
-    """Start the next revision: every planned file first; then, by the last revision's outcome,
+    """Start the next revision: every planned file first (its source files alone when the
+    acceptance tests fail on the original code); then, by the last revision's outcome,
     the files that did not compile or import, the tests in doubt, the same files after a
     discard, else the files QA names or the failing tests concern."""
     revision = state.get("revision", 0) + 1
     planned = [a["file"] for a in state.get("assignments", [])]
     if revision == 1:
-        return {"revision": revision, "round_paths": [f.path for f in planned]}
+        paths = [f.path for f in planned]
+        if state.get("first_failures"):  # the acceptance tests test the change: code first
+            paths = [p for p in paths if not is_test_file(p)] or paths
+        return {"revision": revision, "round_paths": paths}
     editable = [f.path for f in planned if f.action != "delete"]
     outcome = state.get("outcome")
     doubted = tests_in_doubt(state, editable) if isinstance(outcome, Stalled) else []

@@ -277,3 +277,36 @@ async def test_without_acceptance_tests_the_first_worker_is_told_it_writes_the_f
     first = await first_worker_prompt(tmp_path, example_tests=False)
     assert "This is the first version of the change." in first
     assert "fail on the current code" not in first
+
+
+async def test_the_first_revision_writes_the_code_alone_when_acceptance_tests_fail(
+    tmp_path: Path,
+) -> None:
+    repo = write_tree(tmp_path / "repo", REPO)
+    tester = LocalTester(repo, tmp_path / "runs", "python -m pytest -q")
+    with_tests = PLAN.model_copy(
+        update={"files": [*PLAN.files, PlannedFile(path=TESTS, action="modify", purpose="Test.")]}
+    )
+    asked: list[tuple[int, str]] = []
+
+    def handle(task: str, inputs: dict[str, Any], messages: list[BaseMessage]) -> Reply:
+        if task == "criteria_tests":
+            return file_answer(inputs["path"], "")
+        if task == "review":
+            return verdict(True)
+        asked.append((inputs["revision"], inputs["path"]))
+        return file_answer(inputs["path"], FIXED if inputs["path"] == CORE else REPO[TESTS])
+
+    model = team(handle)
+    await implement_plan(
+        model, repo, TICKET, with_tests, None, tester=tester, max_revisions=2, example_tests=True
+    )
+    assert [path for revision, path in asked if revision == 1] == [CORE]
+    asked.clear()
+    without = await implement_plan(
+        team(handle), write_tree(tmp_path / "plain", REPO), TICKET, with_tests, None,
+        tester=LocalTester(tmp_path / "plain", tmp_path / "runs2", "python -m pytest -q"),
+        max_revisions=1,
+    )  # fmt: skip
+    assert without.revisions == 1
+    assert {path for _, path in asked} == {CORE, TESTS}  # without acceptance tests: every file
