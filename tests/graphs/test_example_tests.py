@@ -165,16 +165,21 @@ async def test_salvage_leaves_out_a_broken_test_file_but_never_the_examples(
         update={"files": [*PLAN.files, PlannedFile(path=TESTS, action="modify", purpose="Test.")]}
     )
 
+    first = BUGGY.replace("size):", "size: int):")
+
     def handle(task: str, inputs: dict[str, Any], messages: list[BaseMessage]) -> Reply:
-        if task == "review":
-            return verdict(True)
-        return file_answer(inputs["path"], broken if inputs["path"] == TESTS else FIXED)
+        if task == "criteria_tests":
+            return file_answer(inputs["path"], "")
+        if task == "review":  # the code comes first; QA then asks for it and the test file
+            return verdict(False, (CORE, "Keep the last chunk."), (TESTS, "Test it."))
+        code = first if inputs["revision"] == 1 else FIXED
+        return file_answer(inputs["path"], broken if inputs["path"] == TESTS else code)
 
     result = await implement_plan(
-        team(handle), repo, TICKET, plan, None, tester=tester, max_revisions=1, example_tests=True
+        team(handle), repo, TICKET, plan, None, tester=tester, max_revisions=2, example_tests=True
     )
     path = criteria_path(TICKET.key)
-    assert f"revision 1: kept without {TESTS}, with which" in result.notes
+    assert f"revision 2: kept without {TESTS}, with which" in result.notes
     assert {c.path for c in result.changes} == {CORE, path}
     assert result.tests_passed
 

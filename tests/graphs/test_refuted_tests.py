@@ -24,7 +24,8 @@ EXAMPLES = criteria_path(TICKET.key)
 
 
 async def run(tmp_path: Path, code: str) -> Any:
-    """The loop on the chunk ticket, one revision: `code` for the module and a wrong test."""
+    """The loop on the chunk ticket, two revisions: `code` for the module, then the wrong test
+    QA asks for (the first revision writes the code alone: the examples fail on the original)."""
     repo = write_tree(tmp_path / "repo", REPO)
     tester = LocalTester(repo, tmp_path / "runs", "python -m pytest -q")
     planned = PlannedFile(path=NEW_TESTS, action="create", purpose="Test the last chunk.")
@@ -32,11 +33,11 @@ async def run(tmp_path: Path, code: str) -> Any:
 
     def handle(task: str, inputs: dict[str, Any], messages: list[BaseMessage]) -> Reply:
         if task == "review":
-            return verdict(False, (NEW_TESTS, "Make the tests pass."))
+            return verdict(False, (NEW_TESTS, "Test the last chunk."))
         return file_answer(inputs["path"], WRONG if inputs["path"] == NEW_TESTS else code)
 
     return await implement_plan(
-        team(handle), repo, TICKET, plan, None, tester=tester, max_revisions=1, example_tests=True
+        team(handle), repo, TICKET, plan, None, tester=tester, max_revisions=2, example_tests=True
     )
 
 
