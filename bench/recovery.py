@@ -11,6 +11,7 @@ Usage: python -m bench.recovery
 
 import asyncio
 import json
+import os
 import signal
 import subprocess
 import tempfile
@@ -121,6 +122,8 @@ async def main() -> int:
     report = Report("recovery: worker SIGKILL and server restart mid-ticket")
     model = scripted_model(hold=held)
     model.released.set()
+    # No acceptance tests: the first revision then writes both files at once, one held.
+    os.environ["TICKETSMITH_IMPLEMENTATION_EXAMPLE_TESTS"] = "false"
     try:
         with tempfile.TemporaryDirectory(prefix="bench-recovery-") as tmp:
             async with bench_stack(Path(tmp), model, tickets=3) as stack:
