@@ -50,6 +50,7 @@ TEST_TIMEOUT_S = 120.0
 STEPS: dict[str, dict[str, object]] = {
     "defaults": {},
     "no-example-tests": {"example_tests": False},
+    "no-failing-review": {"review_failing": False},
 }
 
 

@@ -105,6 +105,7 @@ def build_implementation_graph(
     journal: Journal | None = None,
     max_revisions: int = MAX_REVISIONS,
     example_tests: bool = False,
+    review_failing: bool = True,
     minutes: float | None = None,
     steering: Steering | None = None,
     seconds_left: float | None = None,
@@ -119,7 +120,7 @@ def build_implementation_graph(
     worker = make_worker(model, tools, journal)
     builder.add_node("worker", worker, input_schema=WorkerState)
     builder.add_node("tester", make_tester(tester, journal))
-    builder.add_node("review", make_review(model, journal, budget))
+    builder.add_node("review", make_review(model, journal, budget, review_failing))
     builder.add_node("settle", make_settle(tester, journal))
     builder.add_node("finish", make_finish(model, max_revisions, journal, budget))
     builder.add_edge(START, "prepare")
@@ -158,6 +159,7 @@ async def implement_plan(
     tester: Tester | None = None,
     max_revisions: int = MAX_REVISIONS,
     example_tests: bool = False,
+    review_failing: bool = True,
     minutes: float | None = None,
     progress: Progress | None = None,
     on_progress: Callable[[Progress], None] | None = None,
@@ -172,7 +174,9 @@ async def implement_plan(
     of each step as it begins. With `example_tests`, the examples the ticket's criteria state
     are written as tests first (no model call), with the model's tests of errors and values
     they state without a call, and kept when they fail on the original code for the stated
-    reason. With `minutes`, no revision starts
+    reason. Without `review_failing`, QA's model reviews only a revision whose tests pass
+    (a failing one cannot pass; its failures are the next revision's feedback). With
+    `minutes`, no revision starts
     once that long has passed: the run finishes with its best revision; with `seconds_left`
     (the ticket's time for work) no revision starts that would end past it. `steering` is
     where people's guidance for the next revision and a stop come from.
@@ -187,6 +191,7 @@ async def implement_plan(
         journal=journal,
         max_revisions=max_revisions,
         example_tests=example_tests,
+        review_failing=review_failing,
         minutes=minutes,
         steering=steering,
         seconds_left=seconds_left,

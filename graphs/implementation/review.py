@@ -165,6 +165,7 @@ UNREVIEWED = (
     "Not passed: the tests fail. The model did not review this revision, so that the time for"
     " work holds another one."
 )
+FAILING = "Not passed: the tests fail; their failures are the next revision's feedback."
 UNUSABLE = (
     "Not passed: QA's answer could not be used ({why}); a revision is not passed without a review."
 )
@@ -180,11 +181,14 @@ def without_review(summary: str, missing: list[Fix]) -> Review:
 
 
 def make_review(
-    model: BaseChatModel, journal: Journal, budget: Budget | None = None
+    model: BaseChatModel,
+    journal: Journal,
+    budget: Budget | None = None,
+    review_failing: bool = True,
 ) -> AsyncNode[ImplementationState]:
     """The node that asks the model to review the revision (or replays the review). A
-    revision whose tests fail, when a review would leave no time for the revision after it,
-    is not put to the model: its verdict cannot be a pass."""
+    revision whose tests fail is not put to the model without `review_failing`, nor when a
+    review would leave no time for the revision after it: its verdict cannot be a pass."""
 
     async def review(state: ImplementationState) -> dict[str, Any]:
         revision = state["revision"]
@@ -192,7 +196,10 @@ def make_review(
         if outcome is None:
             journal.start("review", revision)
             tests = state.get("tests")
-            if tests is not None and not tests.passed and budget is not None and budget.rushed():
+            failing = tests is not None and not tests.passed
+            if failing and not review_failing:
+                verdict, tokens = without_review(FAILING, missing_work(state)), 0
+            elif failing and budget is not None and budget.rushed():
                 verdict, tokens = without_review(UNREVIEWED, missing_work(state)), 0
             else:
                 system, human = review_prompt(state)

@@ -219,6 +219,18 @@ async def test_without_a_time_for_work_every_revision_is_reviewed(
     assert tasks_of(model).count("review") == 2
 
 
+async def test_without_review_failing_only_a_passing_revision_goes_to_the_model(
+    tiny_repo: Path, ticket: TicketContext, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clock = Clock()
+    monkeypatch.setattr("graphs.implementation.budget.monotonic", clock)
+    result, model = await failing_then_fixed(
+        tiny_repo, ticket, tmp_path, clock, review_failing=False
+    )
+    assert result.revisions == 2 and result.tests_passed, tasks_of(model)
+    assert tasks_of(model).count("review") == 1  # revision 2's, whose tests pass
+
+
 def test_a_review_is_rushed_when_it_and_another_revision_would_pass_the_end() -> None:
     clock = Clock()
     budget = Budget(None, clock, seconds_left=600)
