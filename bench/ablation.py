@@ -78,6 +78,7 @@ def loop_options(step: str) -> dict[str, object]:
     settings = get_settings()
     options: dict[str, object] = {
         "example_tests": settings.implementation_example_tests,
+        "review_failing": True,
     }
     return options | STEPS[step]
 
