@@ -112,12 +112,24 @@ def lacking_functions(
     except (SyntaxError, ValueError):
         return []
     functions = defined_functions(source)
-    lacking = []
-    for contract in (c for c in contracts if c.path == path and is_module_function(c)):
+    return [
+        contract
+        for contract, name, _ in named_contracts(contracts, path, words)
+        if is_module_function(contract) and name not in functions
+    ]
+
+
+def named_contracts(
+    contracts: list[Contract], path: str, words: set[str]
+) -> list[tuple[Contract, str, list[str]]]:
+    """The contracts planned for the file whose function the ticket names, each with that
+    name and the parameters its signature promises."""
+    named = []
+    for contract in (c for c in contracts if c.path == path):
         found = promised(contract)
-        if found is not None and found[0] in words and found[0] not in functions:
-            lacking.append(contract)
-    return lacking
+        if found is not None and found[0] in words:
+            named.append((contract, *found))
+    return named
 
 
 def contract_gaps(
@@ -131,11 +143,7 @@ def contract_gaps(
         return []
     originals = defined_functions(original)
     gaps = []
-    for contract in (c for c in contracts if c.path == path):
-        found = promised(contract)
-        if found is None or found[0] not in words:
-            continue
-        name, wanted = found
+    for contract, name, wanted in named_contracts(contracts, path, words):
         function = functions.get(name)
         if function is None:
             gaps.append(f"`{name}` is not defined; the contract is `{contract.signature}`.")
