@@ -4,11 +4,12 @@ from pathlib import Path
 from typing import Any
 
 from graphs.analysis.graph import index_repository
-from graphs.analysis.index import Snippet
+from graphs.analysis.index import CodeIndex, Snippet
 from graphs.fences import safe_relative_path
 from graphs.implementation.revision import read_current
 from graphs.implementation.state import Assignment, ImplementationState
 from graphs.implementation.tester.gate import module_name
+from graphs.schemas import PlannedFile
 
 CONTEXT_SNIPPETS = 2
 
@@ -30,13 +31,18 @@ def prepare(state: ImplementationState) -> dict[str, Any]:
         if path in seen:
             continue
         seen.add(path)
-        query = f"{path} {planned.purpose}"
-        related = [s for s in index.context_query(query, k=CONTEXT_SNIPPETS + 1) if s.path != path]
-        own = tests_of(state["repo_dir"], path)  # the tests of the file first
-        related = [*own, *(s for s in related if s.path not in {o.path for o in own})]
         file = planned.model_copy(update={"path": path})
-        assignments.append(Assignment(file=file, context=related[:CONTEXT_SNIPPETS]))
+        assignments.append(assignment(index, state["repo_dir"], file))
     return {"index": index, "assignments": assignments, "notes": notes, "revision": 0}
+
+
+def assignment(index: CodeIndex, repo_dir: Path, file: PlannedFile) -> Assignment:
+    """A planned file with the code its worker is shown: its tests first, then related code."""
+    query = f"{file.path} {file.purpose}"
+    related = [s for s in index.context_query(query, k=CONTEXT_SNIPPETS + 1) if s.path != file.path]
+    own = tests_of(repo_dir, file.path)
+    related = [*own, *(s for s in related if s.path not in {o.path for o in own})]
+    return Assignment(file=file, context=related[:CONTEXT_SNIPPETS])
 
 
 def tests_of(repo_dir: Path, path: str) -> list[Snippet]:

@@ -14,7 +14,7 @@ from pathlib import PurePosixPath
 from langchain_core.tools import BaseTool
 
 from graphs.planning.named import CODE_SPAN, MIN_NAME_CHARS, contract_name
-from graphs.planning.paths import is_test_path, mentions_path
+from graphs.planning.paths import is_test_path, names_file
 from graphs.schemas import Contract, PlannedFile
 
 JOINED = "Added `{path}`: the plan changes {names}, defined there."
@@ -58,8 +58,9 @@ def place_contracts(
     that defines it, and a risk line for each move.
 
     A contract stays where it is when its file is planned as new, when the ticket names its
-    file, or when the function is defined in no file or in several. A planned file left with
-    no contract is replaced by the file its contracts went to.
+    file (its path or name; its stem only as code), or when the function is defined in no file
+    or in several. A planned file left with no contract is replaced by the file its contracts
+    went to.
     """
     planned = {f.path: f for f in files}
     placed: list[Contract] = []
@@ -73,7 +74,7 @@ def place_contracts(
             len(where) != 1
             or where[0] == contract.path
             or action != "modify"
-            or mentions_path(asked, PurePosixPath(contract.path))
+            or names_file(asked, PurePosixPath(contract.path))
         ):
             placed.append(contract)
             continue

@@ -124,6 +124,15 @@ def mentions_path(text: str, path: PurePosixPath) -> bool:
     return any(re.search(rf"(?<![\w/.]){re.escape(w)}(?![\w])", text) for w in words)
 
 
+def names_file(text: str, path: PurePosixPath) -> bool:
+    """Whether the text spells the file's path or name, or its stem in a code span: a stem in
+    prose is as often an English word ("the courier invoices" beside `billing/invoices.py`)."""
+    words = {str(path), path.name}
+    if any(re.search(rf"(?<![\w/.]){re.escape(w)}(?![\w])", text) for w in words):
+        return True
+    return any(span.strip() == path.stem for span in re.findall(r"`([^`\n]+)`", text))
+
+
 def _same_name(candidate: str, path: str) -> bool:
     return PurePosixPath(candidate).name == PurePosixPath(path).name
 

@@ -120,19 +120,42 @@ def test_a_file_that_keeps_another_contract_stays_and_the_defining_file_joins_it
 
 
 @pytest.mark.parametrize(
+    "asked", ["The phone shows no badge", "Finance says the phone bills and the badge differ"]
+)
+def test_a_word_of_the_ticket_that_is_a_module_stem_does_not_pin_the_contract(asked: str) -> None:
+    placed_files, placed, notes = place_contracts(
+        [modify("contacts/phone.py")],
+        [contract("contacts/phone.py")],
+        {"badge": ["contacts/avatar.py"]},
+        asked,
+    )
+    assert [f.path for f in placed_files] == ["contacts/avatar.py"]
+    assert [c.path for c in placed] == ["contacts/avatar.py"]
+    assert len(notes) == 1
+
+
+@pytest.mark.parametrize(
     ("files", "defined", "asked"),
     [
         ([modify("contacts/phone.py")], ["contacts/avatar.py", "contacts/display.py"], ""),
         ([modify("contacts/phone.py")], [], ""),
         ([modify("contacts/avatar.py")], ["contacts/avatar.py"], ""),
         ([modify("contacts/phone.py")], ["contacts/avatar.py"], "Move badge into phone.py"),
+        ([modify("contacts/phone.py")], ["contacts/avatar.py"], "Move badge into `phone`"),
         (
             [PlannedFile(path="contacts/badges.py", action="create", purpose="New.")],
             ["contacts/avatar.py"],
             "",
         ),  # fmt: skip
     ],
-    ids=["defined twice", "defined nowhere", "already there", "ticket names it", "new file"],
+    ids=[
+        "defined twice",
+        "defined nowhere",
+        "already there",
+        "ticket names it",
+        "ticket names its module",
+        "new file",
+    ],
 )
 def test_a_contract_stays_where_the_plan_put_it(
     files: list[PlannedFile], defined: list[str], asked: str

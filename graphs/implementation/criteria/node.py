@@ -9,6 +9,7 @@ from langchain_core.language_models import BaseChatModel
 
 from graphs.fences import fence, find_file_block
 from graphs.implementation.criteria.examples import example_tests, implied_subject
+from graphs.implementation.criteria.failing_files import failing_sources, related_sources
 from graphs.implementation.criteria.modules import module_of
 from graphs.implementation.criteria.ticket import criteria_path
 from graphs.implementation.criteria.written_tests import (
@@ -17,6 +18,7 @@ from graphs.implementation.criteria.written_tests import (
     written_tests,
 )
 from graphs.implementation.journal import Journal, WorkerOutcome
+from graphs.implementation.prepare import assignment
 from graphs.implementation.revision import is_test_file, read_current
 from graphs.implementation.state import ImplementationState, Tester
 from graphs.implementation.worker.window import fence_language
@@ -24,11 +26,12 @@ from graphs.models import capped
 from graphs.node_types import AsyncNode
 from graphs.planning.paths import is_test_path
 from graphs.prompting import task_messages
-from graphs.schemas import FileChange, TestReport
+from graphs.schemas import FailedTest, FileChange, PlannedFile, TestReport
 from graphs.structured import trim
 from graphs.toolloop import invoke_with_tools
 
 SOURCE_CHARS = 2500
+JOINED_PURPOSE = "Change what the ticket asks where the acceptance tests show it fails."
 EXAMPLE_CHARS = 800
 # A test of one criterion is a few lines: the local model was seen writing a test per list
 # length instead, 3,190 tokens (five minutes) to its limit, for one criterion.
@@ -38,10 +41,17 @@ CRITERION_TOKENS = 320
 _BROKEN_TEST = re.compile(r"NameError|fixture '\w+' not found|SyntaxError|IndentationError")
 
 
+def shown_paths(state: ImplementationState) -> list[str]:
+    """The planned files, then the source files the ticket's words point to beyond them."""
+    planned = [a["file"].path for a in state.get("assignments", [])]
+    related = related_sources(state.get("index"), state["ticket"], planned, state["repo_dir"])
+    return [*planned, *related]
+
+
 def sources_block(state: ImplementationState) -> tuple[str, str]:
-    """The planned source files and one existing test file, fenced and trimmed."""
+    """The planned and related source files and one existing test file, fenced and trimmed."""
     repo_dir = state["repo_dir"]
-    paths = [a["file"].path for a in state.get("assignments", [])]
+    paths = shown_paths(state)
     sources = [
         fence(p, trim(read_current(repo_dir / p) or "", SOURCE_CHARS), fence_language(p))
         for p in paths
@@ -58,12 +68,12 @@ def sources_block(state: ImplementationState) -> tuple[str, str]:
 
 
 def vocabulary(state: ImplementationState) -> set[str]:
-    """Every word the ticket, the answers, the plan's contracts and the planned files spell."""
+    """Every word the ticket, the answers, the plan's contracts and the files shown spell."""
     ticket, requirements, repo_dir = state["ticket"], state["requirements"], state["repo_dir"]
     texts = [ticket.summary, ticket.description, ticket.acceptance_criteria or ""]
     texts += [] if requirements is None else requirements.answers
     texts += [c.signature for c in state["plan"].contracts]
-    texts += [read_current(repo_dir / a["file"].path) or "" for a in state.get("assignments", [])]
+    texts += [read_current(repo_dir / path) or "" for path in shown_paths(state)]
     return set(re.findall(r"\w+", "\n".join(texts)))
 
 
@@ -108,6 +118,27 @@ async def checked(tester: Tester, change: FileChange, tokens: int, what: str) ->
     return WorkerOutcome(
         revision=0, path=change.path, change=change, note=note, tokens=tokens, failures=failures
     )
+
+
+def joined_files(state: ImplementationState, failures: list[FailedTest]) -> dict[str, Any]:
+    """The assignments with the unplanned source files the acceptance tests fail in, and a
+    note for each; nothing when they fail only in planned files."""
+    assignments = state.get("assignments", [])
+    planned = [a["file"].path for a in assignments]
+    joined = failing_sources(failures, planned, state["repo_dir"])
+    index = state.get("index")
+    if not joined or index is None:
+        return {}
+    added = [
+        assignment(
+            index,
+            state["repo_dir"],
+            PlannedFile(path=path, action="modify", purpose=JOINED_PURPOSE),
+        )
+        for path in joined
+    ]
+    notes = [f"{path}: joins the revision, the acceptance tests fail in it" for path in joined]
+    return {"assignments": [*assignments, *added], "notes": notes}
 
 
 def make_criteria(
@@ -193,6 +224,7 @@ def make_criteria(
         if outcome.change is not None:
             update["files"] = {path: outcome.change}
             update["first_failures"] = outcome.failures
+            update.update(joined_files(state, outcome.failures))
         return update
 
     return criteria
