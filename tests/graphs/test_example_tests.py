@@ -114,8 +114,8 @@ async def test_the_stated_examples_are_tested_first_and_go_in_the_change(tmp_pat
             assert "- A size of zero raises ValueError." in messages[-1].text
             assert "chunked([1, 2, 3], 2)" not in messages[-1].text  # stated: no model needed
             assert (
-                "import (a method is called on an instance):\nfrom chunks.core import chunked\n"
-                in (messages[-1].text)
+                "`chunks/core.py` (import from `chunks.core`):\n- `chunked(items, size)`"
+                in messages[-1].text
             )
             return file_answer(inputs["path"], ERROR_TESTS)
         return verdict(True) if task == "review" else file_answer(CORE, next(answers))

@@ -112,7 +112,7 @@ async def test_the_file_the_acceptance_tests_fail_in_is_written_in_the_first_rev
     result = await implement_plan(
         team(handle), repo, TICKET, PLAN, None, tester=tester, max_revisions=2, example_tests=True
     )
-    assert "def parse_line" in shown[0], "the criteria's writer is not shown the parser"
+    assert "`parse_line(line)`" in shown[0], "the criteria's writer is not shown the parser"
     assert PARSE in written[:2], written
     assert f"{PARSE}: joins the revision, the acceptance tests fail in it" in result.notes
     changes = {c.path: c.content for c in result.changes}

@@ -3,7 +3,7 @@
 from pathlib import Path
 from typing import Any
 
-from langchain_core.messages import BaseMessage
+from langchain_core.messages import AIMessage, BaseMessage
 
 from graphs.implementation import implement_plan
 from graphs.implementation.criteria.examples import example_tests
@@ -23,6 +23,11 @@ from tests.graphs.test_implementation_loop import Reply, file_answer, team, verd
 from tests.graphs.test_worker_retries import BoundedTeam
 
 TAX_CODE = "def total(amounts):\n    return sum(amounts)\n"
+WEIGHTS = (
+    "import math\n\nSTEP_KG = 0.5\n\n\nclass Box:\n    def volume(self):\n        return 1\n\n\n"
+    "def chargeable_kg(length, width, height, grams):\n    return math.ceil(grams / 500) / 2\n"
+)
+PARSE = "def parse_line(line):\n    return line\n\n\ndef describe(reading):\n    return reading\n"
 SHOP = {
     "shop/__init__.py": "",
     "shop/cart.py": "class Cart:\n    def total(self, discount=0):\n        return 0.0\n",
@@ -72,6 +77,38 @@ def test_values_a_reporter_states_as_shown_or_got_are_stated_values() -> None:
         "A line of 0.125 should be 12 cents.": Stated(values=(12,)),
         "The total comes out as `13`.": Stated(values=(13,)),
     }
+
+
+def test_none_and_a_line_of_display_text_are_stated_values_and_code_is_not() -> None:
+    text = (
+        "- A line with two values keeps its `humidity` as None.\n"
+        "- Its Reading's `humidity` is None.\n"
+        "- The dashboard line reads `kitchen: 21.5 °C, 40 % humidity`.\n"
+        "- The check is `size % 2`.\n"  # code, not a value
+    )
+    assert stated_checks(text) == {
+        "Its Reading's `humidity` is None.": Stated(values=(None,)),
+        "The dashboard line reads `kitchen: 21.5 °C, 40 % humidity`.": Stated(
+            values=("kitchen: 21.5 °C, 40 % humidity",)
+        ),
+    }
+
+
+def test_a_test_asserting_a_stated_none_or_display_text_is_kept(tmp_path: Path) -> None:
+    repo = write_tree(tmp_path / "repo", {"climate/__init__.py": "", "climate/parse.py": PARSE})
+    module = (
+        "from climate.parse import parse_line, describe\n\n\n"
+        "def test_none():\n    assert parse_line('hall,19.0').humidity is None\n\n\n"
+        "def test_shown():\n    assert describe(parse_line('kitchen,21.5,40')) == "
+        "'kitchen: 21.5 °C, 40 % humidity'\n"
+    )
+    stated = Stated(values=(None, "kitchen: 21.5 °C, 40 % humidity"))
+    imports, tests = written_tests(module, "the criterion", stated, repo)
+    assert imports == ["from climate.parse import parse_line, describe"]
+    assert [t.splitlines()[0] for t in tests] == [
+        "def test_criterion_1():",
+        "def test_criterion_2():",
+    ]
 
 
 def test_only_tests_expecting_a_stated_error_from_known_names_are_kept(tmp_path: Path) -> None:
@@ -209,3 +246,70 @@ async def test_a_criterions_test_is_asked_within_a_few_hundred_tokens(tmp_path: 
         bound for task, bound in zip(tasks, model.bounds, strict=True) if task == "criteria_tests"
     ]
     assert asked == [MODULE_TOKENS + CRITERION_TOKENS], (tasks, model.bounds)
+
+
+async def test_a_criterions_test_cut_at_its_bound_keeps_its_finished_tests(tmp_path: Path) -> None:
+    repo = write_tree(tmp_path / "repo", REPO)
+    tester = LocalTester(repo, tmp_path / "runs", "python -m pytest -q")
+    finished = (
+        "import pytest\n\nfrom chunks.core import chunked\n\n\n"
+        "def test_zero():\n    with pytest.raises(ValueError):\n        chunked([1], 0)\n\n\n"
+    )
+    running_on = "def test_more():\n" + "    chunked([1], 1)\n" * 40 + "    chunked([1"
+
+    def handle(task: str, inputs: dict[str, Any], messages: list[BaseMessage]) -> Reply:
+        if task == "criteria_tests":
+            cut = file_answer(inputs["path"], finished + running_on).removesuffix("```")
+            return AIMessage(content=cut, response_metadata={"finish_reason": "length"})
+        return verdict(True) if task == "review" else file_answer(CORE, FIXED)
+
+    result = await implement_plan(
+        team(handle), repo, TICKET, PLAN, None, tester=tester, max_revisions=2, example_tests=True
+    )
+    module = {c.path: c.content for c in result.changes}[criteria_path(TICKET.key)]
+    assert "chunked([1], 0)" in module and "test_more" not in module
+    assert "examples and 1 tests of criteria kept" in result.notes
+
+
+def test_a_test_setting_up_another_criterions_inputs_is_dropped(tmp_path: Path) -> None:
+    repo = write_tree(tmp_path / "repo", {"ship/__init__.py": "", "ship/weights.py": WEIGHTS})
+    module = (
+        "from ship.weights import chargeable_kg\n\n\n"
+        "def test_big():\n    assert chargeable_kg(60, 40, 40, grams=2000) == 19.5\n\n\n"
+        "def test_small_on_the_big_box():\n"
+        "    assert chargeable_kg(60, 40, 40, grams=3200) == 3.5\n"
+    )
+    big = "The 60 x 40 x 40 cm box of 2 kg gets a label weight of 19.5 kg."
+    small = "A 20 x 15 x 10 cm box of 3.2 kg still gets 3.5 kg."
+    kept = written_tests(module, big, Stated(values=(19.5,)), repo, others=[small])[1]
+    assert [t.splitlines()[2] for t in kept] == [
+        "    assert chargeable_kg(60, 40, 40, grams=2000) == 19.5"
+    ]
+    assert written_tests(module, small, Stated(values=(3.5,)), repo, others=[big]) == ([], [])
+
+
+def test_checks_of_values_not_stated_are_dropped_beside_a_stated_one(tmp_path: Path) -> None:
+    repo = write_tree(tmp_path / "repo", {"climate/__init__.py": "", "climate/parse.py": PARSE})
+    module = (
+        "from climate.parse import parse_line\n\n\n"
+        "def test_humidity():\n    reading = parse_line('kitchen,21.5,40')\n"
+        "    assert reading.sensor == 'kitchen'\n    assert reading.humidity == 40.0\n\n\n"
+        "def test_only_unstated():\n    assert parse_line('hall,19').sensor == 'hall'\n\n\n"
+        "def test_no_call():\n    humidity = 40.0\n    assert humidity == 40.0\n"
+    )
+    criterion = "`kitchen,21.5,40` parses into a Reading whose `humidity` is 40.0."
+    imports, tests = written_tests(module, criterion, Stated(values=(40.0,)), repo)
+    assert tests == [
+        f'def test_criterion_1():\n    """{criterion}"""\n'
+        "    reading = parse_line('kitchen,21.5,40')\n    assert reading.humidity == 40.0\n"
+    ]
+
+
+def test_a_module_constant_or_import_may_be_imported_a_method_may_not(tmp_path: Path) -> None:
+    repo = write_tree(tmp_path / "repo", {"ship/__init__.py": "", "ship/weights.py": WEIGHTS})
+    head = "from ship.weights import chargeable_kg, {name}\n\n\n"
+    test = "def test_big():\n    assert chargeable_kg(60, 40, 40, grams=2000) == 19.5\n"
+    stated = Stated(values=(19.5,))
+    for name, kept in [("STEP_KG", True), ("math", True), ("volume", False), ("nothing", False)]:
+        found = written_tests(head.format(name=name) + test, "19.5 kg", stated, repo)[1]
+        assert bool(found) is kept, name

@@ -56,3 +56,32 @@ def planned_module(planned: list[str], subject_module: str | None) -> str | None
     if subject_module in modules:
         return subject_module
     return modules.pop() if len(modules) == 1 else None
+
+
+def module_binds(repo_dir: Path, module: str, name: str) -> bool:
+    """Whether the module's file binds `name` at its top level (a constant, a function, a
+    class or an import), so that `from module import name` works."""
+    base = Path(*module.split("."))
+    for root in (repo_dir, repo_dir / "src"):
+        for path in (root / base.with_suffix(".py"), root / base / "__init__.py"):
+            if path.is_file():
+                try:
+                    tree = ast.parse(path.read_text(encoding="utf-8"))
+                except (SyntaxError, UnicodeDecodeError, ValueError):
+                    return False
+                return name in top_level_names(tree)
+    return False
+
+
+def top_level_names(tree: ast.Module) -> set[str]:
+    """The names a module binds at its top level."""
+    names: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(node.name)
+        elif isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names |= {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            names |= {(a.asname or a.name).split(".")[0] for a in node.names}
+    return names

@@ -1,8 +1,6 @@
 """Acceptance criteria as tests: written before the code, checked to fail on the original."""
 
-import ast
 import re
-from pathlib import Path
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
@@ -10,8 +8,8 @@ from langchain_core.language_models import BaseChatModel
 from graphs.fences import fence, find_file_block
 from graphs.implementation.criteria.examples import example_tests, implied_subject
 from graphs.implementation.criteria.failing_files import failing_sources, related_sources
-from graphs.implementation.criteria.modules import module_of
-from graphs.implementation.criteria.ticket import criteria_path
+from graphs.implementation.criteria.outline import api_outline
+from graphs.implementation.criteria.ticket import criteria_path, ticket_criteria
 from graphs.implementation.criteria.written_tests import (
     stated_checks,
     with_written_tests,
@@ -21,6 +19,7 @@ from graphs.implementation.journal import Journal, WorkerOutcome
 from graphs.implementation.prepare import assignment
 from graphs.implementation.revision import is_test_file, read_current
 from graphs.implementation.state import ImplementationState, Tester
+from graphs.implementation.worker.cut_short import cut_short, kept_of_cut
 from graphs.implementation.worker.window import fence_language
 from graphs.models import capped
 from graphs.node_types import AsyncNode
@@ -49,13 +48,16 @@ def shown_paths(state: ImplementationState) -> list[str]:
 
 
 def sources_block(state: ImplementationState) -> tuple[str, str]:
-    """The planned and related source files and one existing test file, fenced and trimmed."""
+    """What tests can import and call from the planned and related files (other files fenced
+    and trimmed), and one existing test file."""
     repo_dir = state["repo_dir"]
-    paths = shown_paths(state)
-    sources = [
+    paths = [p for p in shown_paths(state) if not is_test_file(p) and (repo_dir / p).is_file()]
+    python = [p for p in paths if p.endswith(".py")]
+    sources = api_outline(repo_dir, python, state.get("index"))
+    sources += [
         fence(p, trim(read_current(repo_dir / p) or "", SOURCE_CHARS), fence_language(p))
         for p in paths
-        if not is_test_file(p) and (repo_dir / p).is_file()
+        if p not in python
     ]
     tests = sorted(p for p in repo_dir.glob("tests/test_*.py"))
     example = (
@@ -63,8 +65,7 @@ def sources_block(state: ImplementationState) -> tuple[str, str]:
         if tests
         else "(none)"
     )
-    names = importable(repo_dir, [p for p in paths if not is_test_file(p)])
-    return "\n\n".join([*names, *sources]) or "(no source file is planned)", example
+    return "\n\n".join(sources) or "(no source file is planned)", example
 
 
 def vocabulary(state: ImplementationState) -> set[str]:
@@ -75,25 +76,6 @@ def vocabulary(state: ImplementationState) -> set[str]:
     texts += [c.signature for c in state["plan"].contracts]
     texts += [read_current(repo_dir / path) or "" for path in shown_paths(state)]
     return set(re.findall(r"\w+", "\n".join(texts)))
-
-
-def importable(repo_dir: Path, paths: list[str]) -> list[str]:
-    """A line saying what tests can import from these files: their public top-level names
-    (the small model imported a method, `from shop.cart import total`)."""
-    lines = []
-    for path in paths:
-        module, text = module_of(path), read_current(repo_dir / path)
-        try:
-            tree = ast.parse(text or "")
-        except (SyntaxError, ValueError):
-            continue
-        defined = (n for n in tree.body if isinstance(n, ast.FunctionDef | ast.ClassDef))
-        names = [n.name for n in defined if not n.name.startswith("_")]
-        if module and names:
-            lines.append(f"from {module} import {', '.join(names)}")
-    if not lines:
-        return []
-    return ["What tests can import (a method is called on an instance):\n" + "\n".join(lines)]
 
 
 def fails_for_the_stated_reason(report: TestReport, path: str) -> tuple[bool, str]:
@@ -171,7 +153,10 @@ def make_criteria(
         )
         bound = MODULE_TOKENS + CRITERION_TOKENS * len(criteria)
         answer, tokens, _ = await invoke_with_tools(capped(model, bound), messages, [])
-        return find_file_block(answer.text, path) or "", tokens
+        text = find_file_block(answer.text, path)
+        if cut_short(answer):  # the tests it finished before it ran on still count
+            text = kept_of_cut(path, text)
+        return text or "", tokens
 
     async def stated(state: ImplementationState, path: str) -> WorkerOutcome | None:
         """The stated examples and, for criteria the examples do not test as stated, the
@@ -190,7 +175,10 @@ def make_criteria(
         tokens = 0
         for criterion, stated in wanted.items():  # one call each: each test names its own
             text, used = await ask(state, path, [criterion])
-            found, written = written_tests(text, criterion, stated, repo_dir, len(tests) + 1, words)
+            others = [c for c in ticket_criteria(criteria) if c != criterion]
+            found, written = written_tests(
+                text, criterion, stated, repo_dir, len(tests) + 1, words, others
+            )
             imports, tests, tokens = [*imports, *found], [*tests, *written], tokens + used
         if not tests:
             if spelled is None:

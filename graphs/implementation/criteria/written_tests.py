@@ -8,7 +8,9 @@ computes no expected value, the small model's usual mistake in a test.
 """
 
 import ast
+import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,7 +20,7 @@ from graphs.implementation.criteria.examples import (
     examples,
     is_builtin_exception,
 )
-from graphs.implementation.criteria.modules import module_defining
+from graphs.implementation.criteria.modules import module_binds, module_defining
 from graphs.implementation.criteria.ticket import ticket_criteria
 
 RAISES = re.compile(r"\braises?\s+(?:an?\s+)?([A-Z]\w*(?:Error|Exception))\b")
@@ -34,6 +36,11 @@ STATED_VALUE = re.compile(
     r"(?:`([^`]+)`|(-?\d+(?:\.\d+)?)(?!\.?\d|\w)|(True|False|None)\b)"
 )
 CODE_SPAN = re.compile(r"`([^`\n]+)`")
+# A value shown to people: words, numbers, units and punctuation, but no brackets or quotes.
+DISPLAY_TEXT = re.compile(r"^[^()\[\]{}=`'\"\\]+$")
+UNREADABLE = object()
+NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?")
+SCALES = range(-3, 4)  # g and kg, cm and m, percent and fraction
 # "below 0 or above 100": the bound itself is neither, so a test expecting the error there is wrong
 BOUND = re.compile(
     r"\b(?:below|under|less than|above|over|greater than|more than|exceeds?)\s+(-?\d+(?:\.\d+)?)\b"
@@ -51,14 +58,25 @@ class Stated:
 
 
 def literal(text: str) -> object:
-    """The Python value a stated text spells (a plain word is the text itself), else None."""
+    """The Python value a stated text spells (plain words, or a line of display text such as
+    `kitchen: 21.5 °C`, are the text itself), else `UNREADABLE`."""
     text = text.strip()
     if text.startswith("pytest.approx(") and text.endswith(")"):
         text = text[len("pytest.approx(") : -1]
     try:
         return ast.literal_eval(text)
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-        return text if PLAIN_TEXT.match(text) else None
+        readable = PLAIN_TEXT.match(text) or (DISPLAY_TEXT.match(text) and not parses_as_code(text))
+        return text if readable else UNREADABLE
+
+
+def parses_as_code(text: str) -> bool:
+    """Whether the text is a Python expression (`a.b`, `x > 3`), not a line of prose."""
+    try:
+        ast.parse(text, mode="eval")
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return False
+    return True
 
 
 def same(left: object, right: object) -> bool:
@@ -79,7 +97,7 @@ def stated_values(criterion: str, subject: str | None = None) -> list[object]:
     tested = [literal(e.value) for e in examples(criterion, subject) if e.value is not None]
     values: list[object] = []
     for value in found:
-        if value is not None and not any(same(value, t) for t in [*tested, *values]):
+        if value is not UNREADABLE and not any(same(value, t) for t in [*tested, *values]):
             values.append(value)
     return values
 
@@ -145,8 +163,23 @@ def raises_past_bounds(function: ast.FunctionDef, criterion: str) -> bool:
     return True
 
 
-def asserts_stated_value(check: ast.Assert, values: tuple[object, ...]) -> bool:
-    """`assert <a call> == <a stated value>` (or `is`, or `pytest.approx` of one)."""
+def call_results(function: ast.FunctionDef) -> frozenset[str]:
+    """The names the test binds to what a call returns (`reading = parse_line(line)`)."""
+    return frozenset(
+        target.id
+        for statement in function.body
+        if isinstance(statement, ast.Assign)
+        and any(isinstance(n, ast.Call) for n in ast.walk(statement.value))
+        for target in statement.targets
+        if isinstance(target, ast.Name)
+    )
+
+
+def asserts_stated_value(
+    check: ast.Assert, values: tuple[object, ...], results: frozenset[str] = frozenset()
+) -> bool:
+    """`assert <a call, or what one returned> == <a stated value>` (or `is`, or
+    `pytest.approx` of one)."""
     test = check.test
     if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
         return False
@@ -157,7 +190,10 @@ def asserts_stated_value(check: ast.Assert, values: tuple[object, ...]) -> bool:
         value = ast.literal_eval(right)
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
         return False
-    calls = any(isinstance(node, ast.Call) for node in ast.walk(test.left))
+    calls = any(
+        isinstance(node, ast.Call) or (isinstance(node, ast.Name) and node.id in results)
+        for node in ast.walk(test.left)
+    )
     return (
         isinstance(test.ops[0], ast.Eq | ast.Is) and calls and any(same(value, v) for v in values)
     )
@@ -166,19 +202,39 @@ def asserts_stated_value(check: ast.Assert, values: tuple[object, ...]) -> bool:
 def checks_stated_values(function: ast.FunctionDef, values: tuple[object, ...]) -> bool:
     """Whether a test only sets up values and asserts that calls return stated values."""
     asserts = [s for s in function.body if isinstance(s, ast.Assert)]
+    results = call_results(function)
     return (
         bool(values and asserts)
         and all(isinstance(s, SETUP + (ast.Assert,)) for s in function.body)
-        and all(asserts_stated_value(a, values) for a in asserts)
+        and all(asserts_stated_value(a, values, results) for a in asserts)
     )
+
+
+def without_unstated_checks(function: ast.FunctionDef, values: tuple[object, ...]) -> None:
+    """Drops the test's asserts of values the criterion does not state, when one it states
+    stays: the small model checked `sensor == "kitchen"` beside the stated humidity."""
+    results = call_results(function)
+    stated = [
+        s
+        for s in function.body
+        if not isinstance(s, ast.Assert) or asserts_stated_value(s, values, results)
+    ]
+    if any(isinstance(s, ast.Assert) for s in stated):
+        function.body = stated
 
 
 def imports_known_names(node: ast.Import | ast.ImportFrom, repo_dir: Path) -> bool:
     """`import pytest`, or names a repository module defines, imported from it."""
     if isinstance(node, ast.Import):
         return [a.name for a in node.names] == ["pytest"]
-    return node.level == 0 and all(
-        module_defining(repo_dir, a.name) == node.module for a in node.names
+    module = node.module
+    return (
+        node.level == 0
+        and module is not None
+        and all(
+            module_defining(repo_dir, a.name) == module or module_binds(repo_dir, module, a.name)
+            for a in node.names
+        )
     )
 
 
@@ -193,14 +249,43 @@ def keywords_known(function: ast.FunctionDef, words: set[str]) -> bool:
     )
 
 
+def numbers_in(text: str) -> set[float]:
+    """The numbers a text spells."""
+    return {float(n) for n in NUMBER.findall(text)}
+
+
+def among(number: float, stated: set[float]) -> bool:
+    """Whether the number is a stated one in another unit (3200 g for "3.2 kg")."""
+    return any(math.isclose(number, value * 10**power) for value in stated for power in SCALES)
+
+
+def call_numbers(function: ast.FunctionDef) -> list[float]:
+    """The numbers the test passes to calls, besides 0 and 1."""
+    found: list[float] = []
+    for call in (n for n in ast.walk(function) if isinstance(n, ast.Call)):
+        for argument in [*call.args, *(k.value for k in call.keywords)]:
+            value = number(argument)
+            if value is not None and value not in (0, 1):
+                found.append(float(value))
+    return found
+
+
+def borrows_inputs(function: ast.FunctionDef, criterion: str, others: Sequence[str]) -> bool:
+    """Whether the test sets up numbers another criterion states and its own does not: the
+    small model tested "a 20 x 15 x 10 cm box of 3.2 kg" on the 60 x 40 x 40 cm box of the
+    criterion before, expecting this one's weight."""
+    own, theirs = numbers_in(criterion), numbers_in("\n".join(others))
+    return any(not among(n, own) and among(n, theirs) for n in call_numbers(function))
+
+
 def written_tests(
     text: str, criterion: str, stated: Stated, repo_dir: Path, first: int = 1,
-    words: set[str] | None = None,
+    words: set[str] | None = None, others: Sequence[str] = (),
 ) -> tuple[list[str], list[str]]:  # fmt: skip
     """The imports and the tests of a model's module that check only what the criterion
-    states (with keyword arguments among `words`, when given), renamed `test_criterion_N`
-    from `first`, the criterion as their docstring; nothing when the module does not parse
-    or imports elsewhere."""
+    states (with keyword arguments among `words`, when given, and no inputs only `others`,
+    the other criteria, state), renamed `test_criterion_N` from `first`, the criterion as
+    their docstring; nothing when the module does not parse or imports elsewhere."""
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError):
@@ -214,10 +299,12 @@ def written_tests(
             continue
         if ast.get_docstring(node) is not None:
             node.body = node.body[1:]
+        if stated.values:
+            without_unstated_checks(node, stated.values)
         errors = checks_only_errors(node, stated.errors) and raises_past_bounds(node, criterion)
         checks = errors or checks_stated_values(node, stated.values)
         known = words is None or keywords_known(node, words)
-        if checks and known and not node.args.args:
+        if checks and known and not node.args.args and not borrows_inputs(node, criterion, others):
             node.name = f"test_criterion_{first + len(tests)}"
             node.decorator_list = []
             node.body.insert(0, ast.Expr(ast.Constant(criterion)))
