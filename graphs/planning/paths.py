@@ -118,17 +118,20 @@ def _related_target(
     )
 
 
+def spells(text: str, words: set[str]) -> bool:
+    """Whether the text spells one of the words as a word (not inside a longer path)."""
+    return any(re.search(rf"(?<![\w/.]){re.escape(w)}(?![\w])", text) for w in words)
+
+
 def mentions_path(text: str, path: PurePosixPath) -> bool:
     """Whether the text spells the file's path, its name or its stem as a word."""
-    words = {str(path), path.name, path.stem}
-    return any(re.search(rf"(?<![\w/.]){re.escape(w)}(?![\w])", text) for w in words)
+    return spells(text, {str(path), path.name, path.stem})
 
 
 def names_file(text: str, path: PurePosixPath) -> bool:
     """Whether the text spells the file's path or name, or its stem in a code span: a stem in
     prose is as often an English word ("the courier invoices" beside `billing/invoices.py`)."""
-    words = {str(path), path.name}
-    if any(re.search(rf"(?<![\w/.]){re.escape(w)}(?![\w])", text) for w in words):
+    if spells(text, {str(path), path.name}):
         return True
     return any(span.strip() == path.stem for span in re.findall(r"`([^`\n]+)`", text))
 
