@@ -21,6 +21,7 @@ from graphs.planning.definitions import (
 from graphs.planning.existing_tests import keep_existing_tests
 from graphs.planning.manifests import without_unasked_manifests
 from graphs.planning.named import called_in, contract_name, on_named_functions
+from graphs.planning.packages import into_modules
 from graphs.planning.paths import is_test_path, resolve_paths
 from graphs.planning.render import render_plan_markdown
 from graphs.planning.settled import without_settled
@@ -263,9 +264,10 @@ def make_finalise(model: BaseChatModel) -> SyncNode[PlanningState]:
             for c in clean_contracts(answer.contracts)
         ]
         defined_in = state.get("defined_in", {})
-        files, contracts, placed = place_contracts(
-            files, contracts, defined_in, f"{asked}\n{reporter}"
-        )
+        told = f"{asked}\n{reporter}"
+        files, contracts, placed = place_contracts(files, contracts, defined_in, told)
+        files, contracts, folded = into_modules(files, contracts, defined_in, told)
+        placed += folded
         if files:  # a plan of no file is an answer to a question, not a change
             files, joined = join_defining_files(
                 files, changed_names(plan_texts(answer)), defined_in
