@@ -5,9 +5,12 @@ call `total(discount=10)`, and `parse_duration_with_days` for one that calls
 `parse_duration("7d")`; the workers followed the plan and the hidden tests of the named
 function failed. A contract whose new name contains a named function's name is that
 function. Only a name the ticket calls in code (`total(discount=10)`) is a function: a
-humidity ticket quoting the field `humidity` had `parse_humidity` renamed to it.
+humidity ticket quoting the field `humidity` had `parse_humidity` renamed to it. A ticket that
+spells a function's parameters (`bracket_price(grams, brackets, kind)`) names it too: the plan's
+`bracket_lookup(grams, brackets, kind)` is that function.
 """
 
+import ast
 import re
 from collections.abc import Sequence
 
@@ -16,6 +19,9 @@ from graphs.schemas import Contract
 
 CODE_SPAN = re.compile(r"`([^`\n]+)`")
 CALL = re.compile(r"([A-Za-z_][\w.]*)\(")
+SPELLED = re.compile(
+    r"^(?:[A-Za-z_][\w.]*\.)?([A-Za-z_]\w*)\((\s*[A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*\s*)\)$"
+)
 SIGNATURE_NAME = re.compile(r"^\s*(?:async\s+)?(?:def\s+)?(?:\w+\.)*([A-Za-z_]\w*)\s*\(")
 MIN_NAME_CHARS = 3
 RENAMED = (
@@ -36,15 +42,67 @@ def called_in(text: str) -> list[str]:
     return list(dict.fromkeys(c for c in calls if c))
 
 
+def spelled_in(text: str) -> dict[str, list[str]]:
+    """Functions the text spells with their parameters (`f(a, b)`, names only), each with its
+    parameter names."""
+    found: dict[str, list[str]] = {}
+    for span in CODE_SPAN.findall(text):
+        match = SPELLED.match(span.strip())
+        if match:
+            params = [p.strip() for p in match.group(2).split(",")]
+            found.setdefault(match.group(1), params)
+    return found
+
+
+def parameters(signature: str) -> list[str] | None:
+    """The parameter names of a contract's signature (without `self`), or None when it does
+    not parse as one."""
+    text = signature.strip().rstrip(":")
+    text = re.sub(r"^(async\s+)?(def\s+)?", "def ", text, count=1)
+    text = re.sub(r"^def\s+(?:\w+\.)+", "def ", text)
+    try:
+        tree = ast.parse(f"{text}:\n    pass")
+    except SyntaxError:
+        return None
+    node = tree.body[0] if len(tree.body) == 1 else None
+    if not isinstance(node, ast.FunctionDef):
+        return None
+    args = node.args
+    names = [a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]]
+    return names[1:] if names[:1] in (["self"], ["cls"]) else names
+
+
+def by_parameters(
+    ticket_text: str, contracts: Sequence[Contract | ContractAnswer]
+) -> dict[str, str]:
+    """New contract names to the function the ticket spells with the same parameters, when no
+    contract has that name: two or more parameters, or one and a word of the name shared."""
+    spelled = spelled_in(ticket_text)
+    names = {contract_name(c): c for c in contracts if contract_name(c)}
+    found: dict[str, str] = {}
+    for name, params in spelled.items():
+        if name in names or len(name) < MIN_NAME_CHARS:
+            continue
+        for new, contract in names.items():
+            if new in spelled or new in found or parameters(contract.signature) != params:
+                continue
+            if len(params) >= 2 or set(new.split("_")) & set(name.split("_")) - {""}:
+                found[new] = name
+                break
+    return found
+
+
 def renames(ticket_text: str, contracts: Sequence[Contract | ContractAnswer]) -> dict[str, str]:
-    """New contract names to the named function each stands for; none when some contract
-    already changes a function the ticket names."""
+    """New contract names to the named function each stands for; only those spelled with
+    their parameters when some contract already changes a function the ticket names."""
+    found = by_parameters(ticket_text, contracts)
     named = [n for n in called_in(ticket_text) if len(n) >= MIN_NAME_CHARS]
     names = [n for n in map(contract_name, contracts) if n]
     if any(n in named for n in names):
-        return {}
-    found: dict[str, str] = {}
+        return found
     for name in names:
+        if name in found:
+            continue
         within = [n for n in named if re.search(rf"(^|_){re.escape(n)}(_|$)", name)]
         if within:
             found[name] = max(within, key=len)

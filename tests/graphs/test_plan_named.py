@@ -4,7 +4,7 @@ import json
 
 from graphs.models import ScriptedChatModel
 from graphs.planning import create_plan
-from graphs.planning.named import called_in, renames
+from graphs.planning.named import called_in, parameters, renames, spelled_in
 from graphs.schemas import Analysis, Contract, TicketContext
 
 CART = TicketContext(
@@ -85,4 +85,37 @@ def test_a_field_the_ticket_quotes_is_no_function_to_rename_to() -> None:
     assert renames(ticket, [contract("def parse_humidity(line: str) -> Reading")]) == {}
     assert renames(ticket, [contract("def describe_humidity(r)")]) == {
         "describe_humidity": "describe"
+    }
+
+
+def test_a_function_the_ticket_spells_with_its_parameters_names_the_contract_that_has_them() -> (
+    None
+):
+    ticket = (
+        "One function `bracket_price(grams, brackets, kind)` finds the price; `letter_price`"
+        " calls it. Add `shipping.rates.count(items)`."
+    )
+    found = renames(
+        ticket,
+        [
+            contract(
+                "def bracket_lookup(grams: int, brackets: list[tuple[int, float]], kind: str)"
+            ),
+            contract("def letter_price(grams: int) -> float"),
+            contract("def tally(items: list) -> int"),
+        ],
+    )
+    assert found == {"bracket_lookup": "bracket_price"}
+    assert renames(ticket, [contract("def count_items(items)")]) == {"count_items": "count"}
+    assert renames(ticket, [contract("def bracket_price(grams, brackets, kind)")]) == {}
+    assert renames(ticket, [contract("def bracket_lookup(grams, brackets)")]) == {}
+
+
+def test_parameters_are_read_from_signatures_as_the_model_writes_them() -> None:
+    assert parameters("def f(self, a: dict[str, int], *, b=1) -> None") == ["a", "b"]
+    assert parameters("Cart.total(self, discount: float = 0)") == ["discount"]
+    assert parameters("async def fetch(url)") == ["url"]
+    assert parameters("class Reading") is None
+    assert spelled_in("`a.b.paginate(items, page)` and `total(discount=10)`") == {
+        "paginate": ["items", "page"]
     }
