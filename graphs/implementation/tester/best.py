@@ -49,12 +49,41 @@ def broken_failures(best: TestReport, new: TestReport) -> list[FailedTest]:
     return [f for f in new.failed_tests if f.test_id in passed]
 
 
-def regression(best: Standing, new: TestReport) -> str:
-    """Why the new run is worse than the best (empty when it is not)."""
+def named(tests: list[str]) -> str:
+    """Test ids for a note, the first few."""
+    return ", ".join(tests[:MAX_NAMED]) + (" and more" if len(tests) > MAX_NAMED else "")
+
+
+def traded(best: Standing, new: TestReport) -> bool:
+    """Whether the new run breaks only tests written for this change and passes more tests."""
     broken = broken_tests(best.tests, new)
-    if broken:
-        named = ", ".join(broken[:MAX_NAMED]) + (" and more" if len(broken) > MAX_NAMED else "")
-        return f"it broke tests that passed before: {named}"
+    return (
+        bool(broken)
+        and not set(best.own).intersection(broken)
+        and rank(new, best.own) > rank(best.tests, best.own)
+    )
+
+
+def trade_note(best: Standing, new: TestReport) -> str:
+    """What a kept revision gave up for more passing tests (empty when nothing)."""
+    if not traded(best, new):
+        return ""
+    more, before = len(new.passed_tests), len(best.tests.passed_tests)
+    gone = named(broken_tests(best.tests, new))
+    return f"kept with {more} tests passing against {before}, though {gone} no longer pass"
+
+
+def regression(best: Standing, new: TestReport) -> str:
+    """Why the new run is worse than the best (empty when it is not).
+
+    A revision may trade a test written for this change for more of them: such a test can
+    pass on the old code for another reason (a ValueError for an unknown unit where the
+    ticket wants one for a temperature below absolute zero) and then block every revision
+    that makes the others pass. The repository's own tests may never break.
+    """
+    broken = broken_tests(best.tests, new)
+    if broken and not traded(best, new):
+        return f"it broke tests that passed before: {named(broken)}"
     if rank(new, best.own) < rank(best.tests, best.own):
         return f"fewer tests pass ({len(new.passed_tests)} against {len(best.tests.passed_tests)})"
     return ""

@@ -6,7 +6,13 @@ from graphs.implementation.criteria.ticket import criteria_path
 from graphs.implementation.journal import Journal
 from graphs.implementation.revision import current_changes, fingerprint, revert_files
 from graphs.implementation.state import ImplementationState, Tester
-from graphs.implementation.tester.best import Standing, broken_failures, own_tests, regression
+from graphs.implementation.tester.best import (
+    Standing,
+    broken_failures,
+    own_tests,
+    regression,
+    trade_note,
+)
 from graphs.implementation.tester.gate import syntax_errors
 from graphs.implementation.tester.held_files import (
     HELD_PART,
@@ -124,6 +130,8 @@ def make_tester(tester: Tester | None, journal: Journal) -> AsyncNode[Implementa
                 "files": revert_files(repo_dir, state.get("files", {}), best.files, spec),
                 "notes": [*notes, f"revision {revision}: discarded, {worse}"],
             }
+        trade = trade_note(best, report)
+        notes = [*notes, f"revision {revision}: {trade}"] if trade else notes
         files = {c.path: c for c in changes}
         standing = Standing(revision=revision, files=files, tests=report, own=best.own)
         return {**update, "outcome": Kept(held), "best": standing, "tests": report, "notes": notes}
