@@ -122,11 +122,17 @@ def on_named_functions(answer: PlanAnswer, ticket_text: str) -> tuple[PlanAnswer
     found = renames(ticket_text, answer.contracts)
     if not found:
         return answer, []
+    plan = renamed_plan(answer, found)
+    return plan, [RENAMED.format(new=new, named=named) for new, named in found.items()]
+
+
+def renamed_plan(answer: PlanAnswer, found: dict[str, str]) -> PlanAnswer:
+    """The plan with each whole new name replaced by the named function's, everywhere."""
 
     def fix(text: str) -> str:
         return renamed_text(text, found)
 
-    plan = answer.model_copy(
+    return answer.model_copy(
         update={
             "summary": fix(answer.summary),
             "files": [f.model_copy(update={"purpose": fix(f.purpose)}) for f in answer.files],
@@ -138,4 +144,3 @@ def on_named_functions(answer: PlanAnswer, ticket_text: str) -> tuple[PlanAnswer
             "risks": [fix(r) for r in answer.risks],
         }
     )
-    return plan, [RENAMED.format(new=new, named=named) for new, named in found.items()]

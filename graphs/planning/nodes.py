@@ -25,6 +25,7 @@ from graphs.planning.packages import into_modules
 from graphs.planning.paths import is_test_path, resolve_paths
 from graphs.planning.render import render_plan_markdown
 from graphs.planning.settled import without_settled
+from graphs.planning.spelled import with_spelled_functions
 from graphs.planning.state import (
     ContractAnswer,
     PlanAnswer,
@@ -240,6 +241,8 @@ def make_finalise(model: BaseChatModel) -> SyncNode[PlanningState]:
         ticket = state["ticket"]
         asked = asked_text(ticket)
         answer, renamed = on_named_functions(state["answer"], asked)
+        answer, respelled = with_spelled_functions(answer, asked, state.get("defined_in", {}))
+        renamed += respelled
         files, dropped = clean_files(answer.files)
         requirements = state["requirements"]
         reporter = "\n".join(requirements.answers) if requirements is not None else ""
