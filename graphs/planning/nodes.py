@@ -240,20 +240,18 @@ def make_finalise(model: BaseChatModel) -> SyncNode[PlanningState]:
     def finalise(state: PlanningState) -> dict[str, Any]:
         ticket = state["ticket"]
         asked = asked_text(ticket)
+        defined_in = state.get("defined_in", {})
         answer, renamed = on_named_functions(state["answer"], asked)
-        answer, respelled = with_spelled_functions(answer, asked, state.get("defined_in", {}))
+        answer, respelled = with_spelled_functions(answer, asked, defined_in)
         renamed += respelled
         files, dropped = clean_files(answer.files)
         requirements = state["requirements"]
         reporter = "\n".join(requirements.answers) if requirements is not None else ""
+        told = f"{asked}\n{reporter}"
         related = snippet_paths(state.get("related_code") or "")
-        files, resolved, moved = resolve_paths(
-            files, state["analysis"].files, related, f"{asked}\n{reporter}"
-        )
-        files, kept_tests, kept = keep_existing_tests(
-            files, state["analysis"].files, f"{asked}\n{reporter}"
-        )
-        files, packaging = without_unasked_manifests(files, f"{asked}\n{reporter}")
+        files, resolved, moved = resolve_paths(files, state["analysis"].files, related, told)
+        files, kept_tests, kept = keep_existing_tests(files, state["analysis"].files, told)
+        files, packaging = without_unasked_manifests(files, told)
         dropped += resolved + kept + packaging
         fallback = state.get("fallback")
         noted = [FALLBACK_NOTE.format(reason=fallback)] if fallback else []
@@ -266,8 +264,6 @@ def make_finalise(model: BaseChatModel) -> SyncNode[PlanningState]:
             c.model_copy(update={"path": moved.get(c.path, c.path)})
             for c in clean_contracts(answer.contracts)
         ]
-        defined_in = state.get("defined_in", {})
-        told = f"{asked}\n{reporter}"
         files, contracts, placed = place_contracts(files, contracts, defined_in, told)
         files, contracts, folded = into_modules(files, contracts, defined_in, told)
         placed += folded
