@@ -61,6 +61,7 @@ def test_two_files_of_a_revision_differ_only_from_the_related_code_on(tmp_path: 
     cart, tax = (sent(state) for state in states(tmp_path))
     shared = cart[: cart.index("Related code from the repository")]
     assert tax.startswith(shared) and len(shared) > len(cart) // 2
+    assert "The reporter wrote:\nCarts over 100 get 10%." in shared  # not only the plan's words
     assert "Your file is `shop/tax.py`" in tax[len(shared) :]
 
 

@@ -1,4 +1,4 @@
-"""The prompt a worker sends: plan, requirements, related code and the file (or its window)."""
+"""The prompt a worker sends: ticket, plan, requirements, related code and its file."""
 
 from langchain_core.messages import BaseMessage
 
@@ -15,6 +15,7 @@ MAX_CONTRACTS = 10
 SNIPPET_CHARS = 800
 CRITERIA_CHARS = 1200
 ANSWERS_CHARS = 1000
+DESCRIPTION_CHARS = 1500
 
 
 def criteria_text(ticket: TicketContext, requirements: Requirements | None) -> str:
@@ -91,6 +92,7 @@ def worker_messages(
         inputs,
         key=ticket.key,
         summary=ticket.summary,
+        description=trim(ticket.description.strip(), DESCRIPTION_CHARS) or "(nothing more)",
         plan_summary=trim(plan.summary, 1000),
         plan_files=_bullets(
             [f"{f.path} ({f.action}): {f.purpose}" for f in plan.files[:MAX_PLAN_FILES]], "-"
