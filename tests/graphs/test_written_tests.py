@@ -7,7 +7,7 @@ from langchain_core.messages import AIMessage, BaseMessage
 
 from graphs.implementation import implement_plan
 from graphs.implementation.criteria.examples import example_tests
-from graphs.implementation.criteria.node import CRITERION_TOKENS, MODULE_TOKENS
+from graphs.implementation.criteria.node import CRITERION_TOKENS, MODULE_TOKENS, code_words
 from graphs.implementation.criteria.ticket import criteria_path
 from graphs.implementation.criteria.written_tests import (
     Stated,
@@ -15,7 +15,9 @@ from graphs.implementation.criteria.written_tests import (
     with_written_tests,
     written_tests,
 )
+from graphs.implementation.state import ImplementationState
 from graphs.prompting import read_task
+from graphs.schemas import Plan, PlannedFile, TicketContext
 from harness.local_tester import LocalTester
 from tests.graphs.conftest import write_tree
 from tests.graphs.test_example_tests import CORE, FIXED, PLAN, REPO, TICKET
@@ -313,3 +315,33 @@ def test_a_module_constant_or_import_may_be_imported_a_method_may_not(tmp_path: 
     for name, kept in [("STEP_KG", True), ("math", True), ("volume", False), ("nothing", False)]:
         found = written_tests(head.format(name=name) + test, "19.5 kg", stated, repo)[1]
         assert bool(found) is kept, name
+
+
+def test_string_keys_must_be_spelled_as_code_by_the_ticket_or_the_code(tmp_path: Path) -> None:
+    avatar = 'def badge(name):\n    return {"text": name[:1], "colour": "#fff"}\n'
+    repo = write_tree(tmp_path, {"contacts/__init__.py": "", "contacts/avatar.py": avatar})
+    (repo / "tests").mkdir()
+    ticket = TicketContext(
+        key="CONT-1",
+        summary="Badge letters",
+        description='The circle shows "MW" for Mary-Jane Watson; `initials` drops the hyphen.',
+        acceptance_criteria="- The circle for Mary-Jane Watson shows `MJW`.",
+    )
+    plan = Plan(
+        version=1, summary="Fix the letters", test_plan=[], risks=[], markdown="",
+        files=[PlannedFile(path="contacts/avatar.py", action="modify", purpose="fix")],
+    )  # fmt: skip
+    state = ImplementationState(
+        repo_dir=repo, ticket=ticket, plan=plan, requirements=None, revision=0, files={},
+        assignments=[{"file": plan.files[0], "context": []}],
+    )  # fmt: skip
+    keys = code_words(state)
+    assert {"text", "MW", "initials", "MJW"} <= keys and "circle" not in keys
+    module = (
+        "from contacts.avatar import badge\n\n\n"
+        "def test_guessed():\n    assert badge('Mary-Jane Watson')['circle'] == 'MJW'\n\n\n"
+        "def test_spelled():\n    assert badge('Mary-Jane Watson')['text'] == 'MJW'\n"
+    )
+    criterion = "The circle for Mary-Jane Watson shows `MJW`."
+    _, tests = written_tests(module, criterion, Stated(values=("MJW",)), repo, keys=keys)
+    assert len(tests) == 1 and "['text']" in tests[0]

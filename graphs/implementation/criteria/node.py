@@ -36,6 +36,7 @@ EXAMPLE_CHARS = 800
 # length instead, 3,190 tokens (five minutes) to its limit, for one criterion.
 MODULE_TOKENS = 192
 CRITERION_TOKENS = 320
+_SPELLED_AS_CODE = re.compile(r"`[^`\n]+`|\"[^\"\n]{1,60}\"|'[^'\n]{1,60}'")
 # Failures that say the test itself is broken, not that the change is missing.
 _BROKEN_TEST = re.compile(r"NameError|fixture '\w+' not found|SyntaxError|IndentationError")
 
@@ -68,14 +69,34 @@ def sources_block(state: ImplementationState) -> tuple[str, str]:
     return "\n\n".join(sources) or "(no source file is planned)", example
 
 
+def told(state: ImplementationState) -> list[str]:
+    """What the reporter wrote: the ticket and the answers."""
+    ticket, requirements = state["ticket"], state["requirements"]
+    texts = [ticket.summary, ticket.description, ticket.acceptance_criteria or ""]
+    return texts + ([] if requirements is None else requirements.answers)
+
+
+def code_texts(state: ImplementationState) -> list[str]:
+    """The plan's contracts and the files shown."""
+    texts = [f"{c.signature} {c.behaviour}" for c in state["plan"].contracts]
+    return texts + [read_current(state["repo_dir"] / path) or "" for path in shown_paths(state)]
+
+
+def words_of(texts: list[str]) -> set[str]:
+    """Every word the texts spell."""
+    return set(re.findall(r"\w+", "\n".join(texts)))
+
+
 def vocabulary(state: ImplementationState) -> set[str]:
     """Every word the ticket, the answers, the plan's contracts and the files shown spell."""
-    ticket, requirements, repo_dir = state["ticket"], state["requirements"], state["repo_dir"]
-    texts = [ticket.summary, ticket.description, ticket.acceptance_criteria or ""]
-    texts += [] if requirements is None else requirements.answers
-    texts += [c.signature for c in state["plan"].contracts]
-    texts += [read_current(repo_dir / path) or "" for path in shown_paths(state)]
-    return set(re.findall(r"\w+", "\n".join(texts)))
+    return words_of(told(state) + code_texts(state))
+
+
+def code_words(state: ImplementationState) -> set[str]:
+    """Every word spelled as code: in the plan's contracts, the files shown, and the code
+    spans and quoted strings of the ticket and the answers."""
+    spans = [span for text in told(state) for span in _SPELLED_AS_CODE.findall(text)]
+    return words_of(spans + code_texts(state))
 
 
 def fails_for_the_stated_reason(report: TestReport, path: str) -> tuple[bool, str]:
@@ -169,7 +190,7 @@ def make_criteria(
         planned = [f.path for f in state["plan"].files if not is_test_path(f.path)]
         spelled = example_tests(ticket.key, criteria, repo_dir, contracts, subject, planned)
         wanted = stated_checks(criteria, subject)
-        words = vocabulary(state)
+        words, keys = vocabulary(state), code_words(state)
         imports: list[str] = []
         tests: list[str] = []
         tokens = 0
@@ -177,7 +198,7 @@ def make_criteria(
             text, used = await ask(state, path, [criterion])
             others = [c for c in ticket_criteria(criteria) if c != criterion]
             found, written = written_tests(
-                text, criterion, stated, repo_dir, len(tests) + 1, words, others
+                text, criterion, stated, repo_dir, len(tests) + 1, words, others, keys
             )
             imports, tests, tokens = [*imports, *found], [*tests, *written], tokens + used
         if not tests:

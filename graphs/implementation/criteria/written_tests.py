@@ -249,6 +249,19 @@ def keywords_known(function: ast.FunctionDef, words: set[str]) -> bool:
     )
 
 
+def keys_known(function: ast.FunctionDef, keys: set[str]) -> bool:
+    """Whether every string key the test reads (`badge(c)["circle"]`) is one the code or the
+    ticket spells as code: the small model read "the circle shows `MJW`" as a key, and every
+    revision that made `badge` return it broke the repository's own test of `badge`."""
+    return all(
+        node.slice.value in keys
+        for node in ast.walk(function)
+        if isinstance(node, ast.Subscript)
+        and isinstance(node.slice, ast.Constant)
+        and isinstance(node.slice.value, str)
+    )
+
+
 def numbers_in(text: str) -> set[float]:
     """The numbers a text spells."""
     return {float(n) for n in NUMBER.findall(text)}
@@ -280,12 +293,13 @@ def borrows_inputs(function: ast.FunctionDef, criterion: str, others: Sequence[s
 
 def written_tests(
     text: str, criterion: str, stated: Stated, repo_dir: Path, first: int = 1,
-    words: set[str] | None = None, others: Sequence[str] = (),
+    words: set[str] | None = None, others: Sequence[str] = (), keys: set[str] | None = None,
 ) -> tuple[list[str], list[str]]:  # fmt: skip
     """The imports and the tests of a model's module that check only what the criterion
-    states (with keyword arguments among `words`, when given, and no inputs only `others`,
-    the other criteria, state), renamed `test_criterion_N` from `first`, the criterion as
-    their docstring; nothing when the module does not parse or imports elsewhere."""
+    states (with keyword arguments among `words` and string keys among `keys`, when given,
+    and no inputs only `others`, the other criteria, state), renamed `test_criterion_N` from
+    `first`, the criterion as their docstring; nothing when the module does not parse or
+    imports elsewhere."""
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError):
@@ -303,7 +317,9 @@ def written_tests(
             without_unstated_checks(node, stated.values)
         errors = checks_only_errors(node, stated.errors) and raises_past_bounds(node, criterion)
         checks = errors or checks_stated_values(node, stated.values)
-        known = words is None or keywords_known(node, words)
+        known = (words is None or keywords_known(node, words)) and (
+            keys is None or keys_known(node, keys)
+        )
         if checks and known and not node.args.args and not borrows_inputs(node, criterion, others):
             node.name = f"test_criterion_{first + len(tests)}"
             node.decorator_list = []
