@@ -345,3 +345,22 @@ def test_string_keys_must_be_spelled_as_code_by_the_ticket_or_the_code(tmp_path:
     criterion = "The circle for Mary-Jane Watson shows `MJW`."
     _, tests = written_tests(module, criterion, Stated(values=("MJW",)), repo, keys=keys)
     assert len(tests) == 1 and "['text']" in tests[0]
+
+
+def test_a_literal_of_a_kind_the_parameter_cannot_take_drops_the_test(tmp_path: Path) -> None:
+    invoice = (
+        "def tax(amounts: list[float], rate: float | None = None) -> float:\n"
+        "    return sum(amounts) * 0.2\n"
+    )
+    repo = write_tree(tmp_path, {"billing/__init__.py": "", "billing/invoice.py": invoice})
+    module = (
+        "import pytest\nfrom billing.invoice import tax as vat\n\n\n"
+        "def test_rate_as_amounts():\n    with pytest.raises(ValueError):\n        vat(-0.2)\n\n\n"
+        "def test_list_as_rate():\n    with pytest.raises(ValueError):\n"
+        "        vat([100.0], rate=[-0.2])\n\n\n"
+        "def test_rate():\n    with pytest.raises(ValueError):\n        vat([100.0], rate=-0.2)\n"
+    )
+    criterion = "A negative rate raises ValueError."
+    stated = Stated(errors=frozenset({"ValueError"}))
+    _, tests = written_tests(module, criterion, stated, repo)
+    assert len(tests) == 1 and "vat([100.0], rate=-0.2)" in tests[0]

@@ -58,19 +58,31 @@ def planned_module(planned: list[str], subject_module: str | None) -> str | None
     return modules.pop() if len(modules) == 1 else None
 
 
-def module_binds(repo_dir: Path, module: str, name: str) -> bool:
-    """Whether the module's file binds `name` at its top level (a constant, a function, a
-    class or an import), so that `from module import name` works."""
+def module_tree(repo_dir: Path, module: str) -> ast.Module | None:
+    """The parsed file of an importable module of the repository (`src/` layouts included)."""
     base = Path(*module.split("."))
     for root in (repo_dir, repo_dir / "src"):
         for path in (root / base.with_suffix(".py"), root / base / "__init__.py"):
             if path.is_file():
                 try:
-                    tree = ast.parse(path.read_text(encoding="utf-8"))
+                    return ast.parse(path.read_text(encoding="utf-8"))
                 except (SyntaxError, UnicodeDecodeError, ValueError):
-                    return False
-                return name in top_level_names(tree)
-    return False
+                    return None
+    return None
+
+
+def module_binds(repo_dir: Path, module: str, name: str) -> bool:
+    """Whether the module's file binds `name` at its top level (a constant, a function, a
+    class or an import), so that `from module import name` works."""
+    tree = module_tree(repo_dir, module)
+    return tree is not None and name in top_level_names(tree)
+
+
+def function_in(repo_dir: Path, module: str, name: str) -> ast.FunctionDef | None:
+    """The top-level function `name` the module's file defines, if it does."""
+    tree = module_tree(repo_dir, module)
+    found = [n for n in (tree.body if tree else []) if isinstance(n, ast.FunctionDef)]
+    return next((n for n in found if n.name == name), None)
 
 
 def top_level_names(tree: ast.Module) -> set[str]:

@@ -14,13 +14,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from graphs.implementation.criteria.argument_kinds import arguments_fit
 from graphs.implementation.criteria.examples import (
     PLAIN_TEXT,
     RAISING,
     examples,
     is_builtin_exception,
 )
-from graphs.implementation.criteria.modules import module_binds, module_defining
+from graphs.implementation.criteria.modules import function_in, module_binds, module_defining
 from graphs.implementation.criteria.ticket import ticket_criteria
 
 RAISES = re.compile(r"\braises?\s+(?:an?\s+)?([A-Z]\w*(?:Error|Exception))\b")
@@ -238,6 +239,20 @@ def imports_known_names(node: ast.Import | ast.ImportFrom, repo_dir: Path) -> bo
     )
 
 
+def imported_functions(
+    imports: list[ast.Import | ast.ImportFrom], repo_dir: Path
+) -> dict[str, ast.FunctionDef]:
+    """The repository's functions a test module imports, by the name it calls them."""
+    found: dict[str, ast.FunctionDef] = {}
+    for node in imports:
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            for alias in node.names:
+                function = function_in(repo_dir, node.module, alias.name)
+                if function is not None:
+                    found[alias.asname or alias.name] = function
+    return found
+
+
 def keywords_known(function: ast.FunctionDef, words: set[str]) -> bool:
     """Whether every keyword argument the test passes is a word the ticket or the code
     spells (the small model copied `discount=` from its prompt's example into a tax test)."""
@@ -307,6 +322,7 @@ def written_tests(
     imports = [n for n in tree.body if isinstance(n, ast.Import | ast.ImportFrom)]
     if not all(imports_known_names(n, repo_dir) for n in imports):
         return [], []
+    functions = imported_functions(imports, repo_dir)
     tests: list[str] = []
     for node in tree.body:
         if not isinstance(node, ast.FunctionDef) or not node.name.startswith("test"):
@@ -320,6 +336,7 @@ def written_tests(
         known = (words is None or keywords_known(node, words)) and (
             keys is None or keys_known(node, keys)
         )
+        known = known and arguments_fit(node, functions)
         if checks and known and not node.args.args and not borrows_inputs(node, criterion, others):
             node.name = f"test_criterion_{first + len(tests)}"
             node.decorator_list = []
