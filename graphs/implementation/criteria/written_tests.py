@@ -333,10 +333,11 @@ def written_tests(
             without_unstated_checks(node, stated.values)
         errors = checks_only_errors(node, stated.errors) and raises_past_bounds(node, criterion)
         checks = errors or checks_stated_values(node, stated.values)
-        known = (words is None or keywords_known(node, words)) and (
-            keys is None or keys_known(node, keys)
+        known = (
+            (words is None or keywords_known(node, words))
+            and (keys is None or keys_known(node, keys))
+            and arguments_fit(node, functions)
         )
-        known = known and arguments_fit(node, functions)
         if checks and known and not node.args.args and not borrows_inputs(node, criterion, others):
             node.name = f"test_criterion_{first + len(tests)}"
             node.decorator_list = []
