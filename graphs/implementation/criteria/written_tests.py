@@ -8,6 +8,7 @@ computes no expected value, the small model's usual mistake in a test.
 """
 
 import ast
+import builtins
 import math
 import re
 from collections.abc import Sequence
@@ -37,6 +38,7 @@ STATED_VALUE = re.compile(
     r"(?:`([^`]+)`|(-?\d+(?:\.\d+)?)(?!\.?\d|\w)|(True|False|None)\b)"
 )
 CODE_SPAN = re.compile(r"`([^`\n]+)`")
+QUOTED = re.compile(r'"[^"\n]*"')
 # A value shown to people: words, numbers, units and punctuation, but no brackets or quotes.
 DISPLAY_TEXT = re.compile(r"^[^()\[\]{}=`'\"\\]+$")
 UNREADABLE = object()
@@ -306,6 +308,46 @@ def borrows_inputs(function: ast.FunctionDef, criterion: str, others: Sequence[s
     return any(not among(n, own) and among(n, theirs) for n in call_numbers(function))
 
 
+def test_numbers(function: ast.FunctionDef) -> set[float]:
+    """The numbers a test spells, and those two of them make together (a line of 100.0 times
+    2 sets up a cart worth 200.0)."""
+    # `round(total, 2)` sets nothing up: its 2 is no part of the criterion's cart of 200.0
+    builtin_arguments = {
+        id(argument)
+        for call in ast.walk(function)
+        if isinstance(call, ast.Call)
+        and isinstance(call.func, ast.Name)
+        and hasattr(builtins, call.func.id)
+        for argument in call.args[1:]
+    }
+    spelled = [
+        value
+        for node in ast.walk(function)
+        if isinstance(node, ast.Constant | ast.UnaryOp)
+        and id(node) not in builtin_arguments
+        and (value := number(node)) is not None
+    ]
+    pairs = [(a, b) for i, a in enumerate(spelled) for b in spelled[i + 1 :]]
+    return (
+        {float(n) for n in spelled}
+        | {float(a * b) for a, b in pairs}
+        | {float(a + b) for a, b in pairs}
+    )
+
+
+def sets_up_stated_inputs(function: ast.FunctionDef, criterion: str, stated: Stated) -> bool:
+    """Whether the test sets up every number the criterion's prose states besides the values
+    it returns: the small model checked "`total(discount=10)` on a cart worth 200.0 returns
+    180.0" on a cart of its own worth 18.0, which no right change can pass."""
+    results = {
+        float(v) for v in stated.values if isinstance(v, int | float) and not isinstance(v, bool)
+    }
+    prose = numbers_in(QUOTED.sub(" ", CODE_SPAN.sub(" ", criterion)))
+    needed = {n for n in prose if n not in (0, 1) and n not in results}
+    used = test_numbers(function)
+    return all(among(n, used) for n in needed)
+
+
 def written_tests(
     text: str, criterion: str, stated: Stated, repo_dir: Path, first: int = 1,
     words: set[str] | None = None, others: Sequence[str] = (), keys: set[str] | None = None,
@@ -332,7 +374,10 @@ def written_tests(
         if stated.values:
             without_unstated_checks(node, stated.values)
         errors = checks_only_errors(node, stated.errors) and raises_past_bounds(node, criterion)
-        checks = errors or checks_stated_values(node, stated.values)
+        checks = errors or (
+            checks_stated_values(node, stated.values)
+            and sets_up_stated_inputs(node, criterion, stated)
+        )
         known = (
             (words is None or keywords_known(node, words))
             and (keys is None or keys_known(node, keys))
