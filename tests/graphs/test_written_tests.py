@@ -289,6 +289,30 @@ def test_a_test_checking_a_stated_result_on_inputs_of_its_own_is_dropped(tmp_pat
     assert len(tests) == 1 and "cart.add('a', 150.0)" in tests[0]
 
 
+def test_a_repository_class_a_test_uses_unimported_is_imported(tmp_path: Path) -> None:
+    repo = write_tree(
+        tmp_path / "repo",
+        {
+            "ship/__init__.py": "",
+            "ship/parcel.py": "class Parcel:\n    pass\n",
+            "ship/weights.py": "def chargeable_kg(parcel):\n    return 0.0\n",
+        },
+    )
+    module = (
+        "from ship.weights import chargeable_kg\n\n\n"
+        "def test_big():\n    box = Parcel(60, 40, 40, grams=2000)\n"
+        "    assert chargeable_kg(box) == 19.5\n\n\n"
+        "def test_unknown():\n    assert chargeable_kg(Crate(60, 40, 40, 2)) == 19.5\n"
+    )
+    big = "The 60 x 40 x 40 cm box of 2 kg gets a label weight of 19.5 kg."
+    imports, tests = written_tests(module, big, Stated(values=(19.5,)), repo)
+    assert imports == [
+        "from ship.weights import chargeable_kg",
+        "from ship.parcel import Parcel",
+    ]
+    assert len(tests) == 2  # `Crate` is nowhere: its test stays unimported and fails as broken
+
+
 def test_a_test_setting_up_another_criterions_inputs_is_dropped(tmp_path: Path) -> None:
     repo = write_tree(tmp_path / "repo", {"ship/__init__.py": "", "ship/weights.py": WEIGHTS})
     module = (

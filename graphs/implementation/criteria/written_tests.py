@@ -22,7 +22,11 @@ from graphs.implementation.criteria.examples import (
     examples,
     is_builtin_exception,
 )
-from graphs.implementation.criteria.modules import function_in, module_binds, module_defining
+from graphs.implementation.criteria.imports import (
+    forgotten_imports,
+    imported_functions,
+    imports_known_names,
+)
 from graphs.implementation.criteria.ticket import ticket_criteria
 
 RAISES = re.compile(r"\braises?\s+(?:an?\s+)?([A-Z]\w*(?:Error|Exception))\b")
@@ -226,35 +230,6 @@ def without_unstated_checks(function: ast.FunctionDef, values: tuple[object, ...
         function.body = stated
 
 
-def imports_known_names(node: ast.Import | ast.ImportFrom, repo_dir: Path) -> bool:
-    """`import pytest`, or names a repository module defines, imported from it."""
-    if isinstance(node, ast.Import):
-        return [a.name for a in node.names] == ["pytest"]
-    module = node.module
-    return (
-        node.level == 0
-        and module is not None
-        and all(
-            module_defining(repo_dir, a.name) == module or module_binds(repo_dir, module, a.name)
-            for a in node.names
-        )
-    )
-
-
-def imported_functions(
-    imports: list[ast.Import | ast.ImportFrom], repo_dir: Path
-) -> dict[str, ast.FunctionDef]:
-    """The repository's functions a test module imports, by the name it calls them."""
-    found: dict[str, ast.FunctionDef] = {}
-    for node in imports:
-        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            for alias in node.names:
-                function = function_in(repo_dir, node.module, alias.name)
-                if function is not None:
-                    found[alias.asname or alias.name] = function
-    return found
-
-
 def keywords_known(function: ast.FunctionDef, words: set[str]) -> bool:
     """Whether every keyword argument the test passes is a word the ticket or the code
     spells (the small model copied `discount=` from its prompt's example into a tax test)."""
@@ -308,7 +283,7 @@ def borrows_inputs(function: ast.FunctionDef, criterion: str, others: Sequence[s
     return any(not among(n, own) and among(n, theirs) for n in call_numbers(function))
 
 
-def test_numbers(function: ast.FunctionDef) -> set[float]:
+def numbers_set_up(function: ast.FunctionDef) -> set[float]:
     """The numbers a test spells, and those two of them make together (a line of 100.0 times
     2 sets up a cart worth 200.0)."""
     # `round(total, 2)` sets nothing up: its 2 is no part of the criterion's cart of 200.0
@@ -344,7 +319,7 @@ def sets_up_stated_inputs(function: ast.FunctionDef, criterion: str, stated: Sta
     }
     prose = numbers_in(QUOTED.sub(" ", CODE_SPAN.sub(" ", criterion)))
     needed = {n for n in prose if n not in (0, 1) and n not in results}
-    used = test_numbers(function)
+    used = numbers_set_up(function)
     return all(among(n, used) for n in needed)
 
 
@@ -364,6 +339,7 @@ def written_tests(
     imports = [n for n in tree.body if isinstance(n, ast.Import | ast.ImportFrom)]
     if not all(imports_known_names(n, repo_dir) for n in imports):
         return [], []
+    imports += forgotten_imports(tree, imports, repo_dir)
     functions = imported_functions(imports, repo_dir)
     tests: list[str] = []
     for node in tree.body:
