@@ -131,5 +131,3 @@ class WorkerState(ImplementationInput):
     warm: NotRequired[bool]
     # The lines (from 1) that reject a failing test's inputs, shown alone to a stuck worker.
     focus: NotRequired[tuple[int, int] | None]
-    # Whether the prompt leaves out the plan's own words (a stuck worker writes from the ticket).
-    ticket_only: NotRequired[bool]

@@ -18,7 +18,6 @@ from graphs.implementation.worker.prompt import worker_messages
 from graphs.implementation.worker.retries import (
     ask_again_because,
     stuck,
-    ticket_only,
     warmer,
     with_note,
     write_focused,
@@ -61,15 +60,13 @@ def make_worker(
             tried = journal.tried(path, revision)
             why = "" if is_offline(model) else ask_again_because(outcome, state, tried)
             focus = state.get("focus") if stuck(why) else None
-            # Stuck after tests failed, it is asked from the ticket, not the plan's words.
-            retry = ticket_only(state) if stuck(why) and revision > 1 else state
             if focus:  # shown only the lines that reject the test's inputs, it changes them
-                again = await write_focused(write_file, model, tools, retry, focus, tried)
+                again = await write_focused(write_file, model, tools, state, focus, tried)
                 outcome = again.model_copy(update={"tokens": outcome.tokens + again.tokens})
             elif why:
                 # The same prompt gives the same answer, and a small model sure of its code
                 # gives it again even warmer: the prompt says why it cannot stand.
-                again = await write_file(warmer(model), tools, with_note(retry, why))
+                again = await write_file(warmer(model), tools, with_note(state, why))
                 outcome = again.model_copy(update={"tokens": outcome.tokens + again.tokens})
             if not is_offline(model):
                 outcome = await add_missing_functions(model, tools, state, outcome)

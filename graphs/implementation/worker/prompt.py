@@ -16,15 +16,6 @@ SNIPPET_CHARS = 800
 CRITERIA_CHARS = 1200
 ANSWERS_CHARS = 1000
 DESCRIPTION_CHARS = 1500
-# The plan restates the ticket in the model's words, and a small model's restatement can turn
-# a ticket around ("page 1 starts at the second item (off by one)" became the plan's "starting
-# from the second item", said three times): a worker stuck on a failing test is asked without
-# it, and without the refined requirements, the same restatement.
-PLAN_LEFT_OUT = (
-    "(left out: a version written to the plan's words fails; write from the ticket, its"
-    " acceptance criteria, the answers and the failing tests)"
-)
-TICKET_PURPOSE = "the change the ticket and its acceptance criteria ask for in this file."
 
 
 def criteria_text(ticket: TicketContext, requirements: Requirements | None) -> str:
@@ -80,20 +71,10 @@ def worker_messages(
         )
         for s in assignment["context"]
     )
-    ticket_only = bool(state.get("ticket_only"))
-    purpose = TICKET_PURPOSE if ticket_only else planned.purpose
-    contracts = [
-        f"{c.path}: {c.signature}" + ("" if ticket_only else f": {c.behaviour}")
-        for c in plan.contracts[:MAX_CONTRACTS]
-    ]
-    files = [
-        f"{f.path} ({f.action})" + ("" if ticket_only else f": {f.purpose}")
-        for f in plan.files[:MAX_PLAN_FILES]
-    ]
     inputs = {
         "path": planned.path,
         "action": planned.action,
-        "purpose": purpose,
+        "purpose": planned.purpose,
         "revision": state["revision"],
         "window": {
             "start_line": window.start + 1,
@@ -105,17 +86,18 @@ def worker_messages(
     repository = trim(analysis.summary, 800) if analysis else "(no analysis given)"
     if state.get("instructions"):
         repository += f"\n\n{state['instructions']}"
+    contracts = [f"{c.path}: {c.signature}: {c.behaviour}" for c in plan.contracts[:MAX_CONTRACTS]]
     return task_messages(
         "implement_file",
         inputs,
         key=ticket.key,
         summary=ticket.summary,
         description=trim(ticket.description.strip(), DESCRIPTION_CHARS) or "(nothing more)",
-        plan_summary=PLAN_LEFT_OUT if ticket_only else trim(plan.summary, 1000),
-        plan_files=_bullets(files, "-"),
-        requirements=PLAN_LEFT_OUT
-        if ticket_only
-        else _bullets(
+        plan_summary=trim(plan.summary, 1000),
+        plan_files=_bullets(
+            [f"{f.path} ({f.action}): {f.purpose}" for f in plan.files[:MAX_PLAN_FILES]], "-"
+        ),
+        requirements=_bullets(
             [] if requirements is None else requirements.requirements[:MAX_REQUIREMENTS],
             "(none beyond the plan)",
         ),
@@ -127,7 +109,7 @@ def worker_messages(
         related=related or "(none)",
         path=planned.path,
         action=planned.action,
-        purpose=purpose,
+        purpose=planned.purpose,
         window_note=shown_as or window_note(window, current),
         current=fence(planned.path, window.text, fence_language(planned.path)),
         scope=scope or ("whole new content" if window.whole else "new content of the lines shown"),

@@ -88,11 +88,6 @@ def with_note(state: WorkerState, note: str) -> WorkerState:
     return cast(WorkerState, {**state, "feedback": feedback})
 
 
-def ticket_only(state: WorkerState) -> WorkerState:
-    """The worker's state asking without the plan's own words (see `worker/prompt.py`)."""
-    return cast(WorkerState, {**state, "ticket_only": True})
-
-
 def repeats(outcome: WorkerOutcome, tried: set[str]) -> bool:
     """Whether a worker changed nothing, or wrote a version an earlier revision tried."""
     return outcome.change is None or outcome.change.content in tried
