@@ -29,6 +29,7 @@ WEIGHTS = (
     "import math\n\nSTEP_KG = 0.5\n\n\nclass Box:\n    def volume(self):\n        return 1\n\n\n"
     "def chargeable_kg(length, width, height, grams):\n    return math.ceil(grams / 500) / 2\n"
 )
+BIG_BOX = "The 60 x 40 x 40 cm box of 2 kg gets a label weight of 19.5 kg."
 PARSE = "def parse_line(line):\n    return line\n\n\ndef describe(reading):\n    return reading\n"
 SHOP = {
     "shop/__init__.py": "",
@@ -72,7 +73,7 @@ def test_values_a_reporter_states_as_shown_or_got_are_stated_values() -> None:
         "- `power(2, 3)` returns `8` and `power(2.5, 2)` returns `6.25`.\n"  # examples
     )
     assert stated_checks(text) == {
-        "The 60 x 40 x 40 cm box of 2 kg gets a label weight of 19.5 kg.": Stated(values=(19.5,)),
+        BIG_BOX: Stated(values=(19.5,)),
         "The circle for Mary-Jane Watson shows `MJW`, and for Jean-Luc Picard `JLP`.": Stated(
             values=("MJW", "JLP")
         ),
@@ -304,8 +305,7 @@ def test_a_repository_class_a_test_uses_unimported_is_imported(tmp_path: Path) -
         "    assert chargeable_kg(box) == 19.5\n\n\n"
         "def test_unknown():\n    assert chargeable_kg(Crate(60, 40, 40, 2)) == 19.5\n"
     )
-    big = "The 60 x 40 x 40 cm box of 2 kg gets a label weight of 19.5 kg."
-    imports, tests = written_tests(module, big, Stated(values=(19.5,)), repo)
+    imports, tests = written_tests(module, BIG_BOX, Stated(values=(19.5,)), repo)
     assert imports == [
         "from ship.weights import chargeable_kg",
         "from ship.parcel import Parcel",
@@ -321,13 +321,12 @@ def test_a_test_setting_up_another_criterions_inputs_is_dropped(tmp_path: Path) 
         "def test_small_on_the_big_box():\n"
         "    assert chargeable_kg(60, 40, 40, grams=3200) == 3.5\n"
     )
-    big = "The 60 x 40 x 40 cm box of 2 kg gets a label weight of 19.5 kg."
     small = "A 20 x 15 x 10 cm box of 3.2 kg still gets 3.5 kg."
-    kept = written_tests(module, big, Stated(values=(19.5,)), repo, others=[small])[1]
+    kept = written_tests(module, BIG_BOX, Stated(values=(19.5,)), repo, others=[small])[1]
     assert [t.splitlines()[2] for t in kept] == [
         "    assert chargeable_kg(60, 40, 40, grams=2000) == 19.5"
     ]
-    assert written_tests(module, small, Stated(values=(3.5,)), repo, others=[big]) == ([], [])
+    assert written_tests(module, small, Stated(values=(3.5,)), repo, others=[BIG_BOX]) == ([], [])
 
 
 def test_checks_of_values_not_stated_are_dropped_beside_a_stated_one(tmp_path: Path) -> None:

@@ -4,7 +4,12 @@ import ast
 import builtins
 from pathlib import Path
 
-from graphs.implementation.criteria.modules import function_in, module_binds, module_defining
+from graphs.implementation.criteria.modules import (
+    function_in,
+    module_binds,
+    module_defining,
+    top_level_names,
+)
 
 
 def imports_known_names(node: ast.Import | ast.ImportFrom, repo_dir: Path) -> bool:
@@ -45,21 +50,11 @@ def unbound_names(function: ast.FunctionDef, bound: set[str]) -> set[str]:
     return {name for name in read - stored - bound if not hasattr(builtins, name)}
 
 
-def forgotten_imports(
-    tree: ast.Module, imports: list[ast.Import | ast.ImportFrom], repo_dir: Path
-) -> list[ast.ImportFrom]:
+def forgotten_imports(tree: ast.Module, repo_dir: Path) -> list[ast.ImportFrom]:
     """Imports of the repository's classes and functions the module's tests use but never
     import (the small model built a `Parcel` it did not import, and its test was broken),
     when one module of the repository defines the name."""
-    bound = {(a.asname or a.name).split(".")[0] for n in imports for a in n.names}
-    bound |= {n.name for n in tree.body if isinstance(n, ast.FunctionDef | ast.ClassDef)}
-    bound |= {
-        t.id
-        for n in tree.body
-        if isinstance(n, ast.Assign)
-        for t in n.targets
-        if isinstance(t, ast.Name)
-    }
+    bound = top_level_names(tree)
     unbound: set[str] = set()
     for node in tree.body:
         if isinstance(node, ast.FunctionDef):

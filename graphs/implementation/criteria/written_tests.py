@@ -339,7 +339,7 @@ def written_tests(
     imports = [n for n in tree.body if isinstance(n, ast.Import | ast.ImportFrom)]
     if not all(imports_known_names(n, repo_dir) for n in imports):
         return [], []
-    imports += forgotten_imports(tree, imports, repo_dir)
+    imports += forgotten_imports(tree, repo_dir)
     functions = imported_functions(imports, repo_dir)
     tests: list[str] = []
     for node in tree.body:
