@@ -11,6 +11,7 @@ from graphs.implementation.revision import read_current
 from graphs.implementation.state import WorkerState
 from graphs.implementation.worker.cut_short import LOOPED_PROBLEM
 from graphs.implementation.worker.named_functions import added_beside, beside_note
+from graphs.implementation.worker.undefined_names import new_undefined_names
 
 WARM_TEMPERATURE = 0.7
 # A focused answer given back as it was is asked for this many times more, warmer.
@@ -29,6 +30,12 @@ FOCUSED = (
     " above. You are shown only the lines where your code rejects what the failing test"
     " passes: rewrite them so that the test's inputs are accepted."
 )
+UNDEFINED = (
+    "Your answer was not used: it reads {names}, which nothing defines there, and Python"
+    " stops at such a name with a NameError. Write the file again with every name it reads"
+    " defined first (a parameter, a variable of the same function, an import, a function of"
+    " the file) or spelled as the file spells it."
+)
 UNCHANGED = (
     "Your answer gave this file back unchanged, but the plan asks you to change it: {purpose}"
     " Write the changed file: make the change the ticket and its acceptance criteria ask for."
@@ -44,8 +51,8 @@ def warmer(model: BaseChatModel, temperature: float = WARM_TEMPERATURE) -> BaseC
 
 def ask_again_because(outcome: WorkerOutcome, state: WorkerState, tried: set[str]) -> str:
     """Why a worker's answer is asked for again: it left the file as the checkout has it, it
-    repeated a version already tried, it left the function the ticket names as it was and
-    added another beside it, or it looped; "" when it stands."""
+    repeated a version already tried, it reads a name nothing defines, it left the function
+    the ticket names as it was and added another beside it, or it looped; "" when it stands."""
     if LOOPED_PROBLEM in outcome.note:
         return LOOPED_AGAIN.format(note=outcome.note)
     asked = outcome.tokens > 0  # a binary or deleted file is never asked for
@@ -54,7 +61,7 @@ def ask_again_because(outcome: WorkerOutcome, state: WorkerState, tried: set[str
             return UNCHANGED.format(purpose=state["assignment"]["file"].purpose.strip())
     elif state["revision"] > 1 and repeats(outcome, tried):
         return REPEATED
-    return beside_because(outcome, state)
+    return undefined_because(outcome, state) or beside_because(outcome, state)
 
 
 def stuck(why: str) -> bool:
@@ -69,16 +76,31 @@ def as_checked_out(state: WorkerState) -> bool:
     return current is None or current == read_current(state["repo_dir"] / path)
 
 
-def beside_because(outcome: WorkerOutcome, state: WorkerState) -> str:
-    """The note for an answer that added functions beside the ones the ticket names; else ""."""
+def python_written(outcome: WorkerOutcome, state: WorkerState) -> tuple[str, str] | None:
+    """The Python file an answer wrote, as it was before and as written; None for other files."""
     if outcome.change is None or outcome.change.delete or not outcome.path.endswith(".py"):
-        return ""
+        return None
     before = state["current"]
     if before is None:
         before = read_current(state["repo_dir"] / outcome.path) or ""
+    return before, outcome.change.content
+
+
+def undefined_because(outcome: WorkerOutcome, state: WorkerState) -> str:
+    """The note for an answer that reads names nothing defines (new in it); else ""."""
+    written = python_written(outcome, state)
+    undefined = [] if written is None else new_undefined_names(*written)
+    return UNDEFINED.format(names=", ".join(u.describe() for u in undefined)) if undefined else ""
+
+
+def beside_because(outcome: WorkerOutcome, state: WorkerState) -> str:
+    """The note for an answer that added functions beside the ones the ticket names; else ""."""
+    written = python_written(outcome, state)
+    if written is None:
+        return ""
     ticket = state["ticket"]
     text = f"{ticket.summary}\n{ticket.description}\n{ticket.acceptance_criteria or ''}"
-    named, added = added_beside(text, before, outcome.change.content)
+    named, added = added_beside(text, *written)
     return beside_note(named, added) if named else ""
 
 
