@@ -1,6 +1,8 @@
 """Acceptance criteria as tests: written before the code, checked to fail on the original."""
 
+import ast
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
@@ -8,6 +10,7 @@ from langchain_core.language_models import BaseChatModel
 from graphs.fences import fence, find_file_block
 from graphs.implementation.criteria.examples import example_tests, implied_subject
 from graphs.implementation.criteria.failing_files import failing_sources, related_sources
+from graphs.implementation.criteria.guards import HOLDS, guard_checks
 from graphs.implementation.criteria.outline import api_outline
 from graphs.implementation.criteria.ticket import criteria_path, ticket_criteria
 from graphs.implementation.criteria.written_tests import (
@@ -110,9 +113,35 @@ def fails_for_the_stated_reason(report: TestReport, path: str) -> tuple[bool, st
     return True, f"{len(mine)} fail on the original code as they should"
 
 
-async def checked(tester: Tester, change: FileChange, tokens: int, what: str) -> WorkerOutcome:
-    """The tests kept when they fail on the original code, and not because they are broken."""
+def without_tests(content: str, names: set[str]) -> str:
+    """A test module without the named test functions."""
+    tree = ast.parse(content)
+    tree.body = [n for n in tree.body if not (isinstance(n, ast.FunctionDef) and n.name in names)]
+    return ast.unparse(tree) + "\n"
+
+
+def test_name(test: str) -> str:
+    """The name of a test function from its source."""
+    return test.removeprefix("def ").split("(", 1)[0]
+
+
+async def checked(
+    tester: Tester, change: FileChange, tokens: int, what: str, holding: Sequence[str] = ()
+) -> WorkerOutcome:
+    """The tests kept when they fail on the original code, and not because they are broken;
+    a test of what holds already (`holding`) that fails there is left out, for it cannot
+    test what the criterion says holds."""
     report = await tester([change])
+    wrong = {
+        f.test_id.rsplit("::", 1)[-1]
+        for f in report.failed_tests
+        if f.file == change.path and f.test_id.rsplit("::", 1)[-1] in holding
+    }
+    if wrong:
+        change = change.model_copy(update={"content": without_tests(change.content, wrong)})
+        failures = [f for f in report.failed_tests if f.test_id.rsplit("::", 1)[-1] not in wrong]
+        report = report.model_copy(update={"failed_tests": failures})
+        what += f" ({', '.join(sorted(wrong))} left out: it fails on the original code)"
     kept, why = fails_for_the_stated_reason(report, change.path)
     note = f"{change.path}: {what} {'kept' if kept else 'dropped'}, {why}"
     if not kept:
@@ -154,7 +183,9 @@ def make_criteria(
     model's tests of what criteria state without a call) and keeps them when they fail as
     they should."""
 
-    async def ask(state: ImplementationState, path: str, criteria: list[str]) -> tuple[str, int]:
+    async def ask(
+        state: ImplementationState, path: str, criteria: list[str], note: str = ""
+    ) -> tuple[str, int]:
         """The model's test module for these criteria ("" when it wrote none), and its tokens."""
         ticket, requirements = state["ticket"], state["requirements"]
         sources, example = sources_block(state)
@@ -166,7 +197,7 @@ def make_criteria(
             key=ticket.key,
             summary=ticket.summary,
             description=trim(ticket.description, 1500),
-            criteria="\n".join(f"- {c}" for c in criteria),
+            criteria="\n".join(f"- {c} {note}".rstrip() for c in criteria),
             requirements="\n".join([*(f"- {r}" for r in rules), *answers]) or "(none)",
             sources=sources,
             example=example,
@@ -180,8 +211,9 @@ def make_criteria(
         return text or "", tokens
 
     async def stated(state: ImplementationState, path: str) -> WorkerOutcome | None:
-        """The stated examples and, for criteria the examples do not test as stated, the
-        model's tests of what they state; the examples alone when those are broken."""
+        """The stated examples and, for criteria the examples do not test as stated and for
+        the errors the answers or a still-holding criterion state, the model's tests of what
+        they state; the examples alone when those are broken."""
         ticket, repo_dir = state["ticket"], state["repo_dir"]
         assert tester is not None
         criteria, contracts = ticket.acceptance_criteria, state["plan"].contracts
@@ -190,17 +222,22 @@ def make_criteria(
         planned = [f.path for f in state["plan"].files if not is_test_path(f.path)]
         spelled = example_tests(ticket.key, criteria, repo_dir, contracts, subject, planned)
         wanted = stated_checks(criteria, subject)
+        answers = [] if state["requirements"] is None else state["requirements"].answers
+        guards = guard_checks(criteria, answers)
         words, keys = vocabulary(state), code_words(state)
         imports: list[str] = []
         tests: list[str] = []
+        holding: list[str] = []  # tests of what holds already: they must pass on the original
         tokens = 0
-        for criterion, stated in wanted.items():  # one call each: each test names its own
-            text, used = await ask(state, path, [criterion])
+        for criterion, stated in {**wanted, **guards.stated}.items():  # one call each
+            holds = criterion in guards.holding
+            text, used = await ask(state, path, [criterion], HOLDS if holds else "")
             others = [c for c in ticket_criteria(criteria) if c != criterion]
             found, written = written_tests(
                 text, criterion, stated, repo_dir, len(tests) + 1, words, others, keys
             )
             imports, tests, tokens = [*imports, *found], [*tests, *written], tokens + used
+            holding += [test_name(t) for t in written] if holds else []
         if not tests:
             if spelled is None:
                 if not wanted:
@@ -210,7 +247,8 @@ def make_criteria(
             return await checked(tester, FileChange(path=path, content=spelled), tokens, "examples")
         both = with_written_tests(spelled, ticket.key, imports, tests)
         what = f"{'examples and ' if spelled else ''}{len(tests)} tests of criteria"
-        outcome = await checked(tester, FileChange(path=path, content=both), tokens, what)
+        change = FileChange(path=path, content=both)
+        outcome = await checked(tester, change, tokens, what, holding)
         if outcome.change is None and spelled is not None:
             alone = await checked(tester, FileChange(path=path, content=spelled), 0, "examples")
             note = f"{outcome.note}; {alone.note.removeprefix(f'{path}: ')}"
