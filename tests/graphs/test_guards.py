@@ -14,6 +14,7 @@ from harness.local_tester import LocalTester
 from tests.graphs.conftest import write_tree
 from tests.graphs.test_example_tests import CORE, FIXED, PLAN, REPO, TICKET
 from tests.graphs.test_implementation_loop import Reply, file_answer, team, verdict
+from tests.graphs.test_written_tests import broken_criteria_tests
 
 DAYS = (
     '- `parse_duration("7d")` returns `604800`.\n'
@@ -77,3 +78,22 @@ async def test_a_guard_failing_on_the_original_is_left_out_and_an_answers_error_
     assert "chunked([1], 0)" in module and ZERO in module
     assert "chunked([1], -1)" not in module and STILL not in module
     assert "test_criterion_1 left out: it fails on the original code" in result.notes
+
+
+async def test_a_broken_test_of_an_answers_error_is_left_out_and_the_others_stay(
+    tmp_path: Path,
+) -> None:
+    repo = write_tree(tmp_path / "repo", REPO)
+    tester = LocalTester(repo, tmp_path / "runs", "python -m pytest -q")
+    zero = "A size of zero raises ValueError."  # the ticket names no error of its own
+    answers = Requirements(requirements=[], acceptance_criteria=[], answers=[zero])
+
+    example = "- `chunked([1, 2, 3], 2)` returns `[[1, 2], [3]]`."
+    ticket = TICKET.model_copy(update={"acceptance_criteria": example})
+    result = await implement_plan(
+        team(broken_criteria_tests), repo, ticket, PLAN, answers, tester=tester, max_revisions=1,
+        example_tests=True,
+    )  # fmt: skip
+    module = {c.path: c.content for c in result.changes}[criteria_path(ticket.key)]
+    assert "chunk([1], 0)" not in module and "test_example_1" in module
+    assert "test_criterion_1 left out: it is broken" in result.notes, result.notes

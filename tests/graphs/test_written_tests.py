@@ -204,18 +204,23 @@ def test_the_module_holds_the_examples_then_the_written_tests(tmp_path: Path) ->
     compile(alone, "test_x.py", "exec")
 
 
+BROKEN = (  # `chunk`, a name nothing defines: a NameError on every run
+    "import pytest\n\n\ndef test_zero():\n    with pytest.raises(ValueError):\n"
+    "        chunk([1], 0)\n"
+)
+
+
+def broken_criteria_tests(task: str, inputs: dict[str, Any], messages: list[BaseMessage]) -> Reply:
+    """A team whose criteria tests are broken and whose worker fixes the code."""
+    if task == "criteria_tests":
+        return file_answer(inputs["path"], BROKEN)
+    return verdict(True) if task == "review" else file_answer(CORE, FIXED)
+
+
 async def test_a_broken_written_test_leaves_the_examples_alone(tmp_path: Path) -> None:
     repo = write_tree(tmp_path / "repo", REPO)
     tester = LocalTester(repo, tmp_path / "runs", "python -m pytest -q")
-    broken = (  # `chunk`, a name nothing defines: a NameError on every run
-        "import pytest\n\n\ndef test_zero():\n    with pytest.raises(ValueError):\n"
-        "        chunk([1], 0)\n"
-    )
-
-    def handle(task: str, inputs: dict[str, Any], messages: list[BaseMessage]) -> Reply:
-        if task == "criteria_tests":
-            return file_answer(inputs["path"], broken)
-        return verdict(True) if task == "review" else file_answer(CORE, FIXED)
+    handle = broken_criteria_tests
 
     result = await implement_plan(
         team(handle), repo, TICKET, PLAN, None, tester=tester, max_revisions=2, example_tests=True

@@ -2,7 +2,7 @@
 
 import ast
 import re
-from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
@@ -120,28 +120,45 @@ def without_tests(content: str, names: set[str]) -> str:
     return ast.unparse(tree) + "\n"
 
 
-def test_name(test: str) -> str:
+def name_of_test(test: str) -> str:
     """The name of a test function from its source."""
     return test.removeprefix("def ").split("(", 1)[0]
 
 
+@dataclass(frozen=True)
+class GuardTests:
+    """The names of the guards' tests: of still-holding criteria, and of the answers'."""
+
+    holding: frozenset[str] = frozenset()
+    others: frozenset[str] = frozenset()
+
+
+def guard_failures(report: TestReport, path: str, guards: GuardTests) -> dict[str, str]:
+    """The guard tests to leave out, and why: a still-holding one failing on the original
+    code (it cannot test what holds), another one broken (it must not sink the module)."""
+    wrong: dict[str, str] = {}
+    for failure in (f for f in report.failed_tests if f.file == path):
+        name = failure.test_id.rsplit("::", 1)[-1]
+        if name in guards.holding:
+            wrong[name] = "it fails on the original code"
+        elif name in guards.others and _BROKEN_TEST.search(failure.message + failure.details):
+            wrong[name] = "it is broken"
+    return wrong
+
+
 async def checked(
-    tester: Tester, change: FileChange, tokens: int, what: str, holding: Sequence[str] = ()
+    tester: Tester, change: FileChange, tokens: int, what: str, guards: GuardTests | None = None
 ) -> WorkerOutcome:
     """The tests kept when they fail on the original code, and not because they are broken;
-    a test of what holds already (`holding`) that fails there is left out, for it cannot
-    test what the criterion says holds."""
+    a guard's test that cannot stand is left out first (`guard_failures`)."""
     report = await tester([change])
-    wrong = {
-        f.test_id.rsplit("::", 1)[-1]
-        for f in report.failed_tests
-        if f.file == change.path and f.test_id.rsplit("::", 1)[-1] in holding
-    }
+    wrong = guard_failures(report, change.path, guards or GuardTests())
     if wrong:
-        change = change.model_copy(update={"content": without_tests(change.content, wrong)})
+        content = without_tests(change.content, set(wrong))
+        change = change.model_copy(update={"content": content})
         failures = [f for f in report.failed_tests if f.test_id.rsplit("::", 1)[-1] not in wrong]
         report = report.model_copy(update={"failed_tests": failures})
-        what += f" ({', '.join(sorted(wrong))} left out: it fails on the original code)"
+        what += "".join(f" ({name} left out: {why})" for name, why in sorted(wrong.items()))
     kept, why = fails_for_the_stated_reason(report, change.path)
     note = f"{change.path}: {what} {'kept' if kept else 'dropped'}, {why}"
     if not kept:
@@ -228,6 +245,7 @@ def make_criteria(
         imports: list[str] = []
         tests: list[str] = []
         holding: list[str] = []  # tests of what holds already: they must pass on the original
+        others: list[str] = []  # tests of the answers' errors
         tokens = 0
         for criterion, stated in {**wanted, **guards.stated}.items():  # one call each
             holds = criterion in guards.holding
@@ -237,7 +255,8 @@ def make_criteria(
                 text, criterion, stated, repo_dir, len(tests) + 1, words, others, keys
             )
             imports, tests, tokens = [*imports, *found], [*tests, *written], tokens + used
-            holding += [test_name(t) for t in written] if holds else []
+            if criterion in guards.stated:
+                (holding if holds else others).extend(name_of_test(t) for t in written)
         if not tests:
             if spelled is None:
                 if not wanted:
@@ -248,7 +267,8 @@ def make_criteria(
         both = with_written_tests(spelled, ticket.key, imports, tests)
         what = f"{'examples and ' if spelled else ''}{len(tests)} tests of criteria"
         change = FileChange(path=path, content=both)
-        outcome = await checked(tester, change, tokens, what, holding)
+        named = GuardTests(holding=frozenset(holding), others=frozenset(others))
+        outcome = await checked(tester, change, tokens, what, named)
         if outcome.change is None and spelled is not None:
             alone = await checked(tester, FileChange(path=path, content=spelled), 0, "examples")
             note = f"{outcome.note}; {alone.note.removeprefix(f'{path}: ')}"
