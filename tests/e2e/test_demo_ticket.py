@@ -113,8 +113,16 @@ async def test_a_default_stack_signs_its_own_deliveries_and_refuses_others(stack
 
         await poll(described, "the ticket the emulator's signed label delivery starts", 120)
         await handle.terminate("the signed delivery started it")
-        jira_log = (await http.get(f"{settings.jira_base_url}/_emulator/webhooks")).json()
-        github_log = (await http.get(f"{settings.jira_base_url}/_emulator/github/webhooks")).json()
+
+        async def logged() -> list[Any] | None:
+            # The emulator logs an attempt once the answer is back: after the ticket it
+            # started may be visible.
+            paths = ("/_emulator/webhooks", "/_emulator/github/webhooks")
+            logs = [(await http.get(f"{settings.jira_base_url}{path}")).json() for path in paths]
+            answers = [a.get("status_code") for d in logs[0]["deliveries"] for a in d["attempts"]]
+            return logs if 202 in answers else None
+
+        jira_log, github_log = await poll(logged, "the accepted delivery in the emulator's log", 30)
     assert [r.status_code for r in refused] == [401, 401, 401, 401]
     assert all("signature missing or wrong" in r.json()["error"] for r in refused)
     assert labelled.status_code == 204
