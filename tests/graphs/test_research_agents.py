@@ -1,5 +1,6 @@
 """The research graph in one process over the real tool server: scripted and offline models."""
 
+import re
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -95,3 +96,33 @@ def test_claims_citing_no_known_source_are_left_out() -> None:
     assert report.sections[0].content == "- PAY-2 is not signed. [PAY-2]"
     assert report.summary == "Two blockers. [PAY-2]"
     assert report.dropped_claims == 1
+
+
+def test_every_citation_of_the_report_names_one_of_its_sources() -> None:
+    pdf = Source(id="plan.pdf p.1", kind="pdf", title="Plan, page 1", text="x",
+                 url="http://docs/plan.pdf#page=1")  # fmt: skip
+    tickets = [
+        Source(
+            id=key, kind="ticket", title=f"ticket {key}", text="x", url=f"http://jira/browse/{key}"
+        )  # fmt: skip
+        for key in ("OPS-7", "OPS-8")
+    ]
+    findings = [AgentFindings(agent="jira_agent", sources=[pdf, *tickets])]
+    answer = ReportAnswer(
+        summary="Vendor sign-off is missing [OPS-7][OPS-8] and [OPS-99] is unknown.",
+        summary_sources=["OPS-7"],
+        sections=[SectionAnswer(title="Plan", claims=[
+            Claim(text="The cut-over waits [see notes] for the audit.", sources=["plan.pdf p.1"]),
+        ])],
+    )  # fmt: skip
+    report = render("q", answer, findings, tokens=0)
+    markdown = report_markdown(report)
+    listed = {source.id for source in report.sources}
+    assert listed == {"plan.pdf p.1", "OPS-7", "OPS-8"}
+    assert report.summary == "Vendor sign-off is missing and is unknown. [OPS-7][OPS-8]"
+    assert "[see notes]" in report.sections[0].content
+    sources_part = markdown.split("## Sources", 1)[1]
+    assert "[OPS-8] ticket OPS-8 <http://jira/browse/OPS-8>" in sources_part
+    body = markdown.split("## Sources", 1)[0]
+    for cited in re.findall(r"\[([A-Z]+-\d+|[\w.]+ p\.\d+)\]", body):
+        assert cited in listed, f"{cited} is cited but not among the sources"
