@@ -55,7 +55,11 @@ class ProjectWriter:
         written = write_tree(self.root, files)
         tests = project.get("tests")
         outcome = "no tests ran" if not tests else ("passed" if tests["passed"] else "failed")
-        self.say(f"revision {revision}: {len(written)} files in {self.root}; tests {outcome}")
+        smoke = project.get("smoke") or {}
+        ran = "" if not smoke.get("ran") else (
+            "; smoke run passed" if smoke.get("passed") else "; smoke run failed"
+        )  # fmt: skip
+        self.say(f"revision {revision}: {len(written)} files in {self.root}; tests {outcome}{ran}")
 
 
 def report(result: GraphResult, seconds: float, root: Path, link: str) -> str:
@@ -68,6 +72,7 @@ def report(result: GraphResult, seconds: float, root: Path, link: str) -> str:
     tests = project.get("tests")
     qa = state.get("qa") or {}
     lines = [f"QA verdict: {qa.get('verdict') or result.message}"]
+    lines += working_lines(qa, project)
     if tests:
         verdict = "passed" if tests["passed"] else f"failed (exit code {tests['exit_code']})"
         lines.append(f"Tests (`{project.get('test_command')}`): {verdict}")
@@ -79,13 +84,33 @@ def report(result: GraphResult, seconds: float, root: Path, link: str) -> str:
     lines.append(f"Files: {len(files)} in {root}" if files else "Files: none written")
     published = state.get("publish") or {}
     if published.get("url"):
-        lines.append(f"Repository: {published['url']}")
+        draft = " (a draft: not working yet)" if published.get("draft") else ""
+        lines.append(f"Repository: {published['url']}{draft}")
     lines.append(f"Revisions: {project.get('revision', 0)}")
     lines.append(f"Model tokens: {result.tokens:,} ({result.cost.split()})")
     lines.append(f"Cost: {result.cost.text()}")
     lines.append(f"Time: {seconds:.1f}s")
     lines.append(link)
     return "\n".join(lines)
+
+
+def working_lines(qa: dict[str, Any], project: dict[str, Any]) -> list[str]:
+    """Whether the project works as a user would call it, what is missing, the smoke run."""
+    lines = []
+    if qa.get("working") is not None:
+        problems = qa.get("problems") or []
+        lines.append("Working: yes" if not problems else "Working: NO, what is missing:")
+        lines += [f"  - {problem}" for problem in problems]
+    smoke = project.get("smoke")
+    if smoke:
+        if not smoke.get("ran"):
+            lines.append(f"Smoke run: not run ({smoke.get('note')})")
+        else:
+            code = smoke.get("exit_code")
+            verdict = "passed" if smoke.get("passed") else f"failed (exit code {code})"
+            lines.append(f"Smoke run (`{smoke['command']}`): {verdict}")
+            lines += [f"  | {line}" for line in (smoke.get("output") or "").splitlines()[-8:]]
+    return lines
 
 
 async def run_mvp(settings: Settings, prompt: str, output: str, say: Callable[[str], None]) -> str:

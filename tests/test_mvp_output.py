@@ -65,3 +65,27 @@ def test_report_of_a_request_that_is_not_development(tmp_path: Path) -> None:
     state = {"manager": {"development": False, "reason": "An essay."}}
     text = report(result(state, "An essay."), 1.0, tmp_path, LINK)
     assert text == f"Not a development request: An essay.\n{LINK}"
+
+
+def test_report_of_a_project_that_does_not_work_says_what_is_missing(tmp_path: Path) -> None:
+    state = {
+        "manager": {"development": True},
+        "project": {
+            "revision": 3, "files": {"a.py": "x"}, "test_command": "python -m pytest -q",
+            "tests": {"passed": True, "exit_code": 0},
+            "smoke": {"command": "python -m a", "ran": True, "passed": False, "exit_code": 1,
+                      "output": "Traceback\nNameError: x"},
+        },
+        "qa": {"verdict": "Not passed: revision 3 changed nothing; not working yet: a stub",
+               "working": False, "problems": ["a.py: main() is a stub (pass)"]},
+        "publish": {"url": "http://forge/bot/a", "draft": True},
+    }  # fmt: skip
+    lines = report(result(state), 1.0, tmp_path, LINK).splitlines()
+    assert lines[:5] == [
+        "QA verdict: Not passed: revision 3 changed nothing; not working yet: a stub",
+        "Working: NO, what is missing:",
+        "  - a.py: main() is a stub (pass)",
+        "Smoke run (`python -m a`): failed (exit code 1)",
+        "  | Traceback",
+    ]
+    assert "Repository: http://forge/bot/a (a draft: not working yet)" in lines

@@ -12,12 +12,15 @@ from activities.heartbeat import heartbeating
 from graphs.dsl.calls import AgentCall, AgentResult
 from graphs.fences import safe_relative_path
 from graphs.implementation.state import Review
+from graphs.mvp.findings import Finding, ProjectFindings, SmokeRun, check_project
 from graphs.mvp.manager import ManagerDecision, decide
 from graphs.mvp.team import architect, qa_review, swe_worker
+from graphs.mvp.usage import Usage
 from graphs.offline import OFFLINE_NOTICE, is_offline
 from graphs.schemas import Plan, PlannedFile, TestReport
 
 NEEDS_MODEL = "A language model is needed to write the code."
+SHOWN_PROBLEMS = 6
 
 
 class Project(BaseModel):
@@ -28,6 +31,8 @@ class Project(BaseModel):
     test_command: str | None = None
     changed: bool = False
     revision: int = 0
+    smoke: SmokeRun | None = None  # the project's own command, run once after its tests
+    stray_files: list[str] = Field(default_factory=list)  # files its tests wrote into it
 
 
 class Verdict(BaseModel):
@@ -40,6 +45,9 @@ class Verdict(BaseModel):
     verdict: str
     tests_passed: bool | None = None
     produced_offline: bool = False
+    working: bool | None = None  # the checks without a model found nothing (None: not checked)
+    problems: list[str] = Field(default_factory=list)  # what they found
+    smoke: str = ""  # the smoke run in one line
 
 
 class MvpInput(BaseModel):
@@ -129,14 +137,26 @@ class MvpAgents:
                 )
             )  # fmt: skip
         tests_passed = None if project.tests is None else project.tests.passed
+        findings = check_project(
+            project.files, Usage.of(inp.manager), inp.architect.contracts, project.smoke,
+            project.stray_files,
+        )  # fmt: skip
+        if not tests_passed:
+            findings.findings.insert(0, tests_failing(project))
+        passed = review.passed and findings.working
         verdict = Verdict(
-            passed=review.passed,
-            done=review.passed or offline or (inp.revision > 1 and not project.changed),
+            passed=passed,
+            done=passed or offline or (inp.revision > 1 and not project.changed),
             summary=review.summary,
-            fixes=[fix.model_dump() for fix in review.fixes],
-            verdict=verdict_text(review, inp.revision, inp.max_revisions, project.changed),
+            fixes=[*findings.fixes(), *(fix.model_dump() for fix in review.fixes)],
+            verdict=verdict_text(
+                review, findings, inp.revision, inp.max_revisions, project.changed
+            ),
             tests_passed=tests_passed,
             produced_offline=offline,
+            working=findings.working,
+            problems=findings.problems(),
+            smoke=project.smoke.line() if project.smoke else "",
         )
         return AgentResult(output=verdict.model_dump(mode="json"), tokens=tokens)
 
@@ -154,13 +174,32 @@ def worker_output(path: str, content: str | None, changed: bool, note: str) -> d
     return {"path": path, "content": content, "changed": changed, "note": note}
 
 
-def verdict_text(review: Review, revision: int, limit: int, changed: bool) -> str:
-    """The verdict in one sentence."""
+def tests_failing(project: Project) -> Finding:
+    """The finding of a revision whose tests do not pass (or did not run): no file's fix (the
+    failures themselves are the workers' feedback; a test is not to be weakened to pass)."""
+    if project.tests is None:
+        return Finding(path="", problem="no test ran")
+    return Finding(path="", problem=f"the tests fail (exit code {project.tests.exit_code})")
+
+
+def verdict_text(
+    review: Review, findings: ProjectFindings, revision: int, limit: int, changed: bool
+) -> str:
+    """The verdict in one sentence: passed only when QA passed and the checks found nothing."""
     summary = review.summary.strip()
-    if review.passed:
+    if review.passed and findings.working:
         return f"Passed at revision {revision}: {summary}"
+    if not findings.working:
+        problems = findings.problems()
+        shown = "; ".join(problems[:SHOWN_PROBLEMS])
+        more = (
+            f" (and {len(problems) - SHOWN_PROBLEMS} more)"
+            if len(problems) > SHOWN_PROBLEMS
+            else ""
+        )
+        summary = f"not working yet: {shown}{more}. QA: {summary}"
     if revision > 1 and not changed:
-        return f"Not passed: revision {revision} changed nothing. Last review: {summary}"
+        return f"Not passed: revision {revision} changed nothing; {summary}"
     if revision >= limit:
         return f"Not passed after {revision} revisions (the limit): {summary}"
     return f"Revision {revision} not passed: {summary}"

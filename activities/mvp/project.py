@@ -12,12 +12,15 @@ from temporalio import activity
 from activities.graph_agents import agent_input
 from activities.heartbeat import heartbeating
 from activities.messages import RepoRef
-from activities.mvp.agents import Project
+from activities.mvp.agents import Project, Verdict
+from activities.mvp.smoke import project_paths, smoke_run
 from activities.repo import Workspaces
 from activities.testing.run import run_project_tests
 from graphs.analysis.scan import detect_frameworks, detect_test_command, scan_files
 from graphs.dsl.calls import AgentCall, AgentResult
+from graphs.mvp.manager import ManagerDecision
 from graphs.mvp.project import slugify, write_tree
+from graphs.mvp.usage import Usage
 from integrations.git import GitWorkspace
 from integrations.github import GitHubClient
 from integrations.github_repos import ensure_user_repository
@@ -35,6 +38,7 @@ class TesterInput(BaseModel):
     project: Project | None = None
     revision: int = 1
     timeout_seconds: float = TEST_TIMEOUT_SECONDS
+    manager: ManagerDecision | None = None  # how the project is run (older runs: not given)
 
 
 class PublishInput(BaseModel):
@@ -44,6 +48,7 @@ class PublishInput(BaseModel):
     files: dict[str, str] = Field(default_factory=dict)
     message: str = "Generated project"
     description: str = ""
+    qa: Verdict | None = None  # this revision's verdict: not passed, the commit says it is a draft
 
 
 def merge(previous: Project | None, written: list[dict[str, Any] | None]) -> tuple[dict, bool]:
@@ -91,6 +96,7 @@ class ProjectAgents:
                 root = Path(tmp)
                 await asyncio.to_thread(write_tree, root, files)
                 project.test_command = await asyncio.to_thread(project_test_command, root)
+                before = await asyncio.to_thread(project_paths, root)
                 if project.test_command:
                     # A plain directory: only the workspace's sandboxed command runner is used.
                     workspace = GitWorkspace(root, remote_url="")
@@ -100,6 +106,13 @@ class ProjectAgents:
                             project.test_command, inp.timeout_seconds,
                         )
                     )  # fmt: skip
+                after = await asyncio.to_thread(project_paths, root)
+                project.stray_files = sorted(after - before)
+                if inp.manager is not None:
+                    usage = Usage.of(inp.manager)
+                    project.smoke = await heartbeating(
+                        smoke_run(self._workspaces.environments, root, ENVIRONMENTS, usage)
+                    )
         return AgentResult(output=project.model_dump(mode="json"))
 
     @activity.defn(name="forge_publish")
@@ -119,7 +132,7 @@ class ProjectAgents:
         )
         async with self._workspaces.using(ref, "publish") as workspace:
             result = await workspace.commit_and_push(
-                repo.default_branch, repo.default_branch, inp.files, inp.message
+                repo.default_branch, repo.default_branch, inp.files, commit_message(inp)
             )
         output = {
             "repository": repo.full_name,
@@ -127,5 +140,14 @@ class ProjectAgents:
             "clone_url": repo.clone_url,
             "sha": result.sha,
             "changed": result.changed,
+            "draft": inp.qa is None or not inp.qa.passed,
         }
         return AgentResult(output=output)
+
+
+def commit_message(inp: PublishInput) -> str:
+    """The revision's commit message; a revision QA did not pass says it is a draft, and why."""
+    if inp.qa is None or inp.qa.passed:
+        return inp.message
+    missing = "\n".join(f"- {problem}" for problem in inp.qa.problems) or f"- {inp.qa.verdict}"
+    return f"Draft: {inp.message}\n\nNot working yet:\n{missing}"

@@ -1,16 +1,20 @@
 """The manager: is the request a development request, and what is the MVP's high-level plan."""
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel, Field
 
 from graphs.offline import is_offline
 from graphs.prompting import task_prompt
-from graphs.structured import ask_structured, capped
+from graphs.structured import ask_structured, capped, cut_text
 
 MAX_TASKS = 10
 MAX_PROMPT_CHARS = 4000
+MAX_USAGE_CHARS = 300
+
+# Where a first user meets the project: a desktop window only when the request asks for one.
+Interface = Literal["command line", "web server", "library", "desktop"]
 
 
 class ManagerAnswer(BaseModel):
@@ -22,6 +26,10 @@ class ManagerAnswer(BaseModel):
     tasks: Annotated[list[str], capped(MAX_TASKS), Field(max_length=MAX_TASKS)] = Field(
         default_factory=list
     )
+    interface: Interface = "command line"
+    run_command: Annotated[str, cut_text(MAX_USAGE_CHARS), Field(max_length=MAX_USAGE_CHARS)] = ""
+    first_use: Annotated[str, cut_text(MAX_USAGE_CHARS), Field(max_length=MAX_USAGE_CHARS)] = ""
+    url: Annotated[str, cut_text(MAX_USAGE_CHARS), Field(max_length=MAX_USAGE_CHARS)] = ""
 
 
 class ManagerDecision(ManagerAnswer):

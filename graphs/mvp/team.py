@@ -15,6 +15,7 @@ from graphs.implementation.state import Assignment, Review, WorkerState
 from graphs.implementation.worker.node import write_file
 from graphs.mvp.manager import ManagerDecision
 from graphs.mvp.project import write_tree
+from graphs.mvp.usage import Usage, entry_module
 from graphs.planning.graph import create_plan
 from graphs.schemas import (
     Analysis,
@@ -34,22 +35,40 @@ NEW_PROJECT = Analysis(
     files=[],
 )
 ACCEPTANCE = [
-    "The project has pytest tests for every feature, and `python -m pytest -q` passes.",
+    "The project has pytest tests for every feature, each asserting what the feature does, "
+    "and `python -m pytest -q` passes.",
     "It needs nothing beyond the Python standard library and pytest.",
+    "Every function does what it promises: no `pass`, `...` or NotImplementedError bodies.",
+    "Tests write files only into pytest's `tmp_path`.",
 ]
 
 
 def request_ticket(prompt: str, decision: ManagerDecision) -> TicketContext:
     """The request as the ticket the planning and implementation pieces read."""
     tasks = "\n".join(f"- {task}" for task in decision.tasks)
+    usage = Usage.of(decision).text()
     return TicketContext(
-        key="MVP", summary=prompt[:200], description=f"{decision.plan}\n{tasks}".strip()
+        key="MVP", summary=prompt[:200], description=f"{decision.plan}\n{tasks}\n{usage}".strip()
     )
 
 
 def requirements_of(prompt: str, decision: ManagerDecision) -> Requirements:
-    """The manager's tasks as requirements."""
-    return Requirements(requirements=decision.tasks or [prompt], acceptance_criteria=ACCEPTANCE)
+    """The manager's tasks as requirements; the usage and the working standard as criteria."""
+    usage = Usage.of(decision)
+    criteria = [*ACCEPTANCE, *([f"{usage.text()}; it exits 0."] if usage.command else [])]
+    return Requirements(requirements=decision.tasks or [prompt], acceptance_criteria=criteria)
+
+
+def with_entry_point(plan: Plan, usage: Usage) -> Plan:
+    """The plan with the file the command starts among its files, and how it is run stated."""
+    paths = [f.path for f in plan.files]
+    entry = entry_module(usage, paths)
+    files = list(plan.files)
+    if entry and entry not in paths:
+        purpose = f"The entry point: {usage.text()}"
+        files.append(PlannedFile(path=entry, action="create", purpose=purpose))
+    markdown = f"{plan.markdown.rstrip()}\n\n## How it is run\n\n{usage.text()}\n"
+    return plan.model_copy(update={"files": files, "markdown": markdown})
 
 
 async def architect(model: BaseChatModel, prompt: str, decision: ManagerDecision) -> Plan:
@@ -57,7 +76,7 @@ async def architect(model: BaseChatModel, prompt: str, decision: ManagerDecision
     ticket = request_ticket(prompt, decision)
     plan = await create_plan(model, ticket, NEW_PROJECT, requirements_of(prompt, decision), [], 1)
     creations = [f.model_copy(update={"action": "create"}) for f in plan.files]
-    return plan.model_copy(update={"files": creations})
+    return with_entry_point(plan.model_copy(update={"files": creations}), Usage.of(decision))
 
 
 async def swe_worker(

@@ -22,7 +22,7 @@ from graphs.models import make_chat_model
 from harness.model_server import FakeModelServer
 from integrations.environments import Environments
 from integrations.sandbox import Sandbox
-from tests.support.fake_mvp import TODO_FIXED, MvpBrain
+from tests.support.fake_mvp import TODO_FIXED, MvpBrain, StubMvpBrain
 from workflows.graph.messages import GraphInput, GraphStatusValue
 from workflows.graph.workflow import GraphWorkflow
 from workflows.registry import WORKFLOWS
@@ -86,6 +86,9 @@ async def test_mvp_passes_after_one_qa_revision(
     assert project["files"]["todo.py"] == TODO_FIXED
     assert project["tests"]["passed"] is True
     assert "2 passed" in project["tests"]["output"]
+    assert project["smoke"]["passed"] is True and "['milk']" in project["smoke"]["output"]
+    assert result.state["qa"]["working"] is True and result.state["qa"]["problems"] == []
+    assert project["stray_files"] == []
     assert result.checkpoints == ["accepted", "designed", "reviewed"]
     assert len(published) == 2 and published[-1].input["files"]["todo.py"] == TODO_FIXED
     assert result.tokens > 0
@@ -113,3 +116,26 @@ async def test_offline_model_runs_to_the_end_and_says_a_model_is_needed(
     assert result.state["revision"] == 1
     assert result.state["project"]["files"] == {}
     assert [call.input["files"] for call in published] == [{}]  # nothing to push
+
+
+async def test_a_project_that_does_nothing_is_not_passed_and_says_what_is_missing(
+    time_skipping_env: WorkflowEnvironment,
+) -> None:
+    with FakeModelServer(StubMvpBrain()) as server:
+        model = make_chat_model("openai", base_url=server.base_url, model="fake")
+        result, published = await run_mvp(time_skipping_env, model, "Build a todo-list app")
+    qa = result.state["qa"]
+    assert result.status == GraphStatusValue.COMPLETED
+    assert not result.message.startswith("Passed") and qa["passed"] is False, result.message
+    assert qa["working"] is False and "not working yet" in qa["verdict"]
+    problems = "\n".join(qa["problems"])
+    assert "tests/test_app.py::test_add asserts nothing" in problems
+    assert "tests/test_ui.py holds no test" in problems
+    assert "todo/__main__.py: main() is a stub (pass)" in problems
+    assert "todo/database.py is reached neither from the entry point nor a test" in problems
+    assert "todo/ui.py opens a desktop window (tkinter)" in problems
+    assert "no test checks `Database.add(title: str)`" in problems
+    smoke = result.state["project"]["smoke"]
+    assert smoke["ran"] is True and smoke["command"] == 'python -m todo add "milk"'
+    assert smoke["passed"] is False and "printed nothing" in problems
+    assert published and all(call.input["qa"]["passed"] is False for call in published)
