@@ -11,7 +11,7 @@ BENCHES := $(filter-out bench/__init__.py bench/repos.py bench/revision_speed.py
 MODEL ?=
 MODEL_ENV := $(if $(MODEL),TICKETSMITH_MODEL_PROVIDER=$(MODEL))
 
-.PHONY: install demo up test test-unit test-e2e test-local-model local-model lint bench bench-quality bench-ablation bench-repos clean sandbox-tool
+.PHONY: install demo up test test-unit test-e2e test-local-model local-model lint bench bench-quality bench-mvp bench-ablation bench-repos clean sandbox-tool
 
 # Workspace commands (tests, environment set-up) run in bubblewrap: installed here when we are
 # root with apt-get; otherwise this says what to do (or set TICKETSMITH_SANDBOX=none).
@@ -80,9 +80,15 @@ local-model: $(STAMP)
 # The quality benchmark on the embedded stack (MODEL=local by default; TICKETS="a b" for a subset;
 # BENCH_ARGS="--no-example-tests" leaves the stated examples out of the loop,
 # "--revision-minutes 6 --ticket-minutes 10" to bound the time a ticket takes; RUNS=3 runs every
-# ticket three times, each run with its own model seed, and reports each ticket's resolve rate).
+# ticket three times, each run with its own model seed, and reports each ticket's resolve rate;
+# SPLIT=dev or SPLIT=test runs one split of bench/quality/splits.toml, the test one as one rate).
 bench-quality: $(STAMP)
-	$(PY) -m bench.quality --model $(or $(MODEL),local) $(if $(RUNS),--runs $(RUNS)) $(BENCH_ARGS) $(TICKETS)
+	$(PY) -m bench.quality --model $(or $(MODEL),local) $(if $(RUNS),--runs $(RUNS)) $(if $(SPLIT),--split $(SPLIT)) $(BENCH_ARGS) $(TICKETS)
+
+# The MVP builder on its benchmark's prompts (MODEL=local by default; PROMPTS="a b" for a subset),
+# each project scored on what landed in output/bench-mvp/.
+bench-mvp: $(STAMP) sandbox-tool
+	$(PY) -m bench.mvp --model $(or $(MODEL),local) $(BENCH_ARGS) $(PROMPTS)
 
 # The implementation loop alone on the quality tickets under each optional step's setting
 # (STEPS=defaults,no-example-tests; RUNS=3 with BENCH_ARGS="--temperature 0.5").
