@@ -94,7 +94,9 @@ async def score_project(
         smoke_dir = fresh_copy(files, scratch, "smoke")
         smoke = await smoke_run(environments, smoke_dir, REPOSITORY, usage)
         score.runs = smoke.ran and smoke.passed
-        score.notes.append(smoke.line() + (f": {smoke.note}" if smoke.note else ""))
+        said = smoke.note if smoke.ran else ""
+        tail = " | ".join(smoke.output.strip().splitlines()[-2:])
+        score.notes.append(": ".join(part for part in (smoke.line(), said, tail) if part)[:400])
         score.acceptance, said = await accept(prompt, fresh_copy(files, scratch, "accept"),
                                               environments)  # fmt: skip
         score.notes.append(f"acceptance: {said}")
