@@ -15,7 +15,7 @@ from graphs.implementation.state import Assignment, Review, WorkerState
 from graphs.implementation.worker.node import write_file
 from graphs.mvp.manager import ManagerDecision
 from graphs.mvp.project import write_tree
-from graphs.mvp.usage import Usage, entry_module
+from graphs.mvp.usage import Usage, entry_module, input_files
 from graphs.planning.graph import create_plan
 from graphs.schemas import (
     Analysis,
@@ -67,6 +67,10 @@ def with_entry_point(plan: Plan, usage: Usage) -> Plan:
     if entry and entry not in paths:
         purpose = f"The entry point: {usage.text()}"
         files.append(PlannedFile(path=entry, action="create", purpose=purpose))
+    for sample in input_files(usage):
+        if sample not in paths:
+            purpose = f"A small sample input, so that `{usage.command}` works on its first run."
+            files.append(PlannedFile(path=sample, action="create", purpose=purpose))
     markdown = f"{plan.markdown.rstrip()}\n\n## How it is run\n\n{usage.text()}\n"
     return plan.model_copy(update={"files": files, "markdown": markdown})
 

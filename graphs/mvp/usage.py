@@ -1,6 +1,7 @@
 """How a generated project is run: its command, the module that command starts, and the smoke
 run that shows it starts and does its first thing."""
 
+import re
 import shlex
 from pathlib import PurePosixPath
 
@@ -9,6 +10,8 @@ from pydantic import BaseModel
 from graphs.mvp.manager import ManagerDecision
 
 PYTHONS = ("python", "python3")
+# An argument that names a file: a relative path with a word for its suffix (`temps.csv`).
+FILE_ARGUMENT = re.compile(r"[\w][\w./-]*\.[A-Za-z][A-Za-z0-9]{0,4}")
 DEFAULT_URL = "http://127.0.0.1:8000/"
 # Started inside the sandbox with the server's command after it: waits for the URL to answer,
 # prints what it answered, stops the server. Loopback works inside the sandbox's own network.
@@ -109,3 +112,13 @@ def inline_code(usage: Usage) -> str | None:
     if len(argv) >= 3 and argv[0] in PYTHONS and argv[1] == "-c":
         return argv[2]
     return None
+
+
+def input_files(usage: Usage) -> list[str]:
+    """The files the command names after its script or module: a first use reads them, so the
+    project ships a sample of each."""
+    argv = usage.argv() or []
+    if len(argv) < 2 or argv[0] not in PYTHONS or argv[1] == "-c":
+        return []
+    rest = argv[3:] if argv[1] == "-m" else argv[2:]
+    return [arg for arg in rest if FILE_ARGUMENT.fullmatch(arg) and ".." not in arg]

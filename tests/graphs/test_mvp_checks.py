@@ -7,8 +7,9 @@ from graphs.mvp.asserting import weak_tests
 from graphs.mvp.findings import SmokeRun, check_project
 from graphs.mvp.reach import desktop_windows, exercised_names, unreached_modules
 from graphs.mvp.stubs import stub_functions
-from graphs.mvp.usage import WEB_PROBE, Usage, entry_module, inline_code
-from graphs.schemas import Contract
+from graphs.mvp.team import with_entry_point
+from graphs.mvp.usage import WEB_PROBE, Usage, entry_module, inline_code, input_files
+from graphs.schemas import Contract, Plan, PlannedFile
 
 CLI = Usage(interface="command line", command='python -m notes add "buy milk"', first_use="x")
 
@@ -199,3 +200,16 @@ def test_a_revision_qa_did_not_pass_is_pushed_as_a_draft_saying_why() -> None:
     assert draft == "Draft: Revision\n\nNot working yet:\n- a stub\n- no test"
     passed = qa.model_copy(update={"passed": True})
     assert commit_message(PublishInput(name="n", message="Revision", qa=passed)) == "Revision"
+
+
+def test_the_plan_gets_the_entry_point_and_a_sample_of_each_file_the_command_reads() -> None:
+    usage = Usage(command="python report.py data/temps.csv --out summary.txt 12.50 -v")
+    assert input_files(usage) == ["data/temps.csv", "summary.txt"]
+    assert (
+        input_files(CLI) == [] and input_files(Usage(command="python -c 'open(\"a.txt\")'")) == []
+    )
+    plan = Plan(version=1, summary="s", files=[PlannedFile(path="summary.txt", action="create",
+                purpose="p")], test_plan=[], risks=[], markdown="# Plan")  # fmt: skip
+    planned = with_entry_point(plan, usage)
+    assert [f.path for f in planned.files] == ["summary.txt", "report.py", "data/temps.csv"]
+    assert planned.markdown.endswith(f"## How it is run\n\n{usage.text()}\n")
