@@ -52,7 +52,7 @@ def test_empty_title_is_refused() -> None:
     with pytest.raises(ValueError):
         TodoList().add("  ")
 """
-USAGE = 'python -c "from todo import TodoList; t = TodoList(); t.add(\'milk\'); print(t.pending())"'
+USAGE = "python -c \"from todo import TodoList; t = TodoList(); t.add('milk'); print(t.pending())\""
 FILES = {"todo.py": (TODO_BUGGY, TODO_FIXED), "test_todo.py": (TESTS, TESTS)}
 
 
