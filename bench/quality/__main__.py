@@ -3,8 +3,9 @@
 Runs the embedded stack on its own data directory and emulator seed (one Jira project and
 repository a ticket), answers questions from each ticket's answers, approves the plan, clones
 the pushed branch, adds the hidden tests and counts them. `--runs N` does it N times, each
-run on a fresh stack whose model gets a seed of its own. Prints a table a run (and the rates
-over the runs) and keeps a results file in bench/quality/results/.
+run on a fresh stack whose model gets a seed of its own. `--split dev|test` runs one split
+(bench/quality/splits.toml). Prints a table a run (and the rates over the runs), the test
+split as one rate, never ticket by ticket, and keeps a results file in bench/quality/results/.
 """
 
 import argparse
@@ -17,11 +18,12 @@ import sys
 import httpx
 
 from bench.quality.drive import TicketRun, run_ticket
-from bench.quality.rates import rate_table
+from bench.quality.rates import rate_of_test_split, rate_table
 from bench.quality.report import results_path, table, write_results
 from bench.quality.revisions import log_size, writer_calls
 from bench.quality.setup import prepare_data_dir
 from bench.quality.speed import measure_speed, wait_until_idle
+from bench.quality.splits import SPLITS, SPLITS_FILE, TEST, load_splits
 from bench.quality.tickets import Ticket, TicketError, load_tickets
 from config import ROOT, Settings
 from embedded.stack import Stack, StackError
@@ -67,6 +69,19 @@ def run_settings(args: argparse.Namespace, tickets: list[Ticket], number: int) -
     return Settings(temporal_env_config=False)  # its own stack's dev server
 
 
+def chosen_tickets(args: argparse.Namespace) -> list[Ticket]:
+    """The tickets to run: the named ones, a split's, or every ticket."""
+    if args.split and args.tickets:
+        raise TicketError("give a split or ticket names, not both")
+    tickets = load_tickets(args.tickets or None)
+    if not args.split:
+        return tickets
+    chosen = load_splits().tickets_of(args.split, tickets)
+    if not chosen:
+        raise TicketError(f"the {args.split} split has no tickets: fill in {SPLITS_FILE}")
+    return chosen
+
+
 def work_minutes(args: argparse.Namespace) -> float | None:
     """The tickets' time for work: the deadline, less what the workflow needs around it."""
     if not args.ticket_minutes:
@@ -93,7 +108,8 @@ async def start_idle(settings: Settings) -> None:
 
 async def run(args: argparse.Namespace) -> int:
     """Run the tickets one after another, `--runs` times, each run on a fresh stack; report."""
-    tickets = load_tickets(args.tickets or None)
+    tickets = chosen_tickets(args)
+    testing = args.split == TEST
     shutil.rmtree(DATA_DIR, ignore_errors=True)
     settings = run_settings(args, tickets, 1)
     recorded: dict[str, object] = {
@@ -104,6 +120,7 @@ async def run(args: argparse.Namespace) -> int:
         "revision_minutes": settings.implementation_minutes,
         "ticket_minutes": args.ticket_minutes,
         "sandbox": settings.sandbox,
+        "split": args.split,
         "tickets": [t.name for t in tickets],
         "runs": args.runs,
         "seeds": [seed_of(args, n) for n in range(1, args.runs + 1)],
@@ -148,12 +165,17 @@ async def run(args: argparse.Namespace) -> int:
                 this_run.append(outcome)
                 # Kept after every ticket, so a run cut short keeps what it measured.
                 write_results([*runs, *this_run], args.model, recorded, path=path)
-                print(table([outcome]).splitlines()[1], flush=True)
+                # The test split is a rate: no ticket's result is shown on its own.
+                done = "done" if testing else table([outcome]).splitlines()[1]
+                print(done, flush=True)
         finally:
             stack.stop()
         runs += this_run
-        print("\n" + table(this_run) + "\n", flush=True)
-    if args.runs > 1:
+        if not testing:
+            print("\n" + table(this_run) + "\n", flush=True)
+    if testing:
+        print(f"\n{rate_of_test_split(runs)}\n")
+    elif args.runs > 1:
         print(f"over {args.runs} runs\n{rate_table(runs)}\n")
     write_results(runs, args.model, recorded, path=path)
     print(f"results: {path.relative_to(ROOT)}")
@@ -194,6 +216,11 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         default=1,
         help="the model seed of the first run; each further run counts up (default: 1)",
+    )
+    parser.add_argument(
+        "--split",
+        choices=SPLITS,
+        help="run one split of bench/quality/splits.toml (the test split reports one rate)",
     )
     parser.add_argument("tickets", nargs="*", help="ticket names (default: all)")
     return parser

@@ -6,11 +6,14 @@ import tempfile
 import time
 from pathlib import Path
 
+import httpx
 from pydantic import BaseModel
+from temporalio.exceptions import ApplicationError
 from temporalio.service import RPCError
 
+from bench.quality.answers import read_posted_answer
 from bench.quality.revisions import implementation_seconds, revisions_of, watch_first_revision
-from bench.quality.scoring import Score, score_checkout, score_unchanged
+from bench.quality.scoring import Score, check_answer, score_checkout, score_unchanged
 from bench.quality.setup import OWNER
 from bench.quality.tickets import Ticket
 from config import Settings, connect_temporal
@@ -45,12 +48,21 @@ class TicketRun(BaseModel):
     claimed_success: bool = False
     question_rounds: int = 0
     score: Score | None = None
+    # A question's answer as the product posted it on the issue, and whether it has a rubric.
+    posted_answer: str = ""
+    unscored_question: bool = False
     error: str = ""
 
     @property
     def resolved(self) -> bool:
-        """The hidden tests and the repository's own tests pass on the pushed branch."""
+        """The hidden tests and the repository's own tests pass on the pushed branch (and a
+        question's posted answer holds its rubric's facts)."""
         return self.score is not None and self.score.resolved
+
+    @property
+    def scored(self) -> bool:
+        """Whether the run counts in the rate: a question without a rubric does not."""
+        return not self.unscored_question and (self.score is None or self.score.scored)
 
     @property
     def false_claim(self) -> bool:
@@ -156,6 +168,7 @@ async def run_ticket(
     run = TicketRun(
         name=ticket.name, key=ticket.key, status="error", seconds=0.0, run=run_number,
         seed=settings.model_seed,
+        unscored_question=not ticket.needs_change and not ticket.answer_facts,
     )  # fmt: skip
     try:
         try:
@@ -190,7 +203,11 @@ async def run_ticket(
                 run.score = await asyncio.to_thread(score_unchanged, ticket, Path(scratch))
         else:
             run.error = f"no branch was pushed: {result.message}"
-    except (StackError, TimeoutError) as err:
+        if not ticket.needs_change:
+            run.posted_answer = await read_posted_answer(settings, ticket)
+            if run.score is not None:
+                run.score = check_answer(run.score, ticket, run.posted_answer)
+    except (StackError, TimeoutError, httpx.HTTPError, ApplicationError) as err:
         run.error = str(err) or type(err).__name__
     run.seconds = round(time.monotonic() - started, 1)
     return run

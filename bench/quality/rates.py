@@ -1,10 +1,14 @@
-"""The benchmark over several runs: each ticket's resolve rate, and resolved per run's spread."""
+"""The benchmark over several runs: each ticket's resolve rate and resolved per run's spread
+(dev), or one rate with its interval and spread over the seeds (the test split)."""
 
+import math
 import statistics
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from bench.quality.drive import TicketRun
+
+Z_95 = 1.959964
 
 
 @dataclass(frozen=True)
@@ -42,12 +46,21 @@ def by_ticket(runs: list[TicketRun]) -> dict[str, list[TicketRun]]:
 
 
 def spread(runs: list[TicketRun]) -> Spread:
-    """Resolved per run and tickets per run."""
+    """Resolved per run and tickets per run (of the scored runs: a question without a rubric
+    is left out)."""
     grouped = by_run(runs).values()
     return Spread(
-        resolved=[sum(r.resolved for r in group) for group in grouped],
-        tickets=[len(group) for group in grouped],
+        resolved=[sum(r.resolved for r in group if r.scored) for group in grouped],
+        tickets=[sum(r.scored for r in group) for group in grouped],
     )
+
+
+def not_scored_line(runs: list[TicketRun]) -> list[str]:
+    """The line saying how many runs were left out of the rate, when any were."""
+    left_out = sum(not r.scored for r in runs)
+    if not left_out:
+        return []
+    return [f"not scored: {left_out} (a question without `answer_facts` in its ticket.toml)"]
 
 
 def mean_of(runs: list[TicketRun], figure: Callable[[TicketRun], float | None]) -> float | None:
@@ -75,11 +88,13 @@ def rate_table(runs: list[TicketRun]) -> str:
         f"{'time':>7}{'1st rev':>9}{'1st tok':>9}{'s/rev':>7}{'p/call':>8}{'cached':>7}"
     ]
     for name, group in by_ticket(runs).items():
-        resolved = sum(r.resolved for r in group)
+        resolved = sum(r.resolved for r in group if r.scored)
+        scored = sum(r.scored for r in group)
         passed = sum(r.score.hidden.passed for r in group if r.score)
         total = sum(r.score.hidden.total for r in group if r.score)
+        rate = f"{resolved / scored:.0%}" if scored else "-"
         rows.append(
-            f"{name:<20}{f'{resolved}/{len(group)}':>9}{resolved / len(group):>6.0%}"
+            f"{name:<20}{f'{resolved}/{scored}' if scored else 'n/s':>9}{rate:>6}"
             f"{f'{passed}/{total}':>9}{sum(r.false_claim for r in group):>8}"
             f"{cell(mean_of(group, lambda r: r.tokens)):>9}"
             f"{cell(mean_of(group, lambda r: r.seconds), 's'):>7}"
@@ -105,5 +120,63 @@ def totals(runs: list[TicketRun]) -> list[str]:
         f"{max(counts.resolved)}, standard deviation "
         + ("-" if counts.stdev is None else f"{counts.stdev:.1f}"),
         f"claimed success refuted by the hidden tests: {sum(r.false_claim for r in runs)}",
+        *not_scored_line(runs),
     ]
     return lines
+
+
+def wilson(successes: int, trials: int, z: float = Z_95) -> tuple[float, float]:
+    """The Wilson score interval of a rate (95% by default)."""
+    if trials == 0:
+        return 0.0, 1.0
+    rate = successes / trials
+    centre = (rate + z * z / (2 * trials)) / (1 + z * z / trials)
+    half = z * math.sqrt(rate * (1 - rate) / trials + z * z / (4 * trials**2))
+    return max(0.0, centre - half / (1 + z * z / trials)), min(
+        1.0, centre + half / (1 + z * z / trials)
+    )
+
+
+STEPS: list[tuple[str, Callable[[TicketRun], float | None], str]] = [
+    ("whole ticket, seconds", lambda r: r.seconds, "s"),
+    ("whole ticket, tokens", lambda r: r.tokens, ""),
+    ("to the first revision, seconds", lambda r: r.first_revision_seconds, "s"),
+    ("to the first revision, tokens", lambda r: r.first_revision_tokens, ""),
+    ("implementation, seconds", lambda r: r.implementation_seconds, "s"),
+    ("one revision, seconds", lambda r: r.seconds_per_revision, "s"),
+    ("code writer's call, prompt tokens", lambda r: r.prompt_tokens_per_call, ""),
+]
+
+
+def step_lines(runs: list[TicketRun]) -> list[str]:
+    """Per step, the mean seconds and tokens over the runs that recorded them."""
+    lines = [
+        f"  {label:<36}{cell(mean_of(runs, figure), unit):>10}"
+        for label, figure, unit in STEPS
+        if mean_of(runs, figure) is not None
+    ]
+    return ["per step (means over the tickets that recorded it):", *lines] if lines else []
+
+
+def rate_of_test_split(runs: list[TicketRun]) -> str:
+    """The test split as one rate: resolved over attempted pooled over the runs with its 95%
+    Wilson interval, resolved per run's mean and standard deviation over the seeds; never a
+    ticket's own result."""
+    counts = spread(runs)
+    resolved, attempted = sum(counts.resolved), sum(counts.tickets)
+    low, high = wilson(resolved, attempted)
+    seeds = sorted({r.seed for r in runs if r.seed is not None})
+    rate = resolved / attempted if attempted else 0.0
+    sd = "-" if counts.stdev is None else f"{counts.stdev:.1f}"
+    lines = [
+        f"test split: {len(by_ticket(runs))} tickets, {len(counts.resolved)} runs"
+        + (f" (seeds {', '.join(map(str, seeds))})" if seeds else ""),
+        f"resolved {resolved}/{attempted} = {rate:.1%}, 95% interval {low:.1%}-{high:.1%} "
+        "(Wilson, pooled over the runs)",
+        f"resolved per run: mean {counts.mean:.1f} of {max(counts.tickets, default=0)}, "
+        f"standard deviation {sd}",
+        f"claimed success refuted by the hidden tests: {sum(r.false_claim for r in runs)}",
+        *not_scored_line(runs),
+        *step_lines(runs),
+    ]
+    return "\n".join(lines)

@@ -2,7 +2,7 @@
 
 `python -m bench.quality.report FILE...` prints the tables of results files again, older ones
 too; several files read as runs of one rate report, a run continued in a later file (the
-same seed, other tickets) as one run.
+same seed, other tickets) as one run. Runs of the test split print as one rate.
 """
 
 import argparse
@@ -16,7 +16,9 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from bench.quality.drive import TicketRun
-from bench.quality.rates import by_run, rate_table, spread
+from bench.quality.rates import by_run, not_scored_line, rate_of_test_split, rate_table, spread
+from bench.quality.splits import load_splits
+from bench.quality.tickets import TicketError, load_tickets
 
 RESULTS_DIR = Path(__file__).resolve().parent / "results"
 
@@ -44,21 +46,23 @@ def table(runs: list[TicketRun]) -> str:
             "-" if run.score is None else f"{run.score.existing.passed}/{run.score.existing.total}"
         )
         rows.append(
-            f"{run.name:<20}{yes_no(run.resolved):>9}{hidden_cell(run):>8}{own:>7}"
+            f"{run.name:<20}{yes_no(run.resolved) if run.scored else 'n/s':>9}"
+            f"{hidden_cell(run):>8}{own:>7}"
             f"{yes_no(run.claimed_success):>9}{run.tokens:>9,}{run.seconds:>7.0f}s"
             + (f"  ({run.error[:60]})" if run.error else "")
         )
-    resolved = sum(r.resolved for r in runs)
+    resolved = sum(r.resolved for r in runs if r.scored)
+    scored = sum(r.scored for r in runs)
     passed = sum(r.score.hidden.passed for r in runs if r.score)
     total = sum(r.score.hidden.total for r in runs if r.score)
     claimed = sum(r.claimed_success for r in runs)
     false = sum(r.false_claim for r in runs)
     rows.append(
-        f"{'total':<20}{f'{resolved}/{len(runs)}':>9}{f'{passed}/{total}':>8}{'':>7}"
+        f"{'total':<20}{f'{resolved}/{scored}':>9}{f'{passed}/{total}':>8}{'':>7}"
         f"{claimed:>9}{sum(r.tokens for r in runs):>9,}{sum(r.seconds for r in runs):>7.0f}s"
     )
     rows.append(f"claimed success refuted by the hidden tests: {false}")
-    return "\n".join(rows)
+    return "\n".join([*rows, *not_scored_line(runs)])
 
 
 def machine() -> dict[str, object]:
@@ -94,7 +98,8 @@ def write_results(
         "model": model,
         "machine": machine(),
         "settings": settings,
-        "resolved": sum(r.resolved for r in runs),
+        "resolved": sum(r.resolved for r in runs if r.scored),
+        "not_scored": sum(not r.scored for r in runs),
         "tickets": len({r.name for r in runs}),
         "resolved_per_run": spread(runs).resolved,
         "false_claims": sum(r.false_claim for r in runs),
@@ -103,6 +108,7 @@ def write_results(
                 **r.model_dump(mode="json"),
                 "resolved": r.resolved,
                 "false_claim": r.false_claim,
+                "scored": r.scored,
                 "seconds_per_revision": r.seconds_per_revision,
             }
             for r in runs
@@ -152,8 +158,19 @@ def continued_run(series: list[TicketRun], group: list[TicketRun]) -> int | None
     return None
 
 
-def report(runs: list[TicketRun]) -> str:
-    """Each run's table, then (for more than one run) the rates over them."""
+def is_test_split(runs: list[TicketRun]) -> bool:
+    """Whether the runs are of the test split (every ticket of theirs is in it)."""
+    try:
+        return load_splits().is_test([r.name for r in runs], load_tickets())
+    except TicketError:  # a checkout without the splits or tickets reads as dev
+        return False
+
+
+def report(runs: list[TicketRun], test_split: bool | None = None) -> str:
+    """Each run's table, then (for more than one run) the rates over them; the test split
+    (found from the tickets' names unless told) as one rate."""
+    if test_split if test_split is not None else is_test_split(runs):
+        return rate_of_test_split(runs)
     grouped = by_run(runs)
     parts = [
         (f"run {number}" + (f", seed {group[0].seed}" if group[0].seed is not None else ""))

@@ -1,6 +1,8 @@
-"""Scoring a checkout: the repository's own tests and the hidden tests, counted by pytest, and
-the files the change touched (a question is resolved only when it touched none)."""
+"""Scoring a checkout: the repository's own tests (restored as shipped) and the hidden tests,
+counted by pytest, and the files the change touched; a question is resolved only when it
+touched none and its posted answer holds every fact of its rubric."""
 
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -8,6 +10,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
+from bench.quality.answers import missing_facts
 from bench.quality.tickets import HIDDEN_DIR, Ticket, add_hidden_tests, copy_tree
 from integrations.junit import CaseResult, read_junit
 
@@ -91,18 +94,76 @@ class Score(BaseModel):
     # Files of the repository added, changed or deleted (results before it was kept: unknown).
     changed: list[str] = Field(default_factory=list)
     needs_change: bool = True
+    # A question's posted answer against its rubric: True when it holds every fact, False when
+    # some are missing, None when unchecked (no rubric, or results from before the check).
+    answer_holds: bool | None = None
+    answer_missing: list[str] = Field(default_factory=list)
+
+    @property
+    def scored(self) -> bool:
+        """Whether the score counts: a question's only once its answer was checked."""
+        return self.needs_change or self.answer_holds is not None
 
     @property
     def resolved(self) -> bool:
         """Every hidden test and every test of the repository passes; for a question, the
-        repository is also left as it was (its answer is words, not code)."""
+        repository is also left as it was (its answer is words, not code) and the answer it
+        posted holds every fact of the rubric."""
         green = self.hidden.green and self.existing.green
-        return green and (self.needs_change or not self.changed)
+        if self.needs_change:
+            return green
+        return green and not self.changed and self.answer_holds is True
+
+
+def check_answer(score: Score, ticket: Ticket, answer: str) -> Score:
+    """The score with a question's posted answer checked against its rubric (unchecked
+    without one)."""
+    if ticket.needs_change or not ticket.answer_facts:
+        return score
+    missing = missing_facts(ticket.answer_facts, answer)
+    return score.model_copy(update={"answer_holds": not missing, "answer_missing": missing})
+
+
+def is_test_file(relative: Path) -> bool:
+    """A file of the repository's tests: under a tests folder, a test module or a conftest."""
+    name = relative.name
+    return (
+        bool({"tests", "test"} & set(relative.parts[:-1]))
+        or name == "conftest.py"
+        or (name.endswith(".py") and (name.startswith("test_") or name.endswith("_test.py")))
+    )
+
+
+def shipped_tests(ticket: Ticket) -> list[str]:
+    """Every file of the repository's tests as the ticket ships them (data files included)."""
+    if ticket.generated is not None and ticket.generated.tests:
+        return ticket.generated.tests
+    return sorted(
+        str(p.relative_to(ticket.repo_dir))
+        for p in ticket.repo_dir.rglob("*")
+        if p.is_file()
+        and "__pycache__" not in p.parts
+        and is_test_file(p.relative_to(ticket.repo_dir))
+    )
 
 
 def own_tests(ticket: Ticket) -> list[str]:
-    """The repository's own test files, as the ticket ships them."""
-    return sorted(str(p.relative_to(ticket.repo_dir)) for p in ticket.repo_dir.glob("tests/*.py"))
+    """The repository's own test modules, as the ticket ships them."""
+    return [
+        path
+        for path in shipped_tests(ticket)
+        if (Path(path).name.startswith("test") and path.endswith(".py"))
+        or path.endswith("_test.py")
+    ]
+
+
+def restore_tests(ticket: Ticket, checkout: Path) -> None:
+    """Put the repository's test files back as shipped: a test the agent edited, weakened or
+    deleted is not believed."""
+    for path in shipped_tests(ticket):
+        target = checkout / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(ticket.repo_dir / path, target)
 
 
 def repository_files(root: Path) -> dict[str, bytes]:
@@ -123,16 +184,16 @@ def changed_files(ticket: Ticket, checkout: Path) -> list[str]:
 
 
 def score_checkout(ticket: Ticket, checkout: Path) -> Score:
-    """Score a checkout in place (the hidden tests are added to it), in one pytest run."""
+    """Score a checkout in place, in one pytest run: the repository's tests restored as
+    shipped, the hidden tests added."""
     changed = changed_files(ticket, checkout)
-    own = [path for path in own_tests(ticket) if (checkout / path).is_file()]
+    restore_tests(ticket, checkout)
     add_hidden_tests(ticket, checkout)
-    run = run_pytest(checkout, *own, HIDDEN_DIR)
+    run = run_pytest(checkout, *own_tests(ticket), HIDDEN_DIR)
     hidden = [c for c in run.cases if c.file.startswith(f"{HIDDEN_DIR}/")]
     existing = [c for c in run.cases if c not in hidden]
-    missing = len(own_tests(ticket)) - len(own)  # a deleted test file counts as failing
     return Score(
-        existing=Count.of(existing, run, missing),
+        existing=Count.of(existing, run, 0),
         hidden=Count.of(hidden, run, 0),
         changed=changed,
         needs_change=ticket.needs_change,

@@ -11,6 +11,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field, ValidationError
 
+from bench.quality.realcode.layout import Manifest
+
 TICKETS_DIR = Path(__file__).resolve().parent / "tickets"
 HIDDEN_DIR = "tests_hidden"
 QUESTION = "question"
@@ -31,7 +33,11 @@ class Ticket(BaseModel):
     description: str
     acceptance_criteria: list[str] = Field(min_length=1)
     answers: str
-    answer: str = ""  # a question's reply, for people reading the results (it is not graded)
+    answer: str = ""  # a question's reply, for people reading the results
+    # A question's rubric: each fact a list of alternative phrases, all facts in the reply.
+    answer_facts: list[list[str]] = Field(default_factory=list)
+    source: str = ""  # the real project a generated ticket comes from (bench/quality/realcode)
+    generated: Manifest | None = None
     root: Path
 
     @property
@@ -96,6 +102,8 @@ def load_ticket(root: Path) -> Ticket:
         parts.append(ticket.reference_dir)
     elif not ticket.answer.strip() or ticket.reference_dir.exists():
         raise TicketError(f"{spec}: a question has an `answer` and no reference/ (no change)")
+    if any(not fact or not all(p.strip() for p in fact) for fact in ticket.answer_facts):
+        raise TicketError(f"{spec}: each of `answer_facts` is a list of non-empty phrases")
     for part in parts:
         if not part.is_dir() or not any(part.iterdir()):
             raise TicketError(f"{root.name}: {part.name}/ is missing or empty")

@@ -1,0 +1,1 @@
+"""Real-code tickets: a pinned project's modules and tests, altered, with computed hidden tests."""

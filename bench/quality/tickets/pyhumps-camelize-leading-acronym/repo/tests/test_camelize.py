@@ -1,0 +1,6 @@
+"""
+Test camelization.
+"""
+import pytest
+
+import humps

@@ -1,0 +1,6 @@
+"""
+Test decamelization.
+"""
+import pytest
+
+import humps

@@ -1,0 +1,6 @@
+"""
+Test kebabization.
+"""
+import pytest
+
+import humps

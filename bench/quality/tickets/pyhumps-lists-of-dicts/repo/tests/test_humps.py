@@ -1,0 +1,84 @@
+import pytest
+
+import humps
+
+
+def test_converting_strings():
+    assert humps.camelize("jack_in_the_box") == "jackInTheBox"
+    assert humps.decamelize("rubyTuesdays") == "ruby_tuesdays"
+    assert humps.depascalize("UnosPizza") == "unos_pizza"
+    assert humps.pascalize("red_robin") == "RedRobin"
+    assert humps.kebabize("white_castle") == "white-castle"
+    assert humps.dekebabize("taco-bell") == "taco_bell"
+
+
+@pytest.mark.parametrize(
+    "input_str, expected_output",
+    [
+        ("PERatio", "pe_ratio"),
+        ("HTTPResponse", "http_response"),
+        ("_HTTPResponse", "_http_response"),
+        ("_HTTPResponse__", "_http_response__"),
+        ("BIP73", "BIP73"),
+        ("BIP72b", "bip72b"),
+        ("memMB", "mem_mb"),
+        # Fixed issue #258
+        ("B52Thing", "b52_thing"),
+    ],
+)
+def test_camelized_acronyms(input_str, expected_output):
+    """
+    Validate decamelizing acronyms works as expected.
+    :type input_str: str
+    :type expected_output: str
+    """
+    assert humps.decamelize(input_str) == expected_output
+
+
+def test_conditionals():
+    assert humps.is_pascalcase("RedRobin")
+    assert humps.is_snakecase("RedRobin") is False
+    assert humps.is_camelcase("RedRobin") is False
+    assert humps.is_kebabcase("RedRobin") is False
+
+    assert humps.is_snakecase("ruby_tuesdays")
+    assert humps.is_camelcase("ruby_tuesdays") is False
+    assert humps.is_pascalcase("ruby_tuesdays") is False
+    assert humps.is_kebabcase("ruby_tuesdays") is False
+
+    assert humps.is_camelcase("jackInTheBox")
+    assert humps.is_snakecase("jackInTheBox") is False
+    assert humps.is_pascalcase("jackInTheBox") is False
+    assert humps.is_kebabcase("jackInTheBox") is False
+
+    assert humps.is_kebabcase("white-castle")
+    assert humps.is_snakecase("white-castle") is False
+    assert humps.is_camelcase("white-castle") is False
+    assert humps.is_pascalcase("white-castle") is False
+
+    assert humps.is_camelcase("API")
+    assert humps.is_pascalcase("API")
+    assert humps.is_snakecase("API")
+    assert humps.is_kebabcase("API")
+
+    # Fixed issue #128
+    assert humps.is_snakecase("whatever_10")
+    assert humps.is_camelcase("whatever_10") is False
+    assert humps.is_pascalcase("whatever_10") is False
+    assert humps.is_kebabcase("whatever_10") is False
+
+
+def test_numeric():
+    assert humps.camelize(1234) == 1234
+    assert humps.decamelize(123) == 123
+    assert humps.pascalize(123) == 123
+    assert humps.kebabize(123) == 123
+
+
+def test_upper():
+    assert humps.camelize("API") == "API"
+    assert humps.decamelize("API") == "API"
+    assert humps.pascalize("API") == "API"
+    assert humps.depascalize("API") == "API"
+    assert humps.kebabize("API") == "API"
+    assert humps.dekebabize("API") == "API"

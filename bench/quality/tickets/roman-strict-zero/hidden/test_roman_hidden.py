@@ -1,0 +1,40 @@
+##############################################################################
+#
+# Copyright (c) 2001 Mark Pilgrim and Contributors.
+# All Rights Reserved.
+#
+# This software is subject to the provisions of the Zope Public License,
+# Version 2.1 (ZPL).  A copy of the ZPL should accompany this distribution.
+# THIS SOFTWARE IS PROVIDED "AS IS" AND ANY AND ALL EXPRESS OR IMPLIED
+# WARRANTIES ARE DISCLAIMED, INCLUDING, BUT NOT LIMITED TO, THE IMPLIED
+# WARRANTIES OF TITLE, MERCHANTABILITY, AGAINST INFRINGEMENT, AND FITNESS
+# FOR A PARTICULAR PURPOSE.
+#
+##############################################################################
+import os
+import sys
+import unittest
+from io import StringIO
+
+import roman
+
+
+TEST_MAP = ((0, 'N'), (1, 'I'), (3, 'III'), (4, 'IV'), (9, 'IX'), (14, 'XIV'),
+            (19, 'XIX'), (24, 'XXIV'), (40, 'XL'), (49, 'XLIX'), (90, 'XC'),
+            (99, 'XCIX'), (400, 'CD'), (490, 'CDXC'), (499, 'CDXCIX'),
+            (900, 'CM'), (990, 'CMXC'), (998, 'CMXCVIII'), (999, 'CMXCIX'),
+            (2013, 'MMXIII'))
+
+
+class TestRoman(unittest.TestCase):
+
+    def test_fromRoman_errors(self):
+        self.assertRaises(
+            roman.InvalidRomanNumeralError, roman.fromRoman, '')
+        self.assertRaises(
+            roman.InvalidRomanNumeralError, roman.fromRoman, 'Q12')
+        self.assertRaises(
+            roman.InvalidRomanNumeralError,
+            roman.fromRoman,
+            'n',
+            special_case=False)
