@@ -20,7 +20,7 @@ import httpx
 from bench.quality.drive import TicketRun, run_ticket
 from bench.quality.rates import rate_of_test_split, rate_table
 from bench.quality.report import results_path, table, write_results
-from bench.quality.revisions import log_size, writer_calls
+from bench.quality.revisions import log_size, logged_calls, model_steps, steps_line
 from bench.quality.setup import prepare_data_dir
 from bench.quality.speed import measure_speed, wait_until_idle
 from bench.quality.splits import SPLITS, SPLITS_FILE, TEST, load_splits
@@ -158,16 +158,20 @@ async def run(args: argparse.Namespace) -> int:
                 worker_log = stack.log_path(stack.service("worker"))
                 since = log_size(worker_log)
                 outcome = await run_ticket(settings, ticket, deadline, number)
-                calls = writer_calls(worker_log, since)
-                if calls.calls:
+                logged = logged_calls(worker_log, since)
+                calls = logged.get("implement_file")
+                if calls is not None and calls.calls:
                     outcome.prompt_tokens_per_call = round(calls.prompt_per_call)
                     outcome.cached_share = round(calls.cached_share, 3)
+                outcome.model_steps = model_steps(logged)
                 this_run.append(outcome)
                 # Kept after every ticket, so a run cut short keeps what it measured.
                 write_results([*runs, *this_run], args.model, recorded, path=path)
                 # The test split is a rate: no ticket's result is shown on its own.
                 done = "done" if testing else table([outcome]).splitlines()[1]
                 print(done, flush=True)
+                if outcome.model_steps and not testing:
+                    print(f"  model by step: {steps_line(outcome.model_steps)}", flush=True)
         finally:
             stack.stop()
         runs += this_run

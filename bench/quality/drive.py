@@ -7,12 +7,17 @@ import time
 from pathlib import Path
 
 import httpx
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 from temporalio.exceptions import ApplicationError
 from temporalio.service import RPCError
 
 from bench.quality.answers import read_posted_answer
-from bench.quality.revisions import implementation_seconds, revisions_of, watch_first_revision
+from bench.quality.revisions import (
+    ModelStep,
+    implementation_seconds,
+    revisions_of,
+    watch_first_revision,
+)
 from bench.quality.scoring import Score, check_answer, score_checkout, score_unchanged
 from bench.quality.setup import OWNER
 from bench.quality.tickets import Ticket
@@ -40,6 +45,8 @@ class TicketRun(BaseModel):
     # The code writers' calls (local model): prompt tokens each, and the share the cache served.
     prompt_tokens_per_call: float | None = None
     cached_share: float | None = None
+    # Every step's model calls (local model): by task, in the order they first ran.
+    model_steps: dict[str, ModelStep] = Field(default_factory=dict)
     revisions: int | None = None
     implementation_seconds: float | None = None
     pr_url: str | None = None

@@ -149,13 +149,32 @@ STEPS: list[tuple[str, Callable[[TicketRun], float | None], str]] = [
 
 
 def step_lines(runs: list[TicketRun]) -> list[str]:
-    """Per step, the mean seconds and tokens over the runs that recorded them."""
+    """Per step, the mean seconds and tokens over the runs that recorded them, then each model
+    step's seconds, prompt tokens and cached share a ticket."""
     lines = [
         f"  {label:<36}{cell(mean_of(runs, figure), unit):>10}"
         for label, figure, unit in STEPS
         if mean_of(runs, figure) is not None
     ]
+    lines += model_step_lines(runs)
     return ["per step (means over the tickets that recorded it):", *lines] if lines else []
+
+
+def model_step_lines(runs: list[TicketRun]) -> list[str]:
+    """Each model step's mean seconds and prompt tokens a ticket, and the share cached."""
+    tasks = list(dict.fromkeys(task for r in runs for task in r.model_steps))
+    lines = []
+    for task in tasks:
+        steps = [r.model_steps[task] for r in runs if task in r.model_steps]
+        seconds = statistics.fmean(s.seconds for s in steps)
+        prompt = statistics.fmean(s.prompt_tokens for s in steps)
+        read, cached = sum(s.prompt_tokens for s in steps), sum(s.cached_tokens for s in steps)
+        cached_share = cached / read if read else 0.0
+        lines.append(
+            f"  model step {task:<25}{seconds:>9.0f}s {prompt:>8,.0f} prompt tokens "
+            f"{cached_share:>4.0%} cached ({len(steps)} tickets)"
+        )
+    return lines
 
 
 def rate_of_test_split(runs: list[TicketRun]) -> str:

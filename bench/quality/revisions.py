@@ -1,15 +1,36 @@
-"""A ticket's revisions as its status reports them: time and tokens to the first, seconds each."""
+"""A ticket's revisions as its status reports them (time and tokens to the first, seconds each),
+and its model calls step by step as the worker logged them."""
 
 import asyncio
 import time
 from pathlib import Path
 
+from pydantic import BaseModel
 from temporalio.client import WorkflowHandle
 from temporalio.service import RPCError
 
 from activities.progress import STAGES
 from localmodel.report import Totals, summarise
 from workflows.messages import Phase, TicketResult, TicketStatus
+
+
+class ModelStep(BaseModel):
+    """One step's model calls in one ticket: how long they took, what they read."""
+
+    calls: int
+    seconds: float
+    prompt_tokens: int
+    cached_tokens: int = 0  # read from the server's prompt cache
+
+    @property
+    def cached_share(self) -> float:
+        """The share of prompt tokens the cache served."""
+        return self.cached_tokens / self.prompt_tokens if self.prompt_tokens else 0.0
+
+    def text(self) -> str:
+        """The step in a few words."""
+        return f"{self.seconds:.0f}s {self.prompt_tokens:,} tok {self.cached_share:.0%} cached"
+
 
 POLL_S = 1.0  # the implementation reports its progress at most once a second
 WRITING = {"starting", STAGES["worker"]}
@@ -65,11 +86,35 @@ def log_size(log: Path) -> int:
     return log.stat().st_size if log.is_file() else 0
 
 
-def writer_calls(log: Path, since: int) -> Totals:
-    """The code writers' model calls the worker logged after offset `since` (local model only)."""
+def logged_calls(log: Path, since: int) -> dict[str, Totals]:
+    """The model calls the worker logged after offset `since`, by task in the order the tasks
+    first ran (the local model's server reports the cached share)."""
     if not log.is_file():
-        return Totals()
+        return {}
     with log.open("rb") as handle:
         handle.seek(since)
         lines = handle.read().decode(errors="replace").splitlines()
-    return summarise(lines).get("implementation", {}).get("implement_file", Totals())
+    return {task: totals for phase in summarise(lines).values() for task, totals in phase.items()}
+
+
+def writer_calls(log: Path, since: int) -> Totals:
+    """The code writers' model calls the worker logged after offset `since` (local model only)."""
+    return logged_calls(log, since).get("implement_file", Totals())
+
+
+def model_steps(calls: dict[str, Totals]) -> dict[str, ModelStep]:
+    """Each task's calls as a ticket's figures: seconds, prompt tokens read and cached."""
+    return {
+        task: ModelStep(
+            calls=t.calls,
+            seconds=round(t.seconds, 1),
+            prompt_tokens=t.prompt,
+            cached_tokens=t.cached,
+        )  # fmt: skip
+        for task, t in calls.items()
+    }
+
+
+def steps_line(steps: dict[str, ModelStep]) -> str:
+    """A ticket's model time by step in one line: `plan 96s 1,679 tok 12% cached | ...`."""
+    return " | ".join(f"{task} {step.text()}" for task, step in steps.items())

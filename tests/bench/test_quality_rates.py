@@ -9,12 +9,16 @@ from pathlib import Path
 import pytest
 
 from bench.quality import __main__ as bench
+from bench.quality import rates
 from bench.quality.drive import TicketRun, tokens_so_far, where_cut
 from bench.quality.rates import rate_table, spread
 from bench.quality.report import ResultsError, read_many, read_results, report, write_results
 from bench.quality.revisions import (
     implementation_seconds,
     log_size,
+    logged_calls,
+    model_steps,
+    steps_line,
     tokens_at_first_revision,
     writer_calls,
 )
@@ -219,3 +223,33 @@ def test_a_run_continued_in_a_later_file_joins_the_run_it_continues(tmp_path: Pa
         ("easy", 2, 102), ("easy", 3, 101),
     }  # fmt: skip
     assert "runs: 3 (seeds 101, 102); resolved per run: 2/3, 0/1, 0/1" in report(series)
+
+
+def test_each_model_step_is_read_from_the_worker_log_and_reported(tmp_path: Path) -> None:
+    log = tmp_path / "worker.log"
+    log.write_text("an older ticket's call: model call task=plan prompt_tokens=9 "
+                   "completion_tokens=1 seconds=1.0 cached_tokens=0\n")  # fmt: skip
+    since = log_size(log)
+    calls = [
+        ("analysis", 1200, 40.0, 0),
+        ("plan", 1600, 90.0, 400),
+        ("implement_file", 1400, 30.0, 1000),
+        ("implement_file", 1500, 20.0, 1200),
+    ]
+    with log.open("a") as out:
+        for task, prompt, seconds, cached in calls:
+            out.write(f'{{"event": "model call task={task} prompt_tokens={prompt} '
+                      f'completion_tokens=50 seconds={seconds} tokens_per_s=2.0 '
+                      f'cached_tokens={cached}"}}\n')  # fmt: skip
+    steps = model_steps(logged_calls(log, since))
+    assert list(steps) == ["analysis", "plan", "implement_file"]
+    assert steps["implement_file"].model_dump() == {
+        "calls": 2, "seconds": 50.0, "prompt_tokens": 2900, "cached_tokens": 2200,
+    }  # fmt: skip
+    assert steps_line(steps).startswith("analysis 40s 1,200 tok 0% cached | plan 90s 1,600 tok")
+    runs = [ticket_run("a", 1, True, model_steps=steps), ticket_run("b", 1, False)]
+    lines = rate_table(runs).splitlines() + rates.rate_of_test_split(runs).splitlines()
+    plan = [line for line in lines if "model step plan" in line]
+    assert (
+        plan and "90s" in plan[0] and "1,600 prompt tokens" in plan[0] and "25% cached" in plan[0]
+    )
