@@ -2,7 +2,7 @@
 the implementation graph's worker and review nodes."""
 
 import tempfile
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from langchain_core.language_models import BaseChatModel
 
@@ -13,6 +13,7 @@ from graphs.implementation.prepare import CONTEXT_SNIPPETS
 from graphs.implementation.review import make_review
 from graphs.implementation.state import Assignment, Review, WorkerState
 from graphs.implementation.worker.node import write_file
+from graphs.mvp.asserting import is_test_file
 from graphs.mvp.manager import ManagerDecision
 from graphs.mvp.project import write_tree
 from graphs.mvp.usage import Usage, entry_module, input_files
@@ -67,6 +68,11 @@ def with_entry_point(plan: Plan, usage: Usage) -> Plan:
     if entry and entry not in paths:
         purpose = f"The entry point: {usage.text()}"
         files.append(PlannedFile(path=entry, action="create", purpose=purpose))
+    if not any(is_test_file(path) for path in [*paths, *(f.path for f in files)]):
+        stem = PurePosixPath(entry or (paths[0] if paths else "main.py")).stem.strip("_")
+        purpose = "pytest tests of every feature, each asserting what it does"
+        files.append(PlannedFile(path=f"tests/test_{stem or 'main'}.py", action="create",
+                                 purpose=purpose))  # fmt: skip
     for sample in input_files(usage):
         if sample not in paths:
             purpose = f"A small sample input, so that `{usage.command}` works on its first run."

@@ -211,5 +211,7 @@ def test_the_plan_gets_the_entry_point_and_a_sample_of_each_file_the_command_rea
     plan = Plan(version=1, summary="s", files=[PlannedFile(path="summary.txt", action="create",
                 purpose="p")], test_plan=[], risks=[], markdown="# Plan")  # fmt: skip
     planned = with_entry_point(plan, usage)
-    assert [f.path for f in planned.files] == ["summary.txt", "report.py", "data/temps.csv"]
+    assert [f.path for f in planned.files] == [
+        "summary.txt", "report.py", "tests/test_report.py", "data/temps.csv",
+    ]  # fmt: skip
     assert planned.markdown.endswith(f"## How it is run\n\n{usage.text()}\n")
