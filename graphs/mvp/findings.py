@@ -78,9 +78,10 @@ def check_project(
     if entry and entry not in files:
         found.append(Finding(path=entry, problem=f"`{usage.command}` starts {entry}, not written"))
     for path in unreached_modules(files, entry if entry in files else None, code):
-        found.append(
-            Finding(path=path, problem=f"{path} is reached neither from the entry point nor a test")
-        )
+        # The fix is where it should be used: the entry point imports it, or a test tests it.
+        user = entry if entry in files else test_file_for(path, files)
+        problem = f"{path} is reached neither from the entry point nor a test"
+        found.append(Finding(path=user or path, problem=problem))
     if usage.interface != "desktop":
         found += [
             Finding(

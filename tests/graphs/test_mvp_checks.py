@@ -126,6 +126,10 @@ def test_modules_are_reached_from_the_entry_point_and_the_tests() -> None:
         "tests/test_store.py": "from lib.core import x\n",
     }
     assert unreached_modules(files, "notes/__main__.py", []) == ["notes/unused.py"]
+    usage = Usage(command="python -m notes", first_use="x")
+    fixes = check_project(files, usage, [], None, []).fixes()
+    unused = [fix for fix in fixes if fix["instruction"].startswith("notes/unused.py is reached")]
+    assert [fix["path"] for fix in unused] == ["notes/__main__.py"]  # where it is to be used
     assert unreached_modules(files, None, ["import notes.unused"]) == [
         "notes/__main__.py", "notes/paths.py", "notes/render.py", "notes/store.py",
     ]  # fmt: skip
