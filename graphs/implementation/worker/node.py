@@ -13,6 +13,7 @@ from graphs.implementation.state import WorkerState
 from graphs.implementation.worker.answer import ask_for_file, bounded
 from graphs.implementation.worker.forgotten_imports import add_forgotten_imports
 from graphs.implementation.worker.kept_tests import with_existing_tests
+from graphs.implementation.worker.method_placement import place_methods
 from graphs.implementation.worker.missing_functions import add_missing_functions
 from graphs.implementation.worker.prompt import worker_messages
 from graphs.implementation.worker.retries import (
@@ -125,10 +126,13 @@ async def write_file(
     if same_text(current, content):
         return outcome(f"{path}: unchanged", tokens=tokens)
     content, added = add_forgotten_imports(path, content)
+    content, placed = place_methods(path, current, content, state["plan"].contracts)
     verb = "created" if not current else "rewritten"
     if restored:
         kept = ", ".join(f"`{name}`" for name in restored)
         verb = f"added to (its tests {kept} kept as they were)"
     if added:
         verb += " (added the missing " + ", ".join(f"`import {m}`" for m in added) + ")"
+    if placed:
+        verb += " (moved into their class: " + ", ".join(f"`{m}`" for m in placed) + ")"
     return outcome(f"{path}: {verb}", FileChange(path=path, content=content), tokens)
