@@ -50,7 +50,7 @@ TEST_TIMEOUT_SECONDS = 600.0
 # Heartbeat details stay well below the server's payload limit; larger progress is not saved.
 MAX_CHECKPOINT_BYTES = 1_000_000
 # The ticket's time kept for what follows the loop: the commit, the push and the PR (under a
-# second on the benchmark; a minute had kept a second revision of cart-discount from starting).
+# second when measured; a minute kept a second revision from starting).
 FINISH_RESERVE_S = 30.0
 
 

@@ -1,10 +1,9 @@
 """A function the plan changes is changed in the file that defines it.
 
-In a repository of fourteen modules the small model planned the ticket's change to `badge`
-in `contacts/phone.py`, where `badge` lives in `contacts/avatar.py`; the worker copied the
-function into `phone.py` unchanged and the badge the ticket is about stayed as it was. In a
-three-module one, its plan said "`parse_line` is updated" and "`describe` and `summary` are
-updated" but planned only `climate/readings.py`; nothing changed where they are defined.
+A small model may plan the change to a function in a module beside the one that defines it;
+the worker then copies the function there unchanged and what the ticket is about stays as it
+was. Or its plan says "`parse` and `render` are updated" but plans only a third module, and
+nothing changes where they are defined.
 """
 
 import re

@@ -1,13 +1,11 @@
 """Keeping the plan's change in the functions the ticket names, not in new ones beside them.
 
-On the benchmark the small model planned `total_with_discount` for a ticket whose criteria
-call `total(discount=10)`, and `parse_duration_with_days` for one that calls
-`parse_duration("7d")`; the workers followed the plan and the hidden tests of the named
-function failed. A contract whose new name contains a named function's name is that
-function. Only a name the ticket calls in code (`total(discount=10)`) is a function: a
-humidity ticket quoting the field `humidity` had `parse_humidity` renamed to it. A ticket that
-spells a function's parameters (`bracket_price(grams, brackets, kind)`) names it too: the plan's
-`bracket_lookup(grams, brackets, kind)` is that function.
+A small model may plan `area_with_unit` for a ticket whose criteria call `area(unit="cm")`;
+the workers follow the plan and the tests of the named function fail. A contract whose new
+name contains a named function's name is that function. Only a name the ticket calls in code
+(`area(unit="cm")`) is a function: a field the ticket quotes is not. A ticket that spells a
+function's parameters (`scale(points, factor)`) names it too: the plan's
+`scale_points(points, factor)` is that function.
 """
 
 import ast

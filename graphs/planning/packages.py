@@ -1,9 +1,8 @@
 """New code goes into a package's modules, not its `__init__.py`, unless the ticket asks.
 
-On the benchmark the small model planned `page_count` in `listing/__init__.py` beside
-`paginate` in `listing/pages.py` ("`page_count` lives in the same module"), and a
-`DEFAULT_RATE` constant in `billing/__init__.py` for the functions of `billing/invoice.py`
-that use it; each worker then imported the name from the other file, which never defined it.
+A small model may plan a new function in `pkg/__init__.py` beside the module whose functions
+it belongs with, or a constant there for the functions of `pkg/module.py` that use it; each
+worker then imports the name from the other file, which never defines it.
 """
 
 import re

@@ -1,11 +1,10 @@
 """A new function the ticket spells with its parameters is a contract of the plan, as spelled.
 
-shipping-brackets asks for "one function `bracket_price(grams, brackets, kind)`"; the small
-model planned `bracket_lookup(grams: int, kind: str)` on one run and no contract on another,
-and the hidden tests calling `bracket_price` with three arguments failed either way. When no
-file of the repository defines the function, the plan's new function sharing a word of its
-name takes the ticket's name and parameters; with none, the function gets a contract in the
-module the ticket names or the one planned source file.
+A ticket asking for "one function `scale(points, factor)`" may get a plan with
+`scale_points(points)`, or no contract at all, and tests calling `scale` with two arguments
+fail either way. When no file of the repository defines the function, the plan's new function
+sharing a word of its name takes the ticket's name and parameters; with none, the function
+gets a contract in the module the ticket names or the one planned source file.
 """
 
 import re

@@ -1,9 +1,9 @@
 """Whether a test passes its literal arguments where the called function's annotations
 want that kind of value.
 
-invoice-tax-rate's test of "A negative rate raises ValueError" called `tax(-0.2)`, a rate
-where `tax(amounts: list[float])` takes the amounts: it failed on the original code with a
-TypeError, so it was kept as failing as it should, and no right change could make it pass.
+A test that passes a number where `f(amounts: list[float])` takes a list fails on the
+original code with a TypeError, so it looks like a test failing as it should, and no right
+change can make it pass.
 """
 
 import ast

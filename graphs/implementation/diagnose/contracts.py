@@ -1,9 +1,8 @@
 """Whether a file keeps the plan's contracts: the functions and parameters the ticket names.
 
-The small model's QA review once told a worker to remove the `discount` parameter the ticket
-asks `total` to take, and the worker added `total_with_discount` instead; a check of the file
-against the contract says what is missing without a model call. On cart-discount a later
-revision took `discount`, checked its range, and returned the total undiscounted; QA passed it.
+A model's QA review can tell a worker to drop a parameter the ticket asks a function to
+take, and the worker then adds a new function beside it; a check of the file against the
+contract says what is missing without a model call.
 """
 
 import ast

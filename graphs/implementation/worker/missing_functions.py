@@ -1,9 +1,9 @@
 """A function of the plan's contracts that a worker's file still lacks, asked for alone.
 
-Asked for a whole file that must gain a function, the small model was seen giving the file
-back without it, revision after revision, though the review named it (paginate-pages'
-`page_count`). Asked for that function alone, its answer is the size of the change, and the
-function goes after the file's last line.
+Asked for a whole file that must gain a function, a small model can give the file back
+without it, revision after revision, though the review names it. Asked for that function
+alone, its answer is the size of the change, and the function goes after the file's last
+line.
 """
 
 import ast
