@@ -1,37 +1,74 @@
 """A failing test's traceback points the worker at the line of its own file where it fails."""
 
-import shutil
 from pathlib import Path
 
 import pytest
 
-from config import ROOT
 from graphs.implementation.diagnose.failing_line import expected_value, where_it_fails
 from graphs.implementation.diagnose.failures import describe_failures
 from graphs.implementation.diagnose.values_read import names_read
 from graphs.schemas import FailedTest, FileChange
 from harness.local_tester import LocalTester
 
-SOURCE = "units/temperature.py"
-# The benchmark's temperature repository: `convert` rejects "K" on its line 7.
-REPO = ROOT / "bench" / "quality" / "tickets" / "temperature-kelvin" / "repo"
-TESTS = """from units.temperature import convert
+PYPROJECT = '[project]\nname = "fixture"\nversion = "0.1.0"\n\n'
+PYPROJECT += '[tool.pytest.ini_options]\ntestpaths = ["tests"]\n'
+SOURCE = "lengths/metres.py"
+# `to_metres` rejects "km" on its line 11, under the `if` of line 10.
+LENGTHS = '''"""Lengths expressed in metres."""
 
 
-def test_kelvin():
-    assert convert(0, "C", "K") == 273.15
+def to_metres(value: float, unit: str) -> float:
+    """`value` in `unit` ("m", "cm" or "ft") expressed in metres."""
+    if unit == "m":
+        return value
+    if unit == "cm":
+        return value / 100
+    if unit != "ft":
+        raise ValueError(f"unknown length unit: {unit}")
+    return value * 0.3048
+'''
+TESTS = """from lengths.metres import to_metres
 
 
-def test_freezing():
-    assert convert(0, "C", "F") == 33
+def test_kilometres():
+    assert to_metres(2, "km") == 2000
+
+
+def test_centimetres():
+    assert to_metres(150, "cm") == 1.6
 """
+# `parse_size` rejects "KB" on its line 14; it reads the values of lines 6 and 7.
+SIZES = '''"""Byte sizes written as text, such as 512B or 4MB."""
+
+import re
+
+# A number and the unit after it.
+_SIZE = re.compile(r"(\\d+)(B|MB|GB)")
+_FACTORS = {"B": 1, "MB": 1024**2, "GB": 1024**3}
+
+
+def parse_size(text: str) -> int:
+    """The number of bytes in a size like `512B` or `4MB`."""
+    match = _SIZE.fullmatch(text.strip())
+    if match is None:
+        raise ValueError(f"cannot parse size {text!r}")
+    return int(match.group(1)) * _FACTORS[match.group(2)]
+'''
+
+
+def write_repo(root: Path, files: dict[str, str]) -> Path:
+    """A small repository of these files (a package, its tests and a pyproject.toml)."""
+    for path, text in {"pyproject.toml": PYPROJECT, **files}.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text)
+    return root
 
 
 @pytest.fixture
 async def failures(tmp_path: Path) -> dict[str, FailedTest]:
     """The two failing tests of a real pytest run: one raising in the code, one in the test."""
-    repo = shutil.copytree(REPO, tmp_path / "repo")
-    (repo / "tests" / "test_kelvin.py").write_text(TESTS)
+    files = {"lengths/__init__.py": "", SOURCE: LENGTHS, "tests/test_lengths.py": TESTS}
+    repo = write_repo(tmp_path / "repo", files)
     report = await LocalTester(repo, tmp_path / "runs", "python -m pytest -q")([])
     return {f.test_id.rsplit("::", 1)[-1]: f for f in report.failed_tests}
 
@@ -39,11 +76,10 @@ async def failures(tmp_path: Path) -> dict[str, FailedTest]:
 def test_the_worker_is_pointed_at_the_raising_line_its_arguments_and_condition(
     failures: dict[str, FailedTest], tmp_path: Path
 ) -> None:
-    text = describe_failures([failures["test_kelvin"]], tmp_path / "repo", {}, SOURCE)
+    text = describe_failures([failures["test_kilometres"]], tmp_path / "repo", {}, SOURCE)
     assert (
-        "This test fails in your file at line 7 (called with value = 0, source = 'C',"
-        " target = 'K'): `raise ValueError(f\"unknown unit: {source} or {target}\")`,"
-        ' inside `if source not in ("C", "F") or target not in ("C", "F"):`.'
+        "This test fails in your file at line 11 (called with value = 2, unit = 'km'):"
+        ' `raise ValueError(f"unknown length unit: {unit}")`, inside `if unit != "ft":`.'
     ) in text
 
 
@@ -52,41 +88,40 @@ def test_no_pointer_when_the_test_itself_fails_or_for_the_test_files_worker(
 ) -> None:
     repo = tmp_path / "repo"
     assert "fails in your file" not in describe_failures(
-        [failures["test_freezing"]], repo, {}, SOURCE
+        [failures["test_centimetres"]], repo, {}, SOURCE
     )
     assert "fails in your file" not in describe_failures(
-        [failures["test_kelvin"]], repo, {}, "tests/test_kelvin.py"
+        [failures["test_kilometres"]], repo, {}, "tests/test_lengths.py"
     )
 
 
 def test_no_pointer_when_the_file_shown_is_not_the_version_tested(
     failures: dict[str, FailedTest], tmp_path: Path
 ) -> None:
-    moved = FileChange(
-        path=SOURCE, content="# a comment pushes every line down\n" + (REPO / SOURCE).read_text()
-    )
-    text = describe_failures([failures["test_kelvin"]], tmp_path / "repo", {SOURCE: moved}, SOURCE)
+    moved = FileChange(path=SOURCE, content="# a comment pushes every line down\n" + LENGTHS)
+    failure = failures["test_kilometres"]
+    text = describe_failures([failure], tmp_path / "repo", {SOURCE: moved}, SOURCE)
     assert "fails in your file" not in text
-    assert "ValueError: unknown unit: C or K" in text
+    assert "ValueError: unknown length unit: km" in text
 
 
 def test_assignments_in_the_frames_source_are_not_taken_for_its_arguments() -> None:
     failure = FailedTest(
-        test_id="tests/test_durations.py::test_days",
-        file="tests/test_durations.py",
-        message="ValueError: cannot parse duration '7d'",
+        test_id="tests/test_sizes.py::test_kilobytes",
+        file="tests/test_sizes.py",
+        message="ValueError: cannot parse size '10KB'",
         details=(
-            "_ _ _ _ _ _ _ _ _ _\n\ntext = '7d'\n\n    def parse_duration(text: str) -> int:\n"
-            "        total = 0\n        if total == 0:\n"
-            '>           raise ValueError(f"cannot parse duration {text!r}")\n'
-            "E           ValueError: cannot parse duration '7d'\n\n"
-            "timefmt/durations.py:4: ValueError"
+            "_ _ _ _ _ _ _ _ _ _\n\ntext = '10KB'\n\n    def parse_size(text: str) -> int:\n"
+            "        size = 0\n        if size == 0:\n"
+            '>           raise ValueError(f"cannot parse size {text!r}")\n'
+            "E           ValueError: cannot parse size '10KB'\n\n"
+            "storage/sizes.py:4: ValueError"
         ),
     )
-    text = "def parse_duration(text: str) -> int:\n    total = 0\n    if total == 0:\n"
-    text += '        raise ValueError(f"cannot parse duration {text!r}")\n'
-    assert where_it_fails(failure, "timefmt/durations.py", text).startswith(
-        "This test fails in your file at line 4 (called with text = '7d'): `raise"
+    text = "def parse_size(text: str) -> int:\n    size = 0\n    if size == 0:\n"
+    text += '        raise ValueError(f"cannot parse size {text!r}")\n'
+    assert where_it_fails(failure, "storage/sizes.py", text).startswith(
+        "This test fails in your file at line 4 (called with text = '10KB'): `raise"
     )
 
 
@@ -103,19 +138,17 @@ def test_the_expected_value_is_the_other_side_of_the_comparison_with_the_returne
 
 
 async def test_a_raising_check_is_named_with_the_module_values_it_reads(tmp_path: Path) -> None:
-    durations = ROOT / "bench" / "quality" / "tickets" / "duration-days" / "repo"
-    repo = shutil.copytree(durations, tmp_path / "repo")
-    days = "from timefmt.durations import parse_duration\n\n\ndef test_days():\n"
-    (repo / "tests" / "test_days.py").write_text(
-        days + '    assert parse_duration("7d") == 604800\n'
-    )
+    kilobytes = "from storage.sizes import parse_size\n\n\ndef test_kilobytes():\n"
+    kilobytes += '    assert parse_size("10KB") == 10240\n'
+    files = {"storage/__init__.py": "", "storage/sizes.py": SIZES}
+    repo = write_repo(tmp_path / "repo", {**files, "tests/test_sizes.py": kilobytes})
     report = await LocalTester(repo, tmp_path / "runs", "python -m pytest -q")([])
     (failure,) = report.failed_tests
-    text = describe_failures([failure], repo, {}, "timefmt/durations.py")
+    text = describe_failures([failure], repo, {}, "storage/sizes.py")
     assert "Your code raises this error itself for these arguments, but the test does not" in text
     assert (
-        'The function reads `_PART = re.compile(r"(\\d+)([hms])")` (line 5),'
-        ' `_SECONDS = {"h": 3600, "m": 60, "s": 1}` (line 6).'
+        'The function reads `_SIZE = re.compile(r"(\\d+)(B|MB|GB)")` (line 6),'
+        ' `_FACTORS = {"B": 1, "MB": 1024**2, "GB": 1024**3}` (line 7).'
     ) in text
 
 
