@@ -12,7 +12,7 @@ TEST_FILE = (
 
 def test_a_forgotten_pytest_import_is_added_before_the_code() -> None:
     fixed, added = add_forgotten_imports("tests/test_chunks.py", TEST_FILE)
-    assert added == ["pytest"]
+    assert added == ["import pytest"]
     assert fixed == "import pytest\n" + TEST_FILE
 
 
@@ -21,7 +21,7 @@ def test_the_import_goes_after_the_docstring_and_future_imports() -> None:
         '"""Doc."""\nfrom __future__ import annotations\n\n@dec\ndef f():\n    return math.pi\n'
     )
     fixed, added = add_forgotten_imports("m.py", source)
-    assert added == ["math"]
+    assert added == ["import math"]
     assert fixed.splitlines() == [
         '"""Doc."""',
         "from __future__ import annotations",
@@ -51,3 +51,16 @@ def test_unknown_modules_syntax_errors_and_other_files_are_left_alone() -> None:
     assert add_forgotten_imports("m.py", broken) == (broken, [])
     text = "pytest.raises\n"
     assert add_forgotten_imports("notes.md", text) == (text, [])
+
+
+def test_typing_names_read_but_not_bound_are_imported_from_typing() -> None:
+    source = (
+        '"""Counts."""\nimport re\n\n\ndef top(text: str) -> List[Tuple[str, int]]:\n'
+        "    pairs: Dict[str, int] = {}\n    return sorted(pairs.items())\n"
+    )
+    fixed, added = add_forgotten_imports("m.py", source)
+    assert added == ["from typing import Dict, List, Tuple"]
+    assert fixed.startswith('"""Counts."""\nfrom typing import Dict, List, Tuple\nimport re\n')
+    compile(fixed, "m.py", "exec")
+    own = "List = list\n\n\ndef f() -> List:\n    return []\n"
+    assert add_forgotten_imports("m.py", own) == (own, [])  # the file binds it itself

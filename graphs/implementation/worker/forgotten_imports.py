@@ -1,4 +1,5 @@
-"""Imports a model forgot: a well-known module used by name (`pytest.raises`) but never bound."""
+"""Imports a model forgot: a well-known module used by name (`pytest.raises`), or a name of
+`typing` read in an annotation (`List[str]`), but never bound."""
 
 import ast
 
@@ -18,6 +19,11 @@ KNOWN_MODULES = (
     "string",
     "sys",
 )
+
+
+# Names of `typing` a small model annotates with and forgets to import (`-> Tuple[str, int]`).
+TYPING_NAMES = ("Any", "Callable", "DefaultDict", "Dict", "Iterable", "Iterator", "List",
+                "Mapping", "Optional", "Sequence", "Set", "Tuple", "Union")  # fmt: skip
 
 
 def bound_names(tree: ast.Module) -> set[str]:
@@ -50,6 +56,13 @@ def forgotten_modules(tree: ast.Module) -> list[str]:
     return [name for name in KNOWN_MODULES if name in used and name not in bound]
 
 
+def forgotten_typing(tree: ast.Module) -> list[str]:
+    """Names of `typing` the code reads without binding them."""
+    read = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    bound = bound_names(tree)
+    return [name for name in TYPING_NAMES if name in read and name not in bound]
+
+
 def insertion_line(tree: ast.Module) -> int:
     """The 0-based line before which imports go: after the docstring and `__future__`."""
     for node in tree.body:
@@ -67,19 +80,22 @@ def insertion_line(tree: ast.Module) -> int:
 
 
 def add_forgotten_imports(path: str, content: str) -> tuple[str, list[str]]:
-    """The file with the imports it forgot added, and the modules added."""
+    """The file with the imports it forgot added, and the import statements added."""
     if not path.endswith(".py"):
         return content, []
     try:
         tree = ast.parse(content)
     except (SyntaxError, ValueError):  # the gate reports it
         return content, []
-    missing = forgotten_modules(tree)
-    if not missing:
+    statements = [f"import {name}" for name in forgotten_modules(tree)]
+    typing_names = forgotten_typing(tree)
+    if typing_names:
+        statements.append(f"from typing import {', '.join(typing_names)}")
+    if not statements:
         return content, []
     lines = content.splitlines(keepends=True)
     at = insertion_line(tree)
     if at > 0 and not lines[at - 1].endswith("\n"):
         lines[at - 1] += "\n"
-    added = [f"import {name}\n" for name in missing]
-    return "".join([*lines[:at], *added, *lines[at:]]), missing
+    added = [f"{statement}\n" for statement in statements]
+    return "".join([*lines[:at], *added, *lines[at:]]), statements

@@ -120,6 +120,6 @@ async def add_missing_functions(
     before = f"{path}: unchanged" if outcome.change is None else outcome.note
     note = f"{before}; {wrote} asked for alone and added"
     if added:
-        note += " (with " + ", ".join(f"`import {m}`" for m in added) + ")"
+        note += " (with " + ", ".join(f"`{m}`" for m in added) + ")"
     change = FileChange(path=path, content=new)
     return outcome.model_copy(update={"change": change, "note": note, "tokens": total})

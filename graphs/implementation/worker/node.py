@@ -132,7 +132,7 @@ async def write_file(
         kept = ", ".join(f"`{name}`" for name in restored)
         verb = f"added to (its tests {kept} kept as they were)"
     if added:
-        verb += " (added the missing " + ", ".join(f"`import {m}`" for m in added) + ")"
+        verb += " (added the missing " + ", ".join(f"`{m}`" for m in added) + ")"
     if placed:
         verb += " (moved into their class: " + ", ".join(f"`{m}`" for m in placed) + ")"
     return outcome(f"{path}: {verb}", FileChange(path=path, content=content), tokens)
