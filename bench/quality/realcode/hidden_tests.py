@@ -2,6 +2,7 @@
 
 import ast
 import re
+from typing import TypeGuard
 
 from pydantic import BaseModel
 
@@ -20,7 +21,7 @@ class FunctionRef(BaseModel, frozen=True):
         return f"{self.cls}::{self.name}" if self.cls else self.name
 
 
-def is_test_function(node: ast.stmt) -> bool:
+def is_test_function(node: ast.stmt) -> TypeGuard[ast.FunctionDef | ast.AsyncFunctionDef]:
     """A function pytest collects as a test."""
     return isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name.startswith("test")
 
@@ -30,11 +31,11 @@ def functions_in(source: str) -> list[FunctionRef]:
     names: list[FunctionRef] = []
     for node in ast.parse(source).body:
         if is_test_function(node):
-            names.append(FunctionRef(cls=None, name=node.name))  # type: ignore[attr-defined]
+            names.append(FunctionRef(cls=None, name=node.name))
         elif isinstance(node, ast.ClassDef):
             names += [
                 FunctionRef(cls=node.name, name=m.name) for m in node.body if is_test_function(m)
-            ]  # type: ignore[attr-defined]
+            ]
     return names
 
 
