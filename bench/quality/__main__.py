@@ -151,7 +151,9 @@ async def run(args: argparse.Namespace) -> int:
                     speeds.append({"run": number, **speed.model_dump()})
                     print(speed.line(), flush=True)
             for ticket in tickets:
-                print(f"--- {ticket.name} ({ticket.key}): {ticket.summary}", flush=True)
+                lines, chars = ticket.source_size()
+                print(f"--- {ticket.name} ({ticket.key}): {ticket.summary} "
+                      f"[source: {lines} lines, {chars:,} characters]", flush=True)  # fmt: skip
                 if args.model == "local":
                     await start_idle(settings)
                 deadline = args.ticket_minutes * 60 if args.ticket_minutes else None

@@ -65,6 +65,16 @@ class Ticket(BaseModel):
         """Files of a correct solution, by their path in the repository."""
         return self.root / "reference"
 
+    def source_size(self) -> tuple[int, int]:
+        """Lines and characters of the repository's Python modules, its tests left out."""
+        modules = [
+            p for p in self.repo_dir.rglob("*.py")
+            if "tests" not in p.relative_to(self.repo_dir).parts
+            and not p.name.startswith("test_") and not p.name.endswith("_test.py")
+        ]  # fmt: skip
+        texts = [p.read_text(encoding="utf-8", errors="replace") for p in modules]
+        return sum(len(t.splitlines()) for t in texts), sum(len(t) for t in texts)
+
     def reference_paths(self) -> list[str]:
         """The repository paths of the Python files the reference changes, sorted."""
         return sorted(

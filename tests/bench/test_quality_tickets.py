@@ -186,3 +186,18 @@ def test_the_stated_examples_fail_before_and_pass_with_the_reference(
     before, after = run_examples(original, module), run_examples(solved, module)
     assert before.returncode == 1 and " failed" in before.stdout, before.stdout
     assert after.returncode == 0, module + after.stdout
+
+
+def test_every_ticket_has_source_to_work_on_and_its_size_leaves_the_tests_out(
+    tmp_path: Path,
+) -> None:
+    sizes = {t.name: t.source_size() for t in TICKETS}
+    assert all(lines > 0 and chars > lines for lines, chars in sizes.values()), sizes
+    ticket = TICKETS[0]
+    copy = ticket.model_copy(update={"root": tmp_path})
+    copy_tree(ticket.root, tmp_path)
+    before = copy.source_size()
+    (tmp_path / "repo" / "tests").mkdir(exist_ok=True)
+    (tmp_path / "repo" / "tests" / "test_more.py").write_text("x = 1\n" * 50)
+    (tmp_path / "repo" / "extra.py").write_text("y = 2\n")
+    assert copy.source_size() == (before[0] + 1, before[1] + 6)
