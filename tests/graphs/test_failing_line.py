@@ -9,6 +9,7 @@ from graphs.implementation.diagnose.failures import describe_failures
 from graphs.implementation.diagnose.values_read import names_read
 from graphs.schemas import FailedTest, FileChange
 from harness.local_tester import LocalTester
+from tests.support.byte_sizes import BYTE_SIZES
 
 PYPROJECT = '[project]\nname = "fixture"\nversion = "0.1.0"\n\n'
 PYPROJECT += '[tool.pytest.ini_options]\ntestpaths = ["tests"]\n'
@@ -37,23 +38,7 @@ def test_kilometres():
 def test_centimetres():
     assert to_metres(150, "cm") == 1.6
 """
-# `parse_size` rejects "KB" on its line 14; it reads the values of lines 6 and 7.
-SIZES = '''"""Byte sizes written as text, such as 512B or 4MB."""
-
-import re
-
-# A number and the unit after it.
-_SIZE = re.compile(r"(\\d+)(B|MB|GB)")
-_FACTORS = {"B": 1, "MB": 1024**2, "GB": 1024**3}
-
-
-def parse_size(text: str) -> int:
-    """The number of bytes in a size like `512B` or `4MB`."""
-    match = _SIZE.fullmatch(text.strip())
-    if match is None:
-        raise ValueError(f"cannot parse size {text!r}")
-    return int(match.group(1)) * _FACTORS[match.group(2)]
-'''
+SIZES = BYTE_SIZES  # rejects "KB" on its line 14, reading the values of lines 6 and 7
 
 
 def write_repo(root: Path, files: dict[str, str]) -> Path:

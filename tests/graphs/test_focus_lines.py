@@ -11,25 +11,10 @@ from graphs.implementation.worker.window import focus_window
 from graphs.schemas import FailedTest, Plan, PlannedFile, TicketContext
 from harness.local_tester import LocalTester
 from tests.graphs.test_implementation_loop import Reply, file_answer, tasks_of, team, verdict
+from tests.support.byte_sizes import BYTE_SIZES
 
 SIZES = "storage/sizes.py"
-# `parse_size` rejects "KB" on its line 14, reading the values of lines 6 and 7.
-ORIGINAL = '''"""Parse byte sizes such as 512B or 4MB."""
-
-import re
-
-# A number and the unit after it.
-_SIZE = re.compile(r"(\\d+)(B|MB|GB)")
-_FACTORS = {"B": 1, "MB": 1024**2, "GB": 1024**3}
-
-
-def parse_size(text: str) -> int:
-    """The number of bytes in a size like `512B` or `4MB`."""
-    match = _SIZE.fullmatch(text.strip())
-    if match is None:
-        raise ValueError(f"cannot parse size {text!r}")
-    return int(match.group(1)) * _FACTORS[match.group(2)]
-'''
+ORIGINAL = BYTE_SIZES
 WITHOUT_KB = (
     '_SIZE = re.compile(r"(\\d+)(B|MB|GB)")\n_FACTORS = {"B": 1, "MB": 1024**2, "GB": 1024**3}\n'
 )
