@@ -11,7 +11,6 @@ import asyncio
 import json
 import os
 import shutil
-import subprocess
 import sys
 import time
 from datetime import UTC, datetime
@@ -23,6 +22,7 @@ from temporalio.service import RPCError
 
 from bench.mvp.prompts import BenchPrompt, PromptError, load_prompts
 from bench.mvp.scoring import CHECKS, MvpScore, score_project
+from bench.support.checkout import commit
 from cli.graph_runs import checked_definition, start_graph
 from config import ROOT, Settings
 from embedded.stack import Stack, StackError
@@ -38,12 +38,6 @@ OUTPUT_DIR = ROOT / "output" / "bench-mvp"
 RESULTS_DIR = Path(__file__).resolve().parent / "results"
 PROMPT_MINUTES = 15.0
 POLL_S = 2.0
-
-
-def commit() -> str:
-    """The checkout's commit, so runs can be compared over time."""
-    done = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True)
-    return done.stdout.decode().strip() or "unknown"
 
 
 def bench_settings(model: str, seed: int) -> Settings:

@@ -12,7 +12,6 @@ import argparse
 import asyncio
 import os
 import shutil
-import subprocess
 import sys
 
 import httpx
@@ -25,6 +24,7 @@ from bench.quality.setup import prepare_data_dir
 from bench.quality.speed import measure_speed, wait_until_idle
 from bench.quality.splits import SPLITS, SPLITS_FILE, TEST, load_splits
 from bench.quality.tickets import Ticket, TicketError, load_tickets
+from bench.support.checkout import commit
 from config import ROOT, Settings
 from embedded.stack import Stack, StackError
 from localmodel.server import base_url, describe_model, server_url
@@ -36,12 +36,6 @@ TICKET_MINUTES = 12.0
 DEADLINE_MARGIN_MINUTES = 0.5
 # The longest a cut ticket's call keeps the server reading before the next ticket starts anyway.
 IDLE_WAIT_S = 300.0
-
-
-def commit() -> str:
-    """The checkout's commit, so runs can be compared over time."""
-    done = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True)
-    return done.stdout.decode().strip() or "unknown"
 
 
 def bench_overrides(args: argparse.Namespace) -> dict[str, str]:
