@@ -3,6 +3,8 @@
 import ast
 from pathlib import PurePosixPath
 
+from graphs.implementation.worker.named_functions import parsed
+
 # Calls that check: pytest's, unittest's (`self.assertEqual`, `self.fail`), mocks' `assert_*`.
 CHECKING_CALLS = ("raises", "warns", "fail", "approx")
 CHECKING_PREFIXES = ("assert", "fail")
@@ -12,14 +14,6 @@ def is_test_file(path: str) -> bool:
     """Whether pytest collects the file: `test_*.py` or `*_test.py`."""
     name = PurePosixPath(path).name
     return name.endswith(".py") and (name.startswith("test_") or name.endswith("_test.py"))
-
-
-def parse(source: str) -> ast.Module | None:
-    """The module's syntax tree, or None when it does not parse."""
-    try:
-        return ast.parse(source)
-    except SyntaxError:
-        return None
 
 
 def test_functions(tree: ast.Module) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
@@ -76,24 +70,24 @@ def module_helpers(tree: ast.Module) -> dict[str, ast.FunctionDef | ast.AsyncFun
     }
 
 
+def checked(tree: ast.Module) -> list[tuple[ast.FunctionDef | ast.AsyncFunctionDef, bool]]:
+    """Each test of a module and whether it checks something."""
+    helpers = module_helpers(tree)
+    return [(test, checks(test, helpers, set())) for test in test_functions(tree)]
+
+
 def weak_tests(path: str, source: str) -> list[str]:
     """What is wrong with one test file's tests: none at all, or tests that check nothing."""
-    tree = parse(source)
+    tree = parsed(source)
     if tree is None:
         return []  # the test run reports a file that does not parse
-    tests = test_functions(tree)
+    tests = checked(tree)
     if not tests:
         return [f"{path} holds no test"]
-    helpers = module_helpers(tree)
-    return [
-        f"{path}::{test.name} asserts nothing" for test in tests if not checks(test, helpers, set())
-    ]
+    return [f"{path}::{test.name} asserts nothing" for test, checking in tests if not checking]
 
 
-def asserting_tests(path: str, source: str) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
+def asserting_tests(source: str) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
     """The tests of a file that check something."""
-    tree = parse(source)
-    if tree is None:
-        return []
-    helpers = module_helpers(tree)
-    return [test for test in test_functions(tree) if checks(test, helpers, set())]
+    tree = parsed(source)
+    return [test for test, checking in checked(tree) if checking] if tree else []

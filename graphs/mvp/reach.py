@@ -3,23 +3,13 @@
 import ast
 from pathlib import PurePosixPath
 
-from graphs.mvp.asserting import asserting_tests, called_name, is_test_file, parse
+from graphs.implementation.criteria.modules import module_of
+from graphs.implementation.worker.named_functions import parsed
+from graphs.mvp.asserting import asserting_tests, called_name, is_test_file
 
-SOURCE_ROOTS = ("", "src/")
 # Toolkits that open a desktop window: they need a display the project's users may not have.
 DESKTOP_TOOLKITS = ("tkinter", "turtle", "PyQt5", "PyQt6", "PySide2", "PySide6", "wx", "kivy",
                     "pygame", "gi")  # fmt: skip
-
-
-def module_of(path: str) -> str | None:
-    """The dotted module a Python file is imported as (`src/` layouts too)."""
-    if not path.endswith(".py"):
-        return None
-    relative = path.removeprefix("src/")
-    parts = list(PurePosixPath(relative).with_suffix("").parts)
-    if parts and parts[-1] == "__init__":
-        parts = parts[:-1]
-    return ".".join(parts) or None
 
 
 def modules_by_name(paths: list[str]) -> dict[str, str]:
@@ -62,7 +52,7 @@ def reached_files(files: dict[str, str], starts: list[str], code: list[str]) -> 
     reached: set[str] = set()
     pending = [path for path in starts if path in files]
     for source in code:
-        tree = parse(source)
+        tree = parsed(source)
         if tree is not None:
             pending += [named[n] for name in imported(tree, None, False)
                         for n in with_parents(name) if n in named]  # fmt: skip
@@ -71,7 +61,7 @@ def reached_files(files: dict[str, str], starts: list[str], code: list[str]) -> 
         if path in reached:
             continue
         reached.add(path)
-        tree = parse(files[path])
+        tree = parsed(files[path])
         if tree is None:
             continue
         names = imported(tree, module_of(path), path.endswith("__init__.py"))
@@ -96,7 +86,7 @@ def desktop_windows(files: dict[str, str]) -> list[str]:
     """The modules that open a desktop window, with the toolkit they use."""
     found = []
     for path, source in sorted(files.items()):
-        tree = parse(source) if path.endswith(".py") and not is_test_file(path) else None
+        tree = parsed(source) if path.endswith(".py") and not is_test_file(path) else None
         if tree is None:
             continue
         tops = {name.split(".")[0] for name in imported(tree, module_of(path), False)}
@@ -110,7 +100,7 @@ def calls_by_function(files: dict[str, str]) -> dict[str, set[str]]:
     """For each function or class name the project's modules define, the names it calls."""
     graph: dict[str, set[str]] = {}
     for path, source in files.items():
-        tree = parse(source) if path.endswith(".py") and not is_test_file(path) else None
+        tree = parsed(source) if path.endswith(".py") and not is_test_file(path) else None
         if tree is None:
             continue
         for node in ast.walk(tree):
@@ -132,7 +122,7 @@ def exercised_names(files: dict[str, str]) -> set[str]:
     for path, source in files.items():
         if not is_test_file(path):
             continue
-        for test in asserting_tests(path, source):
+        for test in asserting_tests(source):
             for node in ast.walk(test):
                 if isinstance(node, ast.Name):
                     used.add(node.id)

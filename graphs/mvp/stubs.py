@@ -2,7 +2,8 @@
 
 import ast
 
-from graphs.mvp.asserting import is_test_file, parse
+from graphs.implementation.worker.named_functions import parsed
+from graphs.mvp.asserting import is_test_file
 
 # Bodies that are placeholders, whatever they are decorated with, unless they are declared
 # abstract or overloads (whose bodies are placeholders by design).
@@ -46,7 +47,7 @@ def protocol_classes(tree: ast.Module) -> set[int]:
 
 def stub_functions(path: str, source: str) -> list[str]:
     """The functions of a module whose bodies only hold placeholders, as `path: name()`."""
-    tree = parse(source)
+    tree = parsed(source)
     if tree is None or is_test_file(path):
         return []
     interfaces = protocol_classes(tree)

@@ -3,17 +3,10 @@ into the class it belongs to (the one the plan's contract names, else the file's
 
 import ast
 
+from graphs.implementation.worker.named_functions import parsed
 from graphs.schemas import Contract
 
 SELF_NAMES = ("self", "cls")
-
-
-def parsed(text: str) -> ast.Module | None:
-    """The module's syntax tree, or None when it does not parse."""
-    try:
-        return ast.parse(text)
-    except SyntaxError:
-        return None
 
 
 def stray_methods(tree: ast.Module, before: ast.Module | None) -> list[ast.FunctionDef]:
