@@ -47,7 +47,6 @@ class Verdict(BaseModel):
     produced_offline: bool = False
     working: bool | None = None  # the checks without a model found nothing (None: not checked)
     problems: list[str] = Field(default_factory=list)  # what they found
-    smoke: str = ""  # the smoke run in one line
 
 
 class MvpInput(BaseModel):
@@ -156,7 +155,6 @@ class MvpAgents:
             produced_offline=offline,
             working=findings.working,
             problems=findings.problems(),
-            smoke=project.smoke.line() if project.smoke else "",
         )
         return AgentResult(output=verdict.model_dump(mode="json"), tokens=tokens)
 

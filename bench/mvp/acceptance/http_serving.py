@@ -7,16 +7,17 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 WAIT_S = 20.0
 
 
 @contextmanager
 def serving(module: str, url: str) -> Iterator[subprocess.Popen[str]]:
-    """`python -m module` running until its URL answers (or WAIT_S passes); stopped after."""
-    server = subprocess.Popen(
-        [sys.executable, "-m", module], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
-    )
+    """`python -m module` running until its URL answers (or WAIT_S passes); stopped after.
+    Its output goes to a file, not a pipe nobody reads that a chatty server would fill."""
+    log = (Path(__file__).resolve().parent / f"{module}-server.log").open("w")  # noqa: SIM115
+    server = subprocess.Popen([sys.executable, "-m", module], stdout=log, stderr=log, text=True)
     deadline = time.monotonic() + WAIT_S
     try:
         while time.monotonic() < deadline and server.poll() is None:
@@ -34,6 +35,7 @@ def serving(module: str, url: str) -> Iterator[subprocess.Popen[str]]:
             server.wait(timeout=5)
         except subprocess.TimeoutExpired:
             server.kill()
+        log.close()
 
 
 def fetch(url: str, data: bytes | None = None, content_type: str = "") -> tuple[int, str]:
