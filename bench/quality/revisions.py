@@ -97,11 +97,6 @@ def logged_calls(log: Path, since: int) -> dict[str, Totals]:
     return {task: totals for phase in summarise(lines).values() for task, totals in phase.items()}
 
 
-def writer_calls(log: Path, since: int) -> Totals:
-    """The code writers' model calls the worker logged after offset `since` (local model only)."""
-    return logged_calls(log, since).get("implement_file", Totals())
-
-
 def model_steps(calls: dict[str, Totals]) -> dict[str, ModelStep]:
     """Each task's calls as a ticket's figures: seconds, prompt tokens read and cached."""
     return {

@@ -20,7 +20,6 @@ from bench.quality.revisions import (
     model_steps,
     steps_line,
     tokens_at_first_revision,
-    writer_calls,
 )
 from bench.quality.scoring import Count, Score
 from bench.quality.tickets import load_tickets
@@ -196,7 +195,7 @@ def test_a_ticket_cut_at_its_deadline_keeps_its_tokens_and_where_it_was() -> Non
 
 def test_a_tickets_writer_calls_are_read_from_the_log_after_its_start(tmp_path: Path) -> None:
     log = tmp_path / "worker.log"
-    assert log_size(log) == 0 and writer_calls(log, 0).calls == 0
+    assert log_size(log) == 0 and logged_calls(log, 0) == {}
     call = "model call task=implement_file prompt_tokens={} completion_tokens=90 seconds=9.0"
     log.write_text(call.format(3000) + " cached_tokens=0\n")
     since = log_size(log)
@@ -204,7 +203,7 @@ def test_a_tickets_writer_calls_are_read_from_the_log_after_its_start(tmp_path: 
         more.write(call.format(2000) + " tokens_per_s=10.0 cached_tokens=1500\n")
         more.write("model call task=review prompt_tokens=900 completion_tokens=40 seconds=3.0\n")
         more.write(call.format(1000) + " cached_tokens=500\n")
-    calls = writer_calls(log, since)
+    calls = logged_calls(log, since)["implement_file"]
     assert (calls.calls, calls.prompt_per_call, calls.cached_share) == (2, 1500.0, 2000 / 3000)
 
 
