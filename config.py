@@ -182,6 +182,9 @@ class Settings(BaseSettings):
     implementation_example_tests: bool = True
     # Revisions (workers, tests, QA) before a ticket's change goes out as it stands.
     implementation_max_revisions: int = Field(default=15, ge=1, le=50)
+    # A worker answers a Python file of some length with the definitions it adds or changes,
+    # spliced in by the syntax tree; false: every file is written whole.
+    implementation_definition_edits: bool = True
     # Minutes a ticket's implementation may spend revising; then its best revision goes out.
     implementation_minutes: float | None = Field(default=None, gt=0)
     # Workspace commands run in bubblewrap; `none` runs them unsandboxed (explicitly, warned).

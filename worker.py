@@ -147,6 +147,7 @@ def build_activities(settings: Settings, stack: AsyncExitStack) -> ActivitySets:
         model,
         workspaces,
         example_tests=settings.implementation_example_tests,
+        definition_edits=settings.implementation_definition_edits,
         max_revisions=settings.implementation_max_revisions,
         minutes=settings.implementation_minutes,
     )

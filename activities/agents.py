@@ -97,10 +97,12 @@ class AgentActivities:
         max_revisions: int = MAX_REVISIONS,
         example_tests: bool = False,
         minutes: float | None = None,
+        definition_edits: bool = True,
     ) -> None:
         self._model = model
         self._workspaces = workspaces
         self._example_tests = example_tests
+        self._definition_edits = definition_edits
         self._max_revisions = max_revisions
         self._minutes = minutes
 
@@ -209,6 +211,7 @@ class AgentActivities:
                 tester=tester,
                 max_revisions=max_revisions,
                 example_tests=self._example_tests,
+                definition_edits=self._definition_edits,
                 minutes=self._minutes,
                 seconds_left=seconds_until(getattr(inp, "finish_by", None)),
                 progress=progress,

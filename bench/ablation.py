@@ -33,6 +33,7 @@ from langchain_core.language_models import BaseChatModel
 from bench.quality.reference_plan import reference_input
 from bench.quality.report import RESULTS_DIR
 from bench.quality.scoring import score_checkout
+from bench.quality.splits import DEV, load_splits
 from bench.quality.tickets import Ticket, TicketError, copy_tree, load_tickets
 from bench.support.local_server import local_server
 from config import get_settings
@@ -51,6 +52,7 @@ STEPS: dict[str, dict[str, object]] = {
     "defaults": {},
     "no-example-tests": {"example_tests": False},
     "no-failing-review": {"review_failing": False},
+    "whole-files": {"definition_edits": False},
 }
 
 
@@ -79,8 +81,24 @@ def loop_options(step: str) -> dict[str, object]:
     options: dict[str, object] = {
         "example_tests": settings.implementation_example_tests,
         "review_failing": True,
+        "definition_edits": settings.implementation_definition_edits,
     }
     return options | STEPS[step]
+
+
+def dev_tickets(names: list[str]) -> list[Ticket]:
+    """The named tickets, else the dev split's: the test split gives figures, never choices."""
+    tickets = load_tickets(names or None)
+    splits = load_splits()
+    if not names:
+        return splits.tickets_of(DEV, tickets)
+    held_out = [t.name for t in tickets if splits.test.holds(t)]
+    if held_out:
+        raise TicketError(
+            f"{', '.join(held_out)} belong to the test split, which an ablation never runs:"
+            " name dev-split tickets, or none for all of them"
+        )
+    return tickets
 
 
 async def run_loop(
@@ -177,7 +195,7 @@ def tables(runs: list[LoopRun], steps: list[str], tickets: list[str]) -> str:
 
 async def ablate(args: argparse.Namespace, model: BaseChatModel | None) -> list[LoopRun]:
     """Every ticket under every step setting, `--runs` times; the table printed as rows land."""
-    tickets = [t for t in load_tickets(args.tickets or None) if t.needs_change]
+    tickets = [t for t in dev_tickets(args.tickets) if t.needs_change]
     runs: list[LoopRun] = []
     with tempfile.TemporaryDirectory(prefix="ablation-") as scratch:
         for number in range(args.runs):
@@ -251,7 +269,7 @@ def cli(argv: list[str] | None = None, results_dir: Path = ABLATIONS_DIR) -> int
     if args.runs < 1 or args.max_revisions < 1:
         parser.error("--runs and --max-revisions must be at least 1")
     try:
-        load_tickets(args.tickets or None)
+        dev_tickets(args.tickets)
     except TicketError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2

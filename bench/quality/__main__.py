@@ -43,6 +43,9 @@ def bench_overrides(args: argparse.Namespace) -> dict[str, str]:
     overrides = {"TICKETSMITH_MODEL_PROVIDER": args.model}
     if args.example_tests is not None:
         overrides["TICKETSMITH_IMPLEMENTATION_EXAMPLE_TESTS"] = str(args.example_tests).lower()
+    if args.definition_edits is not None:
+        edits = str(args.definition_edits).lower()
+        overrides["TICKETSMITH_IMPLEMENTATION_DEFINITION_EDITS"] = edits
     if args.max_revisions is not None:
         overrides["TICKETSMITH_IMPLEMENTATION_MAX_REVISIONS"] = str(args.max_revisions)
     if args.revision_minutes:
@@ -110,6 +113,7 @@ async def run(args: argparse.Namespace) -> int:
         "description": describe_model(settings),
         "commit": commit(),
         "example_tests": settings.implementation_example_tests,
+        "definition_edits": settings.implementation_definition_edits,
         "max_revisions": settings.implementation_max_revisions,
         "revision_minutes": settings.implementation_minutes,
         "ticket_minutes": args.ticket_minutes,
@@ -190,6 +194,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--example-tests",
         action=argparse.BooleanOptionalAction,
         help="write the criteria's stated examples as tests (default: the worker setting)",
+    )
+    parser.add_argument(
+        "--definition-edits",
+        action=argparse.BooleanOptionalAction,
+        help="answer long Python files by changed definitions (default: the worker setting)",
     )
     parser.add_argument("--max-revisions", type=int, help="implementation revisions (default: 15)")
     # Bounded by default: 15 revisions of two to three minutes each on two cores would make a

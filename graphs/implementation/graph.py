@@ -106,6 +106,7 @@ def build_implementation_graph(
     max_revisions: int = MAX_REVISIONS,
     example_tests: bool = False,
     review_failing: bool = True,
+    definition_edits: bool = True,
     minutes: float | None = None,
     steering: Steering | None = None,
     seconds_left: float | None = None,
@@ -117,7 +118,7 @@ def build_implementation_graph(
     builder.add_node("prepare", prepare)
     builder.add_node("criteria", make_criteria(model, tester, journal, example_tests))
     builder.add_node("supervisor", make_supervisor(steering, budget))
-    worker = make_worker(model, tools, journal)
+    worker = make_worker(model, tools, journal, definition_edits)
     builder.add_node("worker", worker, input_schema=WorkerState)
     builder.add_node("tester", make_tester(tester, journal))
     builder.add_node("review", make_review(model, journal, budget, review_failing))
@@ -160,6 +161,7 @@ async def implement_plan(
     max_revisions: int = MAX_REVISIONS,
     example_tests: bool = False,
     review_failing: bool = True,
+    definition_edits: bool = True,
     minutes: float | None = None,
     progress: Progress | None = None,
     on_progress: Callable[[Progress], None] | None = None,
@@ -176,6 +178,8 @@ async def implement_plan(
     they state without a call, and kept when they fail on the original code for the stated
     reason. Without `review_failing`, QA's model reviews only a revision whose tests pass
     (a failing one cannot pass; its failures are the next revision's feedback). With
+    `definition_edits`, a worker answers a Python file of some length with the definitions
+    it adds or changes, spliced in by the syntax tree, instead of the whole file. With
     `minutes`, no revision starts
     once that long has passed: the run finishes with its best revision; with `seconds_left`
     (the ticket's time for work) no revision starts that would end past it. `steering` is
@@ -192,6 +196,7 @@ async def implement_plan(
         max_revisions=max_revisions,
         example_tests=example_tests,
         review_failing=review_failing,
+        definition_edits=definition_edits,
         minutes=minutes,
         steering=steering,
         seconds_left=seconds_left,

@@ -6,8 +6,17 @@ from pathlib import Path
 
 import pytest
 
-from bench.ablation import STEPS, LoopRun, cli, loop_options, step_table, ticket_table
+from bench.ablation import (
+    STEPS,
+    LoopRun,
+    cli,
+    dev_tickets,
+    loop_options,
+    step_table,
+    ticket_table,
+)
 from bench.quality.reference_plan import reference_plan
+from bench.quality.splits import DEV, TEST, load_splits
 from bench.quality.tickets import load_tickets
 
 
@@ -89,3 +98,14 @@ def test_an_unknown_ticket_is_named_and_exits_2(
     assert cli(["--model", "offline", "no-such-ticket"], results_dir=tmp_path) == 2
     assert "no-such-ticket" in capsys.readouterr().err
     assert not list(tmp_path.iterdir())
+
+
+def test_the_test_split_is_never_ablated(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    held_out = load_splits().tickets_of(TEST, load_tickets())[0].name
+    assert cli(["--model", "offline", held_out], results_dir=tmp_path) == 2
+    assert f"{held_out} belong to the test split" in capsys.readouterr().err
+    assert not list(tmp_path.iterdir())
+    dev = {t.name for t in dev_tickets([])}
+    assert dev == {t.name for t in load_splits().tickets_of(DEV, load_tickets())}

@@ -11,6 +11,14 @@ from graphs.implementation.journal import Journal, WorkerOutcome
 from graphs.implementation.revision import read_current
 from graphs.implementation.state import WorkerState
 from graphs.implementation.worker.answer import ask_for_file, bounded
+from graphs.implementation.worker.definitions import (
+    DEFINITIONS_WINDOW_CHARS,
+    NOT_SPLICED,
+    SpliceError,
+    answered_by_definitions,
+    splice_definitions,
+    statement_window,
+)
 from graphs.implementation.worker.forgotten_imports import add_forgotten_imports
 from graphs.implementation.worker.kept_tests import with_existing_tests
 from graphs.implementation.worker.method_placement import place_methods
@@ -48,8 +56,11 @@ def make_worker(
     model: BaseChatModel,
     tools: Sequence[BaseTool],
     journal: Journal,
+    definition_edits: bool = True,
 ) -> AsyncNode[WorkerState]:
-    """The node that writes one file (or replays it from the journal)."""
+    """The node that writes one file (or replays it from the journal); with
+    `definition_edits` a Python file of some length is answered by the definitions that
+    change, spliced in by its syntax tree."""
 
     async def worker(state: WorkerState) -> dict[str, Any]:
         path, revision = state["assignment"]["file"].path, state["revision"]
@@ -57,7 +68,7 @@ def make_worker(
         if outcome is None:
             journal.start("worker", revision, path)
             first = warmer(model) if state.get("warm") else model
-            outcome = await write_file(first, tools, state)
+            outcome = await write_file(first, tools, state, definitions=definition_edits)
             tried = journal.tried(path, revision)
             why = "" if is_offline(model) else ask_again_because(outcome, state, tried)
             focus = state.get("focus") if stuck(why) else None
@@ -67,7 +78,8 @@ def make_worker(
             elif why:
                 # The same prompt gives the same answer, and a small model sure of its code
                 # gives it again even warmer: the prompt says why it cannot stand.
-                again = await write_file(warmer(model), tools, with_note(state, why))
+                noted = with_note(state, why)
+                again = await write_file(warmer(model), tools, noted, definitions=definition_edits)
                 outcome = again.model_copy(update={"tokens": outcome.tokens + again.tokens})
             if not is_offline(model):
                 outcome = await add_missing_functions(model, tools, state, outcome)
@@ -82,9 +94,12 @@ async def write_file(
     tools: Sequence[BaseTool],
     state: WorkerState,
     focus: tuple[int, int] | None = None,
+    *,
+    definitions: bool = False,
 ) -> WorkerOutcome:
     """Ask the model for the whole new content of one file (or the window it is shown: the
-    `focus` lines when given and still there)."""
+    `focus` lines when given and still there); with `definitions`, for the definitions it
+    adds or changes when the file is long enough to be answered so."""
     planned = state["assignment"]["file"]
     path, revision = planned.path, state["revision"]
     target = state["repo_dir"] / path
@@ -101,12 +116,17 @@ async def write_file(
         return outcome(f"{path}: unchanged, it is a binary file")
     query = f"{planned.purpose} {state['feedback']} {state['plan'].summary}"
     window = (focus and focus_window(current, focus)) or choose_window(current, query)
-    if len(window.text) > MAX_WINDOW_CHARS:  # one line longer than any window: generated code
+    by_definitions = definitions and focus is None and answered_by_definitions(path, current)
+    if by_definitions:  # whole statements, as many as fit: a statement too long is windowed
+        shown = statement_window(current, choose_window(current, query, DEFINITIONS_WINDOW_CHARS))
+        by_definitions = len(shown.text) <= 2 * DEFINITIONS_WINDOW_CHARS
+        window = shown if by_definitions else window
+    if len(window.text) > MAX_WINDOW_CHARS and not by_definitions:  # generated code
         return outcome(f"{path}: unchanged, its lines are too long to rewrite (minified?)")
     worker_tools = list(tools)
     if find_tool(worker_tools, CONTEXT_QUERY) is None:
         worker_tools.append(make_context_query_tool(state["index"]))
-    messages = worker_messages(state, window, current)
+    messages = worker_messages(state, window, current, definitions=by_definitions)
     # Bounded by the repository's file, not a previous version: a looping answer cut at its
     # bound and shown back as the file to fix would raise the bound revision after revision.
     basis = window.text if state["current"] is None else (read_current(target) or "")
@@ -119,7 +139,13 @@ async def write_file(
         return outcome(f"{path}: unchanged, {why}", tokens=tokens)
     if not new_text.strip():
         return outcome(f"{path}: unchanged, the answer was empty", tokens=tokens)
-    content = splice(current, window, new_text)
+    if by_definitions:
+        try:
+            content = splice_definitions(current, new_text).content
+        except SpliceError as error:
+            return outcome(f"{path}: unchanged, {NOT_SPLICED}: {error}", tokens=tokens)
+    else:
+        content = splice(current, window, new_text)
     restored: list[str] = []
     if path in state["plan"].kept_tests:
         content, restored = with_existing_tests(read_current(target) or "", content)

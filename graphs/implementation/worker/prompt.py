@@ -18,6 +18,34 @@ ANSWERS_CHARS = 1000
 DESCRIPTION_CHARS = 1500
 
 
+WHOLE_FILE_ANSWER = {
+    "answer_rule": (
+        "Write the complete new content of the file: every line, not only the changed parts."
+        ' Never write diffs, never write placeholders such as "rest unchanged" or "...", and'
+        " keep everything the plan does not ask you to change exactly as it is."
+    ),
+    "answer_content": "its content",
+    "answer_example": "src/example.py\n```python\ndef example() -> int:\n    return 1\n```",
+}
+DEFINITIONS_ANSWER = {
+    "answer_rule": (
+        "Write only what you add or change: each function, method or class you change or add,"
+        " complete from its `def` or `class` line to its last line, and the imports it needs."
+        " Each replaces the one of the same name in the file and new ones are added; a method"
+        " is written inside its class, `class Name:` with only that method under it. What you"
+        " do not write stays exactly as it is, so never repeat unchanged code, and never write"
+        ' diffs or placeholders such as "...".'
+    ),
+    "answer_content": "the code you add or change",
+    "answer_example": (
+        "src/example.py\n```python\nclass Counter:\n    def reset(self) -> None:\n"
+        "        self.count = 0\n```"
+    ),
+}
+OUTSIDE_STAYS = "the lines outside them stay as they are."
+DEFINITIONS_SCOPE = "functions, methods and classes you add or change (each complete)"
+
+
 def criteria_text(ticket: TicketContext, requirements: Requirements | None) -> str:
     """The ticket's own acceptance criteria, as written; else the refined ones."""
     if ticket.acceptance_criteria and ticket.acceptance_criteria.strip():
@@ -37,17 +65,17 @@ def _bullets(items: list[str], empty: str) -> str:
     return "\n".join(f"- {trim(item, 300)}" for item in items) if items else empty
 
 
-def window_note(window: Window, current: str) -> str:
+def window_note(window: Window, current: str, definitions: bool = False) -> str:
     """What part of the file the worker sees and what its answer replaces."""
     if not current:
         return "The file does not exist yet: write it from scratch."
     if window.whole:
         return "Its current content:"
-    return (
-        f"The file has {window.total} lines; you are shown lines {window.start + 1}-{window.end}."
-        " Answer with the new content of exactly these lines: the lines outside them stay as"
-        " they are."
-    )
+    lines = f"lines {window.start + 1}-{window.end}"
+    shown = f"The file has {window.total} lines; you are shown {lines}."
+    if definitions:
+        return shown
+    return f"{shown} Answer with the new content of exactly these lines: {OUTSIDE_STAYS}"
 
 
 def worker_messages(
@@ -57,9 +85,11 @@ def worker_messages(
     *,
     shown_as: str | None = None,
     scope: str | None = None,
+    definitions: bool = False,
 ) -> list[BaseMessage]:
     """The implement_file prompt for one worker; `shown_as` and `scope` replace what it says
-    of the file shown and what the answer is, for an ask smaller than the window."""
+    of the file shown and what the answer is, for an ask smaller than the window; with
+    `definitions` the answer is the definitions it adds or changes, not the file."""
     ticket, plan, requirements = state["ticket"], state["plan"], state["requirements"]
     assignment = state["assignment"]
     planned = assignment["file"]
@@ -110,7 +140,15 @@ def worker_messages(
         path=planned.path,
         action=planned.action,
         purpose=planned.purpose,
-        window_note=shown_as or window_note(window, current),
+        window_note=shown_as or window_note(window, current, definitions),
         current=fence(planned.path, window.text, fence_language(planned.path)),
-        scope=scope or ("whole new content" if window.whole else "new content of the lines shown"),
+        scope=scope or answer_scope(window, definitions),
+        **(DEFINITIONS_ANSWER if definitions else WHOLE_FILE_ANSWER),
     )
+
+
+def answer_scope(window: Window, definitions: bool) -> str:
+    """What the worker's answer is, as its prompt's last line names it."""
+    if definitions:
+        return DEFINITIONS_SCOPE
+    return "whole new content" if window.whole else "new content of the lines shown"

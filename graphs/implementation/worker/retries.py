@@ -10,6 +10,7 @@ from graphs.implementation.journal import WorkerOutcome
 from graphs.implementation.revision import read_current
 from graphs.implementation.state import WorkerState
 from graphs.implementation.worker.cut_short import LOOPED_PROBLEM
+from graphs.implementation.worker.definitions import NOT_SPLICED
 from graphs.implementation.worker.named_functions import added_beside, beside_note
 from graphs.implementation.worker.undefined_names import new_undefined_names
 
@@ -22,8 +23,12 @@ REPEATED = (
     " name."
 )
 LOOPED_AGAIN = (
-    "Your answer was not used: {note}. Write the complete file once more, and short: each"
-    " test and each statement once, no long runs of similar lines."
+    "Your answer was not used: {note}. Write it once more, and short: each test and each"
+    " statement once, no long runs of similar lines."
+)
+UNSPLICED = (
+    "Your answer was not used: {why}. Write it again as Python that parses: only the"
+    " functions, methods or classes you add or change, each complete."
 )
 FOCUSED = (
     "Your answer for this file gave back a version already tried, which fails as described"
@@ -55,6 +60,8 @@ def ask_again_because(outcome: WorkerOutcome, state: WorkerState, tried: set[str
     the ticket names as it was and added another beside it, or it looped; "" when it stands."""
     if LOOPED_PROBLEM in outcome.note:
         return LOOPED_AGAIN.format(note=outcome.note)
+    if NOT_SPLICED in outcome.note:
+        return UNSPLICED.format(why=outcome.note.split(f"{NOT_SPLICED}: ", 1)[-1])
     asked = outcome.tokens > 0  # a binary or deleted file is never asked for
     if outcome.change is None and asked and as_checked_out(state):
         if state["assignment"]["file"].action != "delete":
