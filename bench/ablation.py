@@ -19,6 +19,7 @@ offline` to check the bench itself.
 
 import argparse
 import asyncio
+import difflib
 import json
 import statistics
 import sys
@@ -39,6 +40,7 @@ from bench.support.local_server import local_server
 from config import get_settings
 from graphs.implementation.graph import implement_plan
 from graphs.offline import OfflineChatModel
+from graphs.schemas import FileChange
 from harness.local_tester import LocalTester, write_changes
 from harness.processes import free_port
 from localmodel.chat import local_chat_model
@@ -73,6 +75,9 @@ class LoopRun:
     revisions: int
     tokens: int
     seconds: float
+    # What the loop said and changed, to read a run again (empty in older figures files).
+    notes: str = ""
+    diff: str = ""
 
 
 def loop_options(step: str) -> dict[str, object]:
@@ -124,7 +129,21 @@ async def run_loop(
         ticket=ticket.name, step=step, seed=seed, resolved=score.resolved,
         hidden_passed=score.hidden.passed, hidden_total=score.hidden.total,
         revisions=done.revisions, tokens=done.tokens, seconds=round(seconds, 1),
+        notes=done.notes, diff=changes_diff(ticket.repo_dir, done.changes),
     )  # fmt: skip
+
+
+def changes_diff(repo: Path, changes: list[FileChange]) -> str:
+    """The changes as a unified diff against the ticket's repository."""
+    parts: list[str] = []
+    for change in changes:
+        before = (repo / change.path).read_text() if (repo / change.path).is_file() else ""
+        after = "" if change.delete else change.content
+        parts += difflib.unified_diff(
+            before.splitlines(keepends=True), after.splitlines(keepends=True),
+            f"a/{change.path}", f"b/{change.path}",
+        )  # fmt: skip
+    return "".join(parts)
 
 
 def ticket_table(runs: list[LoopRun], steps: list[str], tickets: list[str]) -> str:
@@ -186,6 +205,18 @@ def read_figures(paths: list[Path]) -> list[LoopRun]:
         return [LoopRun(**run) for path in paths for run in json.loads(path.read_text())["results"]]
     except (OSError, ValueError, KeyError, TypeError) as err:
         raise FiguresError(f"not a figures file of bench.ablation: {err}") from err
+
+
+def run_details(runs: list[LoopRun]) -> str:
+    """Each run's figures, notes and diff."""
+    if not runs:
+        return "no run of that ticket in these files"
+    return "\n\n".join(
+        f"## {r.ticket} {r.step} seed {r.seed}: {'resolved' if r.resolved else 'not resolved'},"
+        f" hidden {r.hidden_passed}/{r.hidden_total}, {r.revisions} rev, {r.seconds:.0f} s"
+        f"\n\n{r.notes or '(no notes kept)'}\n\n{r.diff or '(no change)'}"
+        for r in runs
+    )
 
 
 def tables(runs: list[LoopRun], steps: list[str], tickets: list[str]) -> str:
@@ -256,6 +287,9 @@ def cli(argv: list[str] | None = None, results_dir: Path = ABLATIONS_DIR) -> int
     parser.add_argument(
         "--report", type=Path, nargs="+", help="print the tables of figures files again"
     )
+    parser.add_argument(
+        "--show", metavar="TICKET", help="with --report: that ticket's runs, notes and diffs"
+    )
     args = parser.parse_args(argv)
     if args.report:
         try:
@@ -263,6 +297,9 @@ def cli(argv: list[str] | None = None, results_dir: Path = ABLATIONS_DIR) -> int
         except FiguresError as err:
             print(f"error: {err}", file=sys.stderr)
             return 2
+        if args.show:
+            print(run_details([r for r in runs if r.ticket == args.show]))
+            return 0
         steps = list(dict.fromkeys(r.step for r in runs))
         print(tables(runs, steps, list(dict.fromkeys(r.ticket for r in runs))))
         return 0

@@ -69,6 +69,7 @@ def test_an_offline_ablation_runs_the_loop_and_keeps_its_figures(
         ("slug-separator", "defaults"), ("slug-separator", "no-example-tests"),
     ]  # fmt: skip
     assert all(r["hidden_total"] > 0 and r["revisions"] >= 1 for r in kept["results"])
+    assert all(r["notes"] for r in kept["results"])
     assert kept["max_revisions"] == 4 and kept["model"] == "offline"
 
 
@@ -81,6 +82,8 @@ def test_figures_files_are_reported_again_as_one(
     assert cli(["--report", str(first), str(second)]) == 0
     rows = capsys.readouterr().out.splitlines()
     assert rows[1].split() == ["a", "1/1", "(2/2)", "0/1", "(0/2)"]
+    assert cli(["--report", str(first), "--show", "a"]) == 0
+    assert "## a defaults seed 1: resolved" in capsys.readouterr().out
     (tmp_path / "c.json").write_text("{}")
     assert cli(["--report", str(tmp_path / "c.json")]) == 2
     assert "not a figures file" in capsys.readouterr().err
