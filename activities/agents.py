@@ -98,11 +98,13 @@ class AgentActivities:
         example_tests: bool = False,
         minutes: float | None = None,
         definition_edits: bool = True,
+        acceptance_checks: bool = False,
     ) -> None:
         self._model = model
         self._workspaces = workspaces
         self._example_tests = example_tests
         self._definition_edits = definition_edits
+        self._acceptance_checks = acceptance_checks
         self._max_revisions = max_revisions
         self._minutes = minutes
 
@@ -212,6 +214,7 @@ class AgentActivities:
                 max_revisions=max_revisions,
                 example_tests=self._example_tests,
                 definition_edits=self._definition_edits,
+                acceptance_checks=self._acceptance_checks,
                 minutes=self._minutes,
                 seconds_left=seconds_until(getattr(inp, "finish_by", None)),
                 progress=progress,

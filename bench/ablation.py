@@ -55,6 +55,7 @@ STEPS: dict[str, dict[str, object]] = {
     "no-example-tests": {"example_tests": False},
     "no-failing-review": {"review_failing": False},
     "whole-files": {"definition_edits": False},
+    "checks": {"acceptance_checks": True},
 }
 
 
@@ -87,6 +88,7 @@ def loop_options(step: str) -> dict[str, object]:
         "example_tests": settings.implementation_example_tests,
         "review_failing": True,
         "definition_edits": settings.implementation_definition_edits,
+        "acceptance_checks": settings.implementation_acceptance_checks,
     }
     return options | STEPS[step]
 

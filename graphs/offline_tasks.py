@@ -163,6 +163,10 @@ def _criteria_tests(inputs: dict[str, Any], human: str) -> str:
     return f"{OFFLINE_NOTICE}: no tests can be written offline."
 
 
+def _acceptance_checks(inputs: dict[str, Any], human: str) -> str:
+    return json.dumps({"checks": []})
+
+
 def _review(inputs: dict[str, Any], human: str) -> str:
     summary = f"{OFFLINE_NOTICE}: the change cannot be reviewed without a language model."
     return json.dumps({"passed": False, "summary": summary, "fixes": []})
@@ -200,6 +204,7 @@ _HANDLERS: dict[str, Callable[[dict[str, Any], str], str]] = {
     "triage": _triage,
     "plan": _plan,
     "criteria_tests": _criteria_tests,
+    "acceptance_checks": _acceptance_checks,
     "implement_file": _implement_file,
     "review": _review,
     "manager": _manager,

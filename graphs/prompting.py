@@ -20,6 +20,7 @@ TASKS = (
     "triage",
     "plan",
     "criteria_tests",
+    "acceptance_checks",
     "implement_file",
     "review",
     "manager",

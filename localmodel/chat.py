@@ -33,6 +33,7 @@ CALL_TIMEOUT_S = 900.0  # one slot: parallel calls queue at the server and wait 
 # past 1,300 tokens until the ticket's deadline.
 ANSWER_CAPS = {
     "analysis": 512, "questions": 1024, "judge_comments": 1024, "criteria_tests": 1024,
+    "acceptance_checks": 768,
     "triage": 768, "requirements": 768, "plan": 1024, "review": 512,
 }  # fmt: skip
 # Tasks whose prompt text says all its inputs block does. Shown that JSON block last, the

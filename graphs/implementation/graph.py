@@ -107,6 +107,7 @@ def build_implementation_graph(
     example_tests: bool = False,
     review_failing: bool = True,
     definition_edits: bool = True,
+    acceptance_checks: bool = False,
     minutes: float | None = None,
     steering: Steering | None = None,
     seconds_left: float | None = None,
@@ -116,7 +117,8 @@ def build_implementation_graph(
     budget = Budget(minutes, seconds_left=seconds_left)
     builder = StateGraph(ImplementationState, input_schema=ImplementationInput)
     builder.add_node("prepare", prepare)
-    builder.add_node("criteria", make_criteria(model, tester, journal, example_tests))
+    criteria = make_criteria(model, tester, journal, example_tests, acceptance_checks)
+    builder.add_node("criteria", criteria)
     builder.add_node("supervisor", make_supervisor(steering, budget))
     worker = make_worker(model, tools, journal, definition_edits)
     builder.add_node("worker", worker, input_schema=WorkerState)
@@ -162,6 +164,7 @@ async def implement_plan(
     example_tests: bool = False,
     review_failing: bool = True,
     definition_edits: bool = True,
+    acceptance_checks: bool = False,
     minutes: float | None = None,
     progress: Progress | None = None,
     on_progress: Callable[[Progress], None] | None = None,
@@ -180,6 +183,8 @@ async def implement_plan(
     (a failing one cannot pass; its failures are the next revision's feedback). With
     `definition_edits`, a worker answers a Python file of some length with the definitions
     it adds or changes, spliced in by the syntax tree, instead of the whole file. With
+    `acceptance_checks` (and `example_tests`), the acceptance tests come from checks the model
+    lists as data (`criteria/checks.py`) instead of the criteria's stated examples. With
     `minutes`, no revision starts
     once that long has passed: the run finishes with its best revision; with `seconds_left`
     (the ticket's time for work) no revision starts that would end past it. `steering` is
@@ -197,6 +202,7 @@ async def implement_plan(
         example_tests=example_tests,
         review_failing=review_failing,
         definition_edits=definition_edits,
+        acceptance_checks=acceptance_checks,
         minutes=minutes,
         steering=steering,
         seconds_left=seconds_left,

@@ -8,6 +8,7 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 
 from graphs.fences import fence, find_file_block
+from graphs.implementation.criteria.asked_checks import checked_acceptance
 from graphs.implementation.criteria.examples import example_tests, implied_subject
 from graphs.implementation.criteria.failing_files import failing_sources, related_sources
 from graphs.implementation.criteria.guards import HOLDS, guard_checks
@@ -195,10 +196,11 @@ def make_criteria(
     tester: Tester | None,
     journal: Journal,
     examples: bool = False,
+    checks: bool = False,
 ) -> AsyncNode[ImplementationState]:
-    """The node that writes the acceptance tests (the ticket's stated examples, and the
-    model's tests of what criteria state without a call) and keeps them when they fail as
-    they should."""
+    """The node that writes the acceptance tests and keeps them when they fail as they
+    should: with `checks`, from the checks the model lists as data; else the ticket's stated
+    examples and the model's tests of what criteria state without a call."""
 
     async def ask(
         state: ImplementationState, path: str, criteria: list[str], note: str = ""
@@ -283,7 +285,11 @@ def make_criteria(
             return {}
         outcome = journal.worker(0, path)
         if outcome is None:
-            outcome = await stated(state, path)
+            if checks:
+                assert tester is not None
+                outcome = await checked_acceptance(model, tester, state, path)
+            else:
+                outcome = await stated(state, path)
             if outcome is None:
                 return {}
             journal.record_worker(outcome)

@@ -1,0 +1,178 @@
+"""The change's checks as data, made into acceptance tests without reading the ticket's English.
+
+One structured call (a local server's grammar holds the answer to the schema) lists checks:
+setup statements, a call, and the value it returns or the error it raises, or that it holds
+already. Each is validated mechanically: it parses, every name it reads resolves in the
+repository, the plan's contracts or Python's builtins, and it is rendered as a test that
+imports what it uses inside itself (a name the change creates fails that test alone).
+"""
+
+import ast
+import builtins
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated
+
+from pydantic import BaseModel, Field
+
+from graphs.implementation.criteria.modules import (
+    module_defining,
+    promised_module,
+)
+from graphs.schemas import Contract
+from graphs.structured import capped, cut_text
+
+MAX_CHECKS = 8
+CODE_CHARS = 300
+
+
+class Check(BaseModel):
+    """One check of the change: run `setup`, then `call` returns `returns` or raises `raises`."""
+
+    criterion: int = Field(ge=0, le=50, description="the number of the criterion it checks")
+    setup: Annotated[str, cut_text(CODE_CHARS)] = Field(
+        default="", max_length=CODE_CHARS, description="Python statements run first, or empty"
+    )
+    call: Annotated[str, cut_text(CODE_CHARS)] = Field(
+        max_length=CODE_CHARS, description="one Python expression: the call checked"
+    )
+    returns: Annotated[str, cut_text(CODE_CHARS)] = Field(
+        default="",
+        max_length=CODE_CHARS,
+        description="a Python expression of the value the call returns; empty when it raises",
+    )
+    raises: Annotated[str, cut_text(80)] = Field(
+        default="", max_length=80, description="the exception class it raises; empty otherwise"
+    )
+    holds_already: bool = Field(
+        default=False, description="true when the code behaves so already, before the change"
+    )
+
+
+class Checks(BaseModel):
+    """The checks of a change, as the model lists them."""
+
+    checks: Annotated[list[Check], capped(MAX_CHECKS), Field(max_length=MAX_CHECKS)] = Field(
+        default_factory=list
+    )
+
+
+@dataclass(frozen=True)
+class Where:
+    """What the names of a check resolve in: the repository and the plan's contracts."""
+
+    repo_dir: Path
+    contracts: list[Contract]
+
+
+@dataclass(frozen=True)
+class CheckTest:
+    """A check rendered as a pytest function."""
+
+    name: str
+    source: str
+    holds: bool
+
+
+class CheckError(ValueError):
+    """A check that cannot be a test, and why."""
+
+
+def parsed(text: str, mode: str, what: str) -> ast.AST:
+    """The check's part parsed, or a CheckError naming the part."""
+    try:
+        return ast.parse(text.strip(), mode=mode)
+    except (SyntaxError, ValueError) as error:
+        raise CheckError(f"its {what} is not Python ({getattr(error, 'msg', error)})") from None
+
+
+def read_names(*trees: ast.AST) -> set[str]:
+    """The names the trees read that they do not bind themselves."""
+    names = [n for tree in trees for n in ast.walk(tree) if isinstance(n, ast.Name)]
+    bound = {n.id for n in names if not isinstance(n.ctx, ast.Load)}
+    bound |= {a.arg for tree in trees for a in ast.walk(tree) if isinstance(a, ast.arg)}
+    for tree in trees:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import | ast.ImportFrom):
+                bound |= {(a.asname or a.name).split(".")[0] for a in node.names}
+            elif isinstance(node, ast.FunctionDef | ast.ClassDef):
+                bound.add(node.name)
+    return {n.id for n in names if isinstance(n.ctx, ast.Load)} - bound
+
+
+def is_module(repo_dir: Path, name: str) -> bool:
+    """Whether the repository has a top-level module or package of that name."""
+    return any(
+        (root / f"{name}.py").is_file() or (root / name / "__init__.py").is_file()
+        for root in (repo_dir, repo_dir / "src")
+    )
+
+
+def import_of(name: str, where: Where) -> str:
+    """The import statement that binds `name` for a check, or a CheckError: a name the change
+    creates must be one the plan's contracts promise, never one the check made up."""
+    if is_module(where.repo_dir, name):
+        return f"import {name}"
+    module = module_defining(where.repo_dir, name) or promised_module(where.contracts, name)
+    if module is None:
+        raise CheckError(f"it reads `{name}`, which neither the repository nor the plan defines")
+    return f"from {module} import {name}"
+
+
+def expected_value(returns: ast.expr) -> str:
+    """The expected value as the assertion compares it (floats approximately)."""
+    text = ast.unparse(returns)
+    is_float = isinstance(returns, ast.Constant) and isinstance(returns.value, float)
+    return f"pytest.approx({text})" if is_float else text
+
+
+def check_test(check: Check, number: int, where: Where) -> CheckTest:
+    """The check as a test function, or a CheckError saying why it cannot be one."""
+    if bool(check.returns.strip()) == bool(check.raises.strip()):
+        raise CheckError("it must state either the value returned or the error raised")
+    setup = parsed(check.setup or "pass", "exec", "setup")
+    call = parsed(check.call, "eval", "call")
+    assert isinstance(call, ast.Expression)
+    parts: list[ast.AST] = [setup, call]
+    if check.returns.strip():
+        returns = parsed(check.returns, "eval", "expected value")
+        assert isinstance(returns, ast.Expression)
+        parts.append(returns)
+        assertion = f"assert {ast.unparse(call.body)} == {expected_value(returns.body)}"
+    else:
+        error = check.raises.strip().removesuffix("()")
+        if not error.isidentifier():
+            raise CheckError(f"its error `{error}` is not an exception class name")
+        parts.append(ast.Name(id=error, ctx=ast.Load()))
+        assertion = f"with pytest.raises({error}):\n        {ast.unparse(call.body)}"
+    needed = sorted(n for n in read_names(*parts) if not hasattr(builtins, n) and n != "pytest")
+    imports = [import_of(name, where) for name in needed]
+    setup_lines = [] if not check.setup.strip() else ast.unparse(setup).splitlines()
+    name = f"test_check_{number}_criterion_{check.criterion}"
+    body = [*imports, *setup_lines, *assertion.splitlines()]
+    source = f"def {name}():\n" + "".join(f"    {line}\n" for line in body)
+    compile(source, name, "exec")
+    return CheckTest(name=name, source=source, holds=check.holds_already)
+
+
+def check_tests(checks: Checks, where: Where) -> tuple[list[CheckTest], list[str]]:
+    """The checks that can be tests, and why each of the others cannot."""
+    tests: list[CheckTest] = []
+    dropped: list[str] = []
+    sources: set[str] = set()
+    for number, check in enumerate(checks.checks, 1):
+        try:
+            test = check_test(check, number, where)
+        except CheckError as error:
+            dropped.append(f"check {number} left out: {error}")
+            continue
+        body = test.source.split("\n", 1)[1]
+        if body not in sources:  # the same check twice is one test
+            sources.add(body)
+            tests.append(test)
+    return tests, dropped
+
+
+def test_module(tests: list[CheckTest]) -> str:
+    """The acceptance test module of the checks."""
+    return "import pytest\n\n\n" + "\n\n".join(t.source for t in tests)
