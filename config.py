@@ -185,12 +185,10 @@ class Settings(BaseSettings):
     # A worker answers a Python file of some length with the definitions it adds or changes,
     # spliced in by the syntax tree; false: every file is written whole.
     implementation_definition_edits: bool = True
-    # Minutes a ticket's implementation may spend revising; then its best revision goes out.
     # The acceptance tests come from checks the model lists as data (a call and the value it
     # returns or the error it raises), each kept as it behaves on the original code.
     implementation_acceptance_checks: bool = False
-    # Revisions (workers, tests, QA) before a ticket's change goes out as it stands.
-    implementation_max_revisions: int = Field(default=15, ge=1, le=50)
+    # Minutes a ticket's implementation may spend revising; then its best revision goes out.
     implementation_minutes: float | None = Field(default=None, gt=0)
     # Workspace commands run in bubblewrap; `none` runs them unsandboxed (explicitly, warned).
     sandbox: SandboxMode = "bwrap"
