@@ -6,18 +6,15 @@ another host; that URL carries its own authorization, so the API token is never 
 A log is read to at most `MAX_READ` bytes, keeping the last `KEEP` (a failure is at the end).
 """
 
-import re
-
 import httpx
 
 from integrations.http import raise_for_status
+from integrations.log_lines import clean_line
 
 MAX_READ = 20 * 1024 * 1024
 KEEP = 512 * 1024
 EXCERPT = 4_000
 REDIRECTS = {301, 302, 303, 307, 308}
-_TIMESTAMP = re.compile(r"^\ufeff?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ")
-_CONTROL = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|[\x00-\x08\x0b-\x1f\x7f]")
 SUMMARY = "short test summary info"  # pytest's list of what failed, one line each
 
 
@@ -46,14 +43,10 @@ async def download_log(http: httpx.AsyncClient, service: str, response: httpx.Re
     return text if read <= len(kept) else "[... earlier lines of the log left out ...]\n" + text
 
 
-def _clean(line: str) -> str:
-    return _CONTROL.sub("", _TIMESTAMP.sub("", line))
-
-
 def failure_excerpt(log: str, limit: int = EXCERPT) -> str:
     """The lines that say why the job failed: up to the first `##[error]`, with the test
     runner's summary kept whole when the excerpt must be cut."""
-    lines = [_clean(line) for line in log.splitlines()]
+    lines = [clean_line(line) for line in log.splitlines()]
     errors = [i for i, line in enumerate(lines) if line.startswith("##[error]")]
     end = errors[0] + 1 if errors else len(lines)
     summary = next((i for i in range(end - 1, -1, -1) if SUMMARY in lines[i]), None)
