@@ -29,6 +29,7 @@ from emulators.github.app_routes import create_app_router
 from emulators.github.app_tokens import refused as installation_token_refused
 from emulators.github.checks import create_checks_router
 from emulators.github.ci import EmulatedCI
+from emulators.github.ci_faults import create_ci_faults_router
 from emulators.github.merge import create_merge_router, note_push, send_pull_event
 from emulators.github.repos import create_user_repos_router
 from emulators.github.reviews import announce_issue_comment, create_reviews_router
@@ -147,6 +148,7 @@ def create_app(
     add_routes(app, create_checks_router(state, repos_root, hooks))
     logs_dir = emulated_ci.actions.logs_dir
     add_routes(app, create_actions_router(state, logs_dir, emulated_ci.rerun))
+    add_routes(app, create_ci_faults_router(emulated_ci.actions.faults))
     add_routes(app, create_reviews_router(state, hooks))
     add_routes(app, create_merge_router(state, repos_root, hooks))
     add_routes(app, create_user_repos_router(state, repos_root))

@@ -1,5 +1,6 @@
 """GitHub Actions in the emulator: workflow runs, their jobs and the jobs' logs, read as the
-REST API serves them, with the `workflow_run` and `workflow_job` webhooks.
+REST API serves them, the reruns of a run's failed jobs or of one job, with the `workflow_run`
+and `workflow_job` webhooks.
 
 A job's log is served as GitHub serves it: the API answers 302 with a short-lived signed URL,
 and that URL serves the plain text without the API's token (it refuses one, so a client that
@@ -163,6 +164,19 @@ def create_actions_router(
             raise github_error(403, "This workflow run has no failed jobs to re-run.")
         if rerun is None or not rerun(r, run, base_url(request)):
             raise github_error(403, "This workflow run cannot be re-run.")
+        return {}
+
+    @api.post("/jobs/{job_id}/rerun", status_code=201)
+    async def rerun_job(owner: str, repo: str, job_id: int, request: Request) -> Any:
+        r = find_repo(state, owner, repo)
+        job = find(jobs_of(state), r, job_id)
+        run = find(runs_of(state), r, job["run_id"])
+        if run["status"] != "completed":
+            raise github_error(403, "This workflow run is not complete.")
+        if job["run_attempt"] != run["run_attempt"]:
+            raise github_error(403, "This job is not of the workflow run's latest attempt.")
+        if rerun is None or not rerun(r, run, base_url(request)):
+            raise github_error(403, "This job cannot be re-run.")
         return {}
 
     @router.get("/_emulator/actions/logs/{job_id}", tags=["emulator"])

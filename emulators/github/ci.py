@@ -76,10 +76,14 @@ class EmulatedCI:
                 self._start(self._run(r, sha, command, base))
 
     def rerun(self, r: Json, run: Json, base: str) -> bool:
-        """Run a workflow run's failed job again as its next attempt (`rerun-failed-jobs`)."""
+        """Run a workflow run's failed job again as its next attempt (`rerun-failed-jobs`, or a
+        rerun of the job); the attempt is counted at once, as GitHub's API shows it."""
         command = (r.get("ci") or {}).get("command")
         if not command or self.transport is None:
             return False
+        run["run_attempt"] += 1
+        run.update(status="queued", conclusion=None)
+        self._state.save()
         self._start(self._actions_run(r, run["head_sha"], run["head_branch"], command, base, run))
         return True
 

@@ -13,6 +13,7 @@ import httpx
 from emulators.github import actions_shapes as shapes
 from emulators.github.actions import announce_job, announce_run, jobs_of, runs_of
 from emulators.github.actions_shapes import ACTIONS_TOKEN
+from emulators.github.ci_faults import CiFaults, JobOutcome, faulted
 from emulators.github.routes import _git, github_time
 from emulators.github.store import Json, bare_path
 from emulators.github.webhooks import GitHubWebhooks
@@ -28,19 +29,31 @@ def log_time() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%f0Z")
 
 
-def job_log(sha: str, command: str, result: CommandResult) -> str:
-    """The job's log: setup, checkout, the command's real output, and how it ended."""
+def tested(result: CommandResult) -> JobOutcome:
+    """How the job ends when its tests ran: their output, and Actions' error when they failed."""
+    lines = result.output.splitlines()
+    if result.timed_out:
+        return JobOutcome("timed_out", lines=lines, error="The action has timed out.")
+    if result.exit_code != 0:
+        return JobOutcome(
+            "failure", lines=lines, error=f"Process completed with exit code {result.exit_code}."
+        )
+    return JobOutcome("success", lines=lines)
+
+
+def job_log(sha: str, command: str, outcome: JobOutcome) -> str:
+    """The job's log: setup, checkout, the command's output (unless checkout failed), and how
+    it ended."""
     at = log_time()
     lines = [
         "Current runner version: '2.321.0'", "##[group]Runner Image", "Image: ubuntu-24.04",
         "##[endgroup]", f"##[group]{CHECKOUT}", f"Checking out {sha}", "##[endgroup]",
-        f"##[group]Run {command}", command, "shell: /usr/bin/bash -e {0}", "##[endgroup]",
-        *result.output.splitlines(),
     ]  # fmt: skip
-    if result.timed_out:
-        lines.append("##[error]The action has timed out.")
-    elif result.exit_code != 0:
-        lines.append(f"##[error]Process completed with exit code {result.exit_code}.")
+    if outcome.step > 2:
+        lines += [f"##[group]Run {command}", command, "shell: /usr/bin/bash -e {0}", "##[endgroup]"]
+    lines += outcome.lines
+    if outcome.error:
+        lines.append(f"##[error]{outcome.error}")
     lines.append("Cleaning up orphan processes")
     return "".join(f"{at} {line}\n" for line in lines)
 
@@ -51,6 +64,7 @@ class ActionsReporter:
     def __init__(self, state: EmulatorState, repos_root: Path, hooks: GitHubWebhooks) -> None:
         self._state, self._repos_root, self._hooks = state, repos_root, hooks
         self.logs_dir = repos_root.parent / "actions-logs"
+        self.faults = CiFaults()
 
     async def run(
         self, api: httpx.AsyncClient, r: Json, sha: str, branch: str | None, command: str,
@@ -66,8 +80,6 @@ class ActionsReporter:
         check = created.json()
         run = again or await self._new_run(r, sha, branch, check["check_suite"]["id"])
         now = github_time()
-        if again is not None:
-            run["run_attempt"] += 1
         run.update(status="queued", conclusion=None, updated_at=now, run_started_at=now)
         job = {
             "id": check["id"], "repo": full, "run_id": run["id"], "run_attempt": run["run_attempt"],
@@ -90,14 +102,14 @@ class ActionsReporter:
         announce_run(self._state, self._hooks, r, run, "in_progress", base)
         announce_job(self._hooks, r, job, "in_progress", base)
 
-        result = await test()
-        conclusion = "timed_out" if result.timed_out else "success"
-        conclusion = "failure" if result.exit_code != 0 and not result.timed_out else conclusion
+        fault = self.faults.take(full, run["head_commit"]["message"])
+        outcome = tested(await test()) if fault is None else faulted(fault, full)
+        conclusion = outcome.conclusion
         self.logs_dir.mkdir(parents=True, exist_ok=True)
-        (self.logs_dir / f"{job['id']}.log").write_text(job_log(sha, command, result))
+        (self.logs_dir / f"{job['id']}.log").write_text(job_log(sha, command, outcome))
         annotations = [] if conclusion == "success" else [
             {"path": ".github", "start_line": 1, "end_line": 1, "annotation_level": "failure",
-             "message": f"Process completed with exit code {result.exit_code}."},
+             "message": outcome.error},
         ]  # fmt: skip
         await api.patch(
             f"/repos/{full}/check-runs/{job['id']}", headers=auth,
@@ -106,7 +118,7 @@ class ActionsReporter:
         )  # fmt: skip
         done = github_time()
         job.update(status="completed", conclusion=conclusion, completed_at=done)
-        job["steps"] = self._steps(command, "completed", conclusion)
+        job["steps"] = self._steps(command, "completed", conclusion, outcome.step)
         run.update(status="completed", conclusion=conclusion, updated_at=done)
         self._state.save()
         announce_job(self._hooks, r, job, "completed", base)
@@ -134,17 +146,23 @@ class ActionsReporter:
         runs_of(self._state).append(run)
         return run
 
-    def _steps(self, command: str, status: str, conclusion: str | None = None) -> list[Json]:
-        """Set up, checkout, the tests, tear down; the tests step carries the job's outcome."""
+    def _steps(
+        self, command: str, status: str, conclusion: str | None = None, failed: int = 3
+    ) -> list[Json]:
+        """Set up, checkout, the tests, tear down; step `failed` carries the job's outcome and
+        the steps after it up to tear down are skipped."""
         at = github_time()
         names = ["Set up job", CHECKOUT, f"Run {command}", "Complete job"]
         steps = []
         for number, name in enumerate(names, 1):
             tests, done = number == 3, status == "completed" or number < 3
+            ended = "success"
+            if conclusion not in (None, "success") and failed <= number < len(names):
+                ended = conclusion if number == failed else "skipped"
             steps.append({
                 "name": name, "number": number,
                 "status": "completed" if done else "in_progress" if tests else "queued",
-                "conclusion": (conclusion if tests else "success") if done else None,
+                "conclusion": ended if done else None,
                 "started_at": at if done or tests else None, "completed_at": at if done else None,
             })  # fmt: skip
         return steps

@@ -3,7 +3,8 @@
 One line per operation: the OpenAPI method, path and status, and the request that gets that
 answer from an emulator holding demo/calc, pull request #1 (from `ticketsmith/DEMO-1`), a
 second branch `ticketsmith/DEMO-2`, a failed Actions run on DEMO-1's head (`{run_id}` and
-`{job_id}` in a URL name it) and a GitHub App installed on demo (`{installation_id}`).
+`{job_id}` in a URL name it; its job is rerun before its failed jobs are) and a GitHub App
+installed on demo (`{installation_id}`).
 After adding a line, run
 `python -m tests.contracts.github.extract` to add its schema to `schemas.json`.
 """
@@ -50,6 +51,7 @@ OPERATIONS = [
     Operation("get", RUN, 200, CALC_RUN),
     Operation("get", f"{RUN}/jobs", 200, f"{CALC_RUN}/jobs?filter=all"),
     Operation("get", JOB, 200, f"{CALC}/actions/jobs/{{job_id}}"),
+    Operation("post", f"{JOB}/rerun", 201, f"{CALC}/actions/jobs/{{job_id}}/rerun"),
     Operation("post", f"{RUN}/rerun-failed-jobs", 201, f"{CALC_RUN}/rerun-failed-jobs"),
     Operation("get", f"{REPO}/installation", 200, f"{CALC}/installation", as_app=True),
     Operation("post", TOKENS, 201, TOKENS, as_app=True),
