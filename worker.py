@@ -175,6 +175,7 @@ def build_activities(settings: Settings, stack: AsyncExitStack) -> ActivitySets:
         repo_activities.run_tests,
         advisories.check_dependency_advisories,
         pull_requests.read_ci_failure,
+        pull_requests.rerun_ci_job,
         pull_requests.comment_on_pull_request,
         pull_requests.reply_to_review_comment,
         *team_services,

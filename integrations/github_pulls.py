@@ -1,13 +1,12 @@
-"""GitHub REST calls of the review phase: checks, CI logs, comments, replies, merge and close."""
+"""GitHub REST calls of the review phase: checks, comments, replies, merge and close (and,
+through `ActionsClient`, Actions runs, jobs and logs)."""
 
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
-from integrations.github import SERVICE, GitHubClient, IssueComment
-from integrations.job_logs import download_log, failure_excerpt
-
-FAILED_STEP = ("failure", "timed_out")
+from integrations.github import IssueComment
+from integrations.github_actions import ActionsClient
 
 
 class PullRequestState(BaseModel):
@@ -31,7 +30,17 @@ class ReviewCommentRef(BaseModel):
     in_reply_to_id: int | None = None
 
 
-class PullRequestClient(GitHubClient):
+class CheckRunFacts(BaseModel):
+    """What a check run says of itself; `text` is its output and annotations, untrusted."""
+
+    name: str
+    conclusion: str | None
+    app: str  # the slug of the app that made it: `github-actions` for an Actions job's
+    text: str
+    annotations: list[str] = Field(default_factory=list)
+
+
+class PullRequestClient(ActionsClient):
     """The GitHub client with what following a pull request needs."""
 
     async def pull_request_state(self, repository: str, number: int) -> PullRequestState:
@@ -73,40 +82,23 @@ class PullRequestClient(GitHubClient):
         raw = await self._request("POST", path, json={"body": body})
         return ReviewCommentRef(id=raw["id"], body=raw["body"], in_reply_to_id=comment_id)
 
-    async def check_run_report(self, repository: str, check_run_id: int) -> str:
-        """A check run's output (title, summary, text) and its annotations, as text."""
+    async def check_run(self, repository: str, check_run_id: int) -> CheckRunFacts:
+        """A check run: its conclusion, app, output (title, summary, text) and annotations."""
         run = await self._request("GET", f"/repos/{repository}/check-runs/{check_run_id}")
         output = run.get("output") or {}
         parts = [f"Check `{run.get('name')}` concluded {run.get('conclusion')}."]
         parts += [str(output[k]) for k in ("title", "summary", "text") if output.get(k)]
+        notes = []
         if output.get("annotations_count"):
             path = f"/repos/{repository}/check-runs/{check_run_id}/annotations"
             for note in await self._request("GET", path):
                 where = f"{note.get('path')}:{note.get('start_line')}"
-                parts.append(f"{where}: {note.get('annotation_level')}: {note.get('message')}")
-        return "\n\n".join(parts)
-
-    async def workflow_run_report(self, repository: str, run_id: int) -> str:
-        """The failed jobs of an Actions run (latest attempt), with the failure in each log."""
-        path = f"/repos/{repository}/actions/runs/{run_id}/jobs"
-        jobs = (await self._request("GET", path, params={"filter": "latest"}))["jobs"]
-        parts = []
-        for job in jobs:
-            if job.get("conclusion") not in ("failure", "timed_out"):
-                continue
-            failed = [
-                s["name"] for s in job.get("steps") or [] if s.get("conclusion") in FAILED_STEP
-            ]
-            parts.append(f"Job `{job['name']}` failed at: {', '.join(failed) or 'unknown step'}")
-            excerpt = await self.job_log_excerpt(repository, job["id"])
-            parts.append(f"Its log, up to the failure:\n{excerpt}")
-        return "\n\n".join(parts) or f"Workflow run {run_id} failed; no failed job was found."
-
-    async def job_log_excerpt(self, repository: str, job_id: int) -> str:
-        """The lines of a job's log around its failure (read through the signed redirect)."""
-        path = f"/repos/{repository}/actions/jobs/{job_id}/logs"
-        response = await self._http.get(path, follow_redirects=False)
-        return failure_excerpt(await download_log(self._http, SERVICE, response))
+                notes.append(f"{where}: {note.get('annotation_level')}: {note.get('message')}")
+        return CheckRunFacts(
+            name=str(run.get("name")), conclusion=run.get("conclusion"),
+            app=str((run.get("app") or {}).get("slug") or ""),
+            text="\n\n".join(parts + notes), annotations=notes,
+        )  # fmt: skip
 
     async def merge_pull_request(self, repository: str, number: int, method: str = "merge") -> str:
         """Merge a pull request; returns the merge commit's sha."""

@@ -6,8 +6,9 @@ from activities.messages import RepoRef
 from graphs.comment_scope import InlineComment
 from graphs.cost import ModelCost
 from graphs.schemas import TicketContext
+from integrations.ci_failures import CiVerdict
 
-__all__ = ["InlineComment"]
+__all__ = ["CiVerdict", "InlineComment"]
 
 
 class ReadCiFailureInput(BaseModel):
@@ -21,10 +22,42 @@ class ReadCiFailureInput(BaseModel):
     description: str = ""
 
 
+class FailedJob(BaseModel):
+    """An Actions job behind a CI failure, and the verdict on its log."""
+
+    id: int
+    name: str
+    run_id: int
+    verdict: CiVerdict
+
+
 class CiFailureReport(BaseModel):
-    """The failure as text (check output, annotations, job log tail): untrusted."""
+    """The failure as text (check output, annotations, job log tail): untrusted; and what CI
+    said of it, classified before any model call."""
 
     text: str
+    verdict: CiVerdict | None = None  # None: nothing to tell it by (a suite, a status)
+    jobs: list[FailedJob] = Field(default_factory=list)  # the Actions jobs a rerun would run
+    # Its run went on (rerun since, passed, or still running): the run's own report counts.
+    superseded: bool = False
+
+
+class RerunJobInput(BaseModel):
+    """Run one failed Actions job of the pull request's head commit again."""
+
+    repository: str
+    job_id: int
+    head_sha: str
+
+
+class RerunJobResult(BaseModel):
+    """Whether a rerun of the job is under way; `already`: it was asked for before this call
+    (a retry whose first try got through, or a person); `refused`: GitHub's reason for not
+    rerunning it (a token without `actions: write`, a job too old)."""
+
+    requested: bool
+    already: bool = False
+    refused: str = ""
 
 
 class PullRequestCommentInput(BaseModel):

@@ -1,18 +1,21 @@
-"""Pull-request activities: read what CI said, comment and reply exactly once."""
+"""Pull-request activities: read what CI said, rerun a flaky job, comment and reply exactly
+once."""
 
 from temporalio import activity
+from temporalio.exceptions import ApplicationError
 
 from activities.jira import marker_line
+from activities.review.ci_reports import moved_on, read_failure
 from activities.review.messages import (
     CiFailureReport,
     PostedComment,
     PullRequestCommentInput,
     ReadCiFailureInput,
+    RerunJobInput,
+    RerunJobResult,
     ReviewReplyInput,
 )
 from integrations.github_pulls import PullRequestClient
-
-REPORT_LIMIT = 8_000
 
 
 class PullRequestActivities:
@@ -23,18 +26,26 @@ class PullRequestActivities:
 
     @activity.defn
     async def read_ci_failure(self, inp: ReadCiFailureInput) -> CiFailureReport:
-        """The failure's details: check output and annotations, or the failed job's log."""
-        parts = [f"`{inp.name}` failed." + (f" {inp.description}" if inp.description else "")]
-        if inp.check_run_id is not None:
-            parts.append(await self._github.check_run_report(inp.repository, inp.check_run_id))
-        if inp.workflow_run_id is not None:
-            parts.append(
-                await self._github.workflow_run_report(inp.repository, inp.workflow_run_id)
-            )
-        if inp.details_url:
-            parts.append(f"Details: {inp.details_url}")
-        text = "\n\n".join(parts)
-        return CiFailureReport(text=text[-REPORT_LIMIT:])
+        """The failure's details: check output and annotations, or the failed jobs' logs;
+        each Actions job behind it classified as a flake or the change's failure."""
+        return await read_failure(self._github, inp)
+
+    @activity.defn
+    async def rerun_ci_job(self, inp: RerunJobInput) -> RerunJobResult:
+        """Run one failed Actions job again, once: a retry finds its rerun under way."""
+        job = await self._github.actions_job(inp.repository, inp.job_id)
+        if job.head_sha != inp.head_sha:
+            return RerunJobResult(requested=False)  # not the commit the rerun was meant for
+        if await moved_on(self._github, inp.repository, job):
+            return RerunJobResult(requested=True, already=True)
+        try:
+            await self._github.rerun_job(inp.repository, inp.job_id)
+        except ApplicationError as err:
+            if err.type != "GitHubForbidden":
+                raise
+            details = err.details[0] if err.details and isinstance(err.details[0], dict) else {}
+            return RerunJobResult(requested=False, refused=str(details.get("api_message", err)))
+        return RerunJobResult(requested=True)
 
     @activity.defn
     async def comment_on_pull_request(self, inp: PullRequestCommentInput) -> PostedComment:

@@ -111,11 +111,14 @@ async def test_a_failed_actions_job_log_is_read_through_its_redirect() -> None:
 
     def actions(request: httpx.Request) -> httpx.Response:
         path = request.url.path
+        run = {"id": 30433642, "run_id": 30433642, "head_sha": "abc", "status": "completed"}
+        if path.endswith("/actions/runs/30433642"):
+            return httpx.Response(200, json=run | {"run_attempt": 1, "conclusion": "failure"})
         if path.endswith("/actions/runs/30433642/jobs"):
             jobs = [
-                {"id": 399444496, "name": "build", "conclusion": "failure",
-                 "steps": [{"name": "Run pytest", "conclusion": "failure", "number": 3}]},
-                {"id": 399444497, "name": "lint", "conclusion": "success", "steps": []},
+                run | {"id": 399444496, "name": "build", "conclusion": "failure",
+                       "steps": [{"name": "Run pytest", "conclusion": "failure", "number": 3}]},
+                run | {"id": 399444497, "name": "lint", "conclusion": "success", "steps": []},
             ]  # fmt: skip
             return httpx.Response(200, json={"total_count": 2, "jobs": jobs})
         if path.endswith("/actions/jobs/399444496/logs"):
@@ -133,3 +136,6 @@ async def test_a_failed_actions_job_log_is_read_through_its_redirect() -> None:
     assert "Job `build` failed at: Run pytest" in report.text
     assert "E   assert 1 == 2" in report.text and "lint" not in report.text
     assert len(report.text) < 9_000
+    assert [(j.id, j.name, j.verdict.kind) for j in report.jobs] == [
+        (399444496, "build", "deterministic")
+    ]
