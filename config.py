@@ -151,6 +151,8 @@ class Settings(BaseSettings):
     github_app_private_key: SecretStr | None = None
     # The account ticketsmith acts as on GitHub: its own events are ignored, mentions address it.
     github_bot_login: str = "ticketsmith-bot"
+    # Reruns a flaky Actions job gets on one head commit before a CI fix round (0: none).
+    ci_reruns_per_commit: int = Field(default=3, ge=0)
     git_base_url: str = ""
     git_author_name: str = "ticketsmith"
     git_author_email: str = "ticketsmith@example.com"

@@ -13,11 +13,11 @@ def review_lines(current: StatusJson) -> list[str]:
     for check in view.get("checks") or []:
         lines.append(f"    check {check['name']}: {check['conclusion']}")
     ci, review = view.get("ci_rounds", 0), view.get("review_rounds", 0)
-    lines.append(f"  rounds: {ci} CI fix, {review} review")
+    reruns = view.get("ci_reruns", 0)
+    lines.append(f"  rounds: {ci} CI fix, {review} review; {reruns} CI reruns")
     for done in view.get("rounds") or []:
-        lines.append(
-            f"    {done['kind']} round {done['number']}: {done['trigger']} -> {done['outcome']}"
-        )
+        name = "CI rerun" if done["kind"] == "rerun" else f"{done['kind']} round"
+        lines.append(f"    {name} {done['number']}: {done['trigger']} -> {done['outcome']}")
     if view.get("waiting_for"):
         lines.append(f"  waiting for: {view['waiting_for']}")
     return lines

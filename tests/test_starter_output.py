@@ -142,8 +142,16 @@ def test_status_shows_the_pull_request_its_checks_and_rounds() -> None:
                 files=["calc/operations.py"],
                 outcome="pushed abc1234",
             ),
+            RoundRecord(
+                number=1,
+                kind="rerun",
+                trigger="`tests`: a network error",
+                started_at=T0,
+                outcome="rerun 1 of 3 on abc1234",
+            ),
         ],  # fmt: skip
         ci_rounds=1,
+        ci_reruns=1,
         waiting_for="CI results, reviews or a merge of pull request #7",
     )
     current = TicketStatus(
@@ -153,8 +161,9 @@ def test_status_shows_the_pull_request_its_checks_and_rounds() -> None:
     text = to_text(render_status(current, "http://ui", T0))
     assert "  pull request #7: open, head abc1234" in text
     assert "    check ci / tests: success" in text
-    assert "  rounds: 1 CI fix, 0 review" in text
+    assert "  rounds: 1 CI fix, 0 review; 1 CI reruns" in text
     assert "    ci round 1: failed: ci / tests -> pushed abc1234" in text
+    assert "    CI rerun 1: `tests`: a network error -> rerun 1 of 3 on abc1234" in text
     assert "  waiting for: CI results, reviews or a merge of pull request #7" in text
 
 

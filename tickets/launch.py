@@ -84,6 +84,7 @@ def ticket_input(
             done_status=project.done_status,
             max_ci_fix_rounds=project.max_ci_fix_rounds,
             max_review_rounds=project.max_review_rounds,
+            ci_reruns_per_commit=settings.ci_reruns_per_commit,
             expire_after=timedelta(days=project.review_expire_after_days),
         ),
     )

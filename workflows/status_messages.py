@@ -27,7 +27,7 @@ class RoundRecord(BaseModel):
     """One round of work on the pull request."""
 
     number: int
-    kind: str  # ci | review | base
+    kind: str  # ci | review | base | rerun (of flaky CI jobs: no commit)
     trigger: str
     started_at: datetime
     commit: str | None = None
@@ -45,6 +45,7 @@ class PullRequestView(BaseModel):
     rounds: list[RoundRecord] = Field(default_factory=list)
     ci_rounds: int = 0
     review_rounds: int = 0
+    ci_reruns: int = 0  # reruns of flaky CI jobs asked for, on every head
     waiting_for: str = ""
 
 

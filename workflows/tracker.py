@@ -155,7 +155,8 @@ def review_details(view: PullRequestView) -> list[str]:
     """The pull request's checks and rounds, for the Web UI."""
     checks = ", ".join(f"{c.name}: {c.conclusion}" for c in view.checks) or "none reported yet"
     lines = [f"\nChecks on {(view.head_sha or 'the head')[:7]}: {checks}"]
-    lines.append(f"\nRounds: {view.ci_rounds} CI fix, {view.review_rounds} review")
+    rounds = f"{view.ci_rounds} CI fix, {view.review_rounds} review; {view.ci_reruns} CI reruns"
+    lines.append(f"\nRounds: {rounds}")
     if view.waiting_for:
         lines.append(f"\nWaiting for: {view.waiting_for}")
     return lines

@@ -30,6 +30,8 @@ project's cost cap, it pauses, and `budget +$5` lets it go on.
 a file no comment is about puts it back, and, its comment judged not addressed, pushes nothing.
 `answered` takes the `answer-only` patch: its approved plan answers the ticket's question and
 plans no file, so the answer goes to Jira and no implementation or pull request follows.
+`review-rerun` takes the `ci-flake-reruns` patch: a CI failure whose log shows a flake reruns
+its job; the rerun fails as the change's failure and gets its CI fix round.
 """
 
 import asyncio
@@ -52,6 +54,7 @@ from graphs.schemas import CriterionCoverage, FileChange
 from integrations.advisories import Advisory
 from tests.conftest import register_search_attributes
 from tests.workflows.fakes import FakeActivities, ProgressReportingActivities
+from tests.workflows.test_ci_reruns import FAILING, NETWORK, report
 from tests.workflows.test_ci_round_per_head import took_patch
 from tests.workflows.test_cost_cap import PRICES
 from tests.workflows.test_review_phase import failed, following, merge, rounds_done
@@ -169,6 +172,16 @@ async def review_held(handle: Handle) -> None:
     await merge(handle)
 
 
+async def review_rerun(handle: Handle) -> None:
+    """A flaky job is rerun; its rerun fails for the change's reasons and is fixed."""
+    await wait_until(handle, awaiting(Status.AWAITING_REVIEW))
+    await handle.signal(TicketWorkflow.check_completed, failed("tests"))
+    await wait_until(handle, lambda s: bool(s.pull_request and s.pull_request.ci_reruns == 1))
+    await handle.signal(TicketWorkflow.check_completed, failed("tests", delivery="rerun-1"))
+    await wait_until(handle, rounds_done("ci", 1))
+    await merge(handle)
+
+
 async def review_closed(handle: Handle) -> None:
     await wait_until(handle, awaiting(Status.AWAITING_REVIEW))
     closed = PullRequestChangeInput(action="closed", sender="carol")
@@ -224,6 +237,7 @@ SCENARIOS: dict[str, Callable[[Handle], Awaitable[None]]] = {
     "cost-capped": cost_capped,  # its analysis and questions cost more than its cap
     "review-held": review_held,  # its round changed a file no comment is about, addressed none
     "answered": happy,  # its plan answers the question and plans no file
+    "review-rerun": review_rerun,  # its first CI failure is a flake, its rerun's is not
 }
 # Scenarios whose implementation child is saved too, and under which name.
 CHILDREN = {
@@ -299,6 +313,8 @@ async def record(env: WorkflowEnvironment, names: list[str]) -> list[str]:
             fakes.race = "human9"  # the review round's push merges their commit in
         if name == "secrets-approved":
             fakes.secrets = HELD
+        if name == "review-rerun":
+            fakes.ci_reports["tests"] = [report(41, NETWORK), report(42, FAILING)]
         if name == "answered":
             fakes.plan_answer = "It is intended: a half cent rounds to the even cent."
         if name == "review-held":

@@ -45,6 +45,7 @@ def test_every_scenario_is_recorded() -> None:
     assert "secrets-pushed-implementation" in names
     assert "review-held" in names  # a review round held to its comments pushes nothing
     assert "answered" in names  # an approved plan that answers the question, no pull request
+    assert "review-rerun" in names  # a flaky CI job rerun, then its failure fixed
     graphs = {"sequence", "parallel", "conditional-then", "conditional-else", "retry"}
     graphs |= {"error-handler", "wait-approved", "wait-expired", "foreach-loop"}
     assert {f"graph-{name}" for name in graphs} <= names

@@ -40,6 +40,8 @@ from activities.review.messages import (
     PostedComment,
     PullRequestCommentInput,
     ReadCiFailureInput,
+    RerunJobInput,
+    RerunJobResult,
     ReviewReplyInput,
     ReviseInput,
     UpdateFromBaseInput,
@@ -103,6 +105,9 @@ class FakeActivities:
         self.advisories: dict[str, list[Advisory]] = {}
         self.advisory_error: str | None = None
         self.plan_answer = ""  # the plan answers the ticket's question with this, planning no file
+        # What read_ci_failure answers for a check's name, in turn (then a failing test).
+        self.ci_reports: dict[str, list[CiFailureReport]] = defaultdict(list)
+        self.rerun_refused = ""  # why GitHub refuses every rerun_ci_job ("": it reruns)
 
     def said(self) -> dict[str, list[str]]:
         """What the ticket posted on Jira, Discord and GitHub, and where it moved the issue, as
@@ -136,6 +141,7 @@ class FakeActivities:
             self.generate_plan,
             self.implement_changes,
             self.read_ci_failure,
+            self.rerun_ci_job,
             self.comment_on_pull_request,
             self.reply_to_review_comment,
             self.revise_pull_request,
@@ -287,7 +293,14 @@ class FakeActivities:
     @activity.defn(name="read_ci_failure")
     async def read_ci_failure(self, inp: ReadCiFailureInput) -> CiFailureReport:
         self.calls["read_ci_failure"].append(inp)
+        if self.ci_reports[inp.name]:
+            return self.ci_reports[inp.name].pop(0)
         return CiFailureReport(text=f"{inp.name}: tests/test_ops.py::test_power FAILED")
+
+    @activity.defn(name="rerun_ci_job")
+    async def rerun_ci_job(self, inp: RerunJobInput) -> RerunJobResult:
+        self.calls["rerun_ci_job"].append(inp)
+        return RerunJobResult(requested=not self.rerun_refused, refused=self.rerun_refused)
 
     @activity.defn(name="comment_on_pull_request")
     async def comment_on_pull_request(self, inp: PullRequestCommentInput) -> PostedComment:

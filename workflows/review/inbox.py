@@ -12,6 +12,8 @@ from workflows.review.messages import (
 )
 
 FAILED = {"failure", "timed_out", "error", "startup_failure"}
+# A cancelled job may well pass when run again: work once reruns are in force.
+RERUNNABLE = FAILED | {"cancelled"}
 
 
 class PullRequestInbox:
@@ -33,6 +35,7 @@ class PullRequestInbox:
         self.superseded: set[str] = set()
         self.last_activity: datetime | None = None
         self.base_moved = False
+        self.reruns = False  # flaky CI is rerun before it is fixed (set by the review phase)
         self._deliveries: set[str] = set()
 
     def first(self, delivery_id: str | None, at: datetime) -> bool:
@@ -57,7 +60,7 @@ class PullRequestInbox:
         checks = [c for c in self.view.checks if c.name != inp.name]
         checks.append(CheckState(name=inp.name, conclusion=inp.conclusion, head_sha=inp.head_sha))
         self.view.checks = checks
-        if inp.conclusion in FAILED:
+        if inp.conclusion in (RERUNNABLE if self.reruns else FAILED):
             self.failures[inp.name] = inp
         else:
             self.failures.pop(inp.name, None)
@@ -104,9 +107,19 @@ class PullRequestInbox:
             self.view.checks = [c for c in self.view.checks if c.head_sha == sha]
 
     def take_failures(self) -> list[CheckInput]:
-        failures, self.failures = list(self.failures.values()), {}
-        self.fixed_heads.update(f.head_sha for f in failures)
+        """The failures, their commits marked as having had their fix round."""
+        failures = self.pop_failures()
+        self.fixing(failures)
         return failures
+
+    def pop_failures(self) -> list[CheckInput]:
+        """The failures, to be read before anything is decided about them."""
+        failures, self.failures = list(self.failures.values()), {}
+        return failures
+
+    def fixing(self, failures: list[CheckInput]) -> None:
+        """A fix round starts for these failures' commits."""
+        self.fixed_heads.update(f.head_sha for f in failures)
 
     def repeated_failures(self) -> bool:
         """Whether a failure waits on a commit that already had its fix round."""

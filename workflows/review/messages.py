@@ -17,6 +17,8 @@ class ReviewPolicy(BaseModel):
     done_status: str = "Done"
     max_ci_fix_rounds: int = 3
     max_review_rounds: int = 5
+    # Reruns of a flaky Actions job on one head commit before its failure goes to a fix round.
+    ci_reruns_per_commit: int = 3
     expire_after: timedelta = timedelta(days=14)
     # How long to gather a review's deliveries or a CI run's checks into one round.
     batch_window: timedelta = timedelta(seconds=5)

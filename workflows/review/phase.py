@@ -8,16 +8,23 @@ from temporalio import workflow
 from temporalio.exceptions import ActivityError, ApplicationError, is_cancelled_exception
 
 with workflow.unsafe.imports_passed_through():
+    from activities.review.messages import CiFailureReport, FailedJob
     from workflows.messages import Phase, Status, TicketInput
     from workflows.outbox import Outbox
     from workflows.review import texts as review_texts
     from workflows.review.inbox import PullRequestInbox
-    from workflows.review.messages import RoundRecord
+    from workflows.review.messages import CheckInput, RoundRecord
+    from workflows.review.reruns import CiReruns
     from workflows.review.rounds import PullRequestRounds
     from workflows.tracker import Tracker
 
 
 CI_ROUND_PER_HEAD = "ci-round-once-per-head"
+# A CI failure is read and classified before any model call: a flaky Actions job is run again
+# (a bounded number of times per head commit) instead of getting a fix round.
+CI_RERUNS = "ci-flake-reruns"
+LABELS = {"ci": "CI fix round", "review": "Review round", "base": "Base update round",
+          "rerun": "CI rerun"}  # fmt: skip
 # A round that pushes to the pull request is told to the project's Discord channel.
 NOTIFY_ROUND_PUSH = "notify-round-push"
 
@@ -39,10 +46,12 @@ class ReviewPhase:
         self._view = inbox.view
         self._policy = inp.review
         self._base_checks = 0
+        self._reruns = CiReruns(self._policy.ci_reruns_per_commit)
 
     async def follow(self) -> tuple[Status, str]:
         """Act on events until the pull request is merged or closed, or nothing happens."""
         self._inbox.last_activity = self._inbox.last_activity or workflow.now()
+        self._inbox.reruns = workflow.patched(CI_RERUNS)
         while True:
             self._waiting()
             if not await self._wait_for_work():
@@ -72,7 +81,9 @@ class ReviewPhase:
             )
             if self._inbox.repeated_failures() and workflow.patched(CI_ROUND_PER_HEAD):
                 self._inbox.drop_repeated_failures()
-            if self._inbox.failures:
+            if self._inbox.failures and self._inbox.reruns:
+                await self._guarded(self._ci_triage, "CI")
+            elif self._inbox.failures:
                 await self._guarded(self._ci_round, "CI fix")
             if self._inbox.comments:
                 await self._guarded(self._review_round, "review")
@@ -121,8 +132,49 @@ class ReviewPhase:
             body = review_texts.round_failed_comment(kind, cause)
             await self._rounds.comment(f"round-{number}-failed", body)
 
+    async def _ci_triage(self) -> None:
+        """Read what failed before any model call: flaky jobs are run again, the rest fixed."""
+        failures = self._inbox.pop_failures()
+        reports = await self._rounds.read_failures(failures)
+        triage = self._reruns.triage(failures, reports)
+        note = ""
+        if triage.rerun:
+            refused = await self._rerun(failures[0].head_sha, triage.rerun)
+            if not refused:
+                return
+            note = review_texts.rerun_refused(refused)
+        elif triage.used_up:
+            note = review_texts.reruns_used_up(triage.used_up, self._reruns.limit)
+        if triage.fix:
+            self._inbox.fixing(triage.fix)
+            await self._fix(triage.fix, triage.reports, note)
+
+    async def _rerun(self, head: str, jobs: list[FailedJob]) -> str:
+        """Run the flaky jobs again, count it against the commit and say so on the PR; GitHub's
+        reason when it refused ("" when every rerun is under way)."""
+        self._view.ci_reruns += 1
+        number = self._view.ci_reruns
+        count = self._reruns.asked(head, jobs)
+        trigger = "; ".join(f"`{job.name}`: {job.verdict.reason}" for job in jobs)
+        record = self._start("rerun", number, trigger)
+        results = await asyncio.gather(*(self._rounds.rerun_job(job, head) for job in jobs))
+        self._inbox.last_activity = workflow.now()
+        refused = next((r.refused for r in results if r.refused), "")
+        if refused:
+            record.outcome = f"refused: {refused[:200]}"
+            return refused
+        record.outcome = f"rerun {count} of {self._reruns.limit} on {head[:7]}"
+        body = review_texts.rerun_comment(jobs, head, count, self._reruns.limit)
+        await self._rounds.comment(f"ci-rerun-{number}", body)
+        return ""
+
     async def _ci_round(self) -> None:
-        failures = self._inbox.take_failures()
+        await self._fix(self._inbox.take_failures())
+
+    async def _fix(
+        self, failures: list[CheckInput], reports: list[CiFailureReport] | None = None,
+        note: str = "",
+    ) -> None:  # fmt: skip
         if self._view.ci_rounds >= self._policy.max_ci_fix_rounds:
             await self._at_bound("ci", self._policy.max_ci_fix_rounds)
             return
@@ -132,7 +184,7 @@ class ReviewPhase:
         record = self._start("ci", number, f"failed: {names}")
         await self._base(number, f"ci-{number}")
         self._inbox.base_moved = False
-        sha, files = await self._rounds.ci_round(number, failures)
+        sha, files = await self._rounds.ci_round(number, failures, reports, note)
         self._finish(record, sha, files, self._rounds.push_outcome())
         await self._announce(record)
 
@@ -173,8 +225,7 @@ class ReviewPhase:
     def _start(self, kind: str, number: int, trigger: str) -> RoundRecord:
         record = RoundRecord(number=number, kind=kind, trigger=trigger, started_at=workflow.now())
         self._view.rounds.append(record)
-        label = {"ci": "CI fix", "review": "Review", "base": "Base update"}[kind]
-        self._tracker.set(Phase.REVIEW, Status.RUNNING, f"{label} round {number}: {trigger}")
+        self._tracker.set(Phase.REVIEW, Status.RUNNING, f"{LABELS[kind]} {number}: {trigger}")
         return record
 
     def _finish(

@@ -11,10 +11,12 @@ with workflow.unsafe.imports_passed_through():
     from activities.repo import RepoActivities
     from activities.review.messages import (
         CiFailureReport,
+        FailedJob,
         InlineComment,
-        PostedComment,
         PullRequestCommentInput,
         ReadCiFailureInput,
+        RerunJobInput,
+        RerunJobResult,
         ReviewReplyInput,
         ReviseInput,
         UpdateFromBaseInput,
@@ -92,14 +94,15 @@ class PullRequestRounds:
         )  # fmt: skip
 
     async def ci_round(
-        self, number: int, failures: list[CheckInput]
-    ) -> tuple[str | None, list[str]]:
-        """Read what failed, revise, test, commit once and say what changed and why."""
+        self, number: int, failures: list[CheckInput],
+        reports: list[CiFailureReport] | None = None, note: str = "",
+    ) -> tuple[str | None, list[str]]:  # fmt: skip
+        """Read what failed (unless it was read already), revise, test, commit once and say
+        what changed and why (after `note`)."""
         self.last_push, self.held_back = None, ""
         pushes = len(self._inbox.pushed_by_others)
-        reports: list[CiFailureReport] = await asyncio.gather(
-            *(self._read_failure(f) for f in failures)
-        )
+        if reports is None:
+            reports = await self.read_failures(failures)
         feedback = "\n\n".join(r.text for r in reports)
         done = await self.revise("ci", feedback, [])
         tests = await self.run_tests(done)
@@ -113,7 +116,7 @@ class PullRequestRounds:
             return None, []  # said on the PR; their commit gets its own CI run
         files = [c.path for c in done.changes] if sha else []
         summary = texts.tests_summary(tests.passed, tests.exit_code, tests.output)
-        body = review_texts.ci_round_comment(number, failures, sha, files, summary)
+        body = review_texts.ci_round_comment(number, failures, sha, files, summary, note)
         if push is not None:
             body += review_texts.merged_note(push.merged_heads, push.tests_passed)
         await self.comment(f"ci-round-{number}", body)
@@ -174,17 +177,28 @@ class PullRequestRounds:
             await self.comment(f"conflict-{step}", body)
         return result
 
+    async def read_failures(self, failures: list[CheckInput]) -> list[CiFailureReport]:
+        """What each failure says, side by side (no model call)."""
+        return list(await asyncio.gather(*(self._read_failure(f) for f in failures)))
+
+    async def rerun_job(self, job: FailedJob, head_sha: str) -> RerunJobResult:
+        """Ask Actions to run one job of the head commit again (once, however often retried)."""
+        result: RerunJobResult = await self._http(
+            PullRequestActivities.rerun_ci_job,
+            RerunJobInput(repository=self.repo.repository, job_id=job.id, head_sha=head_sha),
+            f"Rerun the job {job.name} ({job.verdict.reason})",
+        )
+        return result
+
     async def _read_failure(self, failure: CheckInput) -> CiFailureReport:
-        report: CiFailureReport = await workflow.execute_activity_method(
+        report: CiFailureReport = await self._http(
             PullRequestActivities.read_ci_failure,
             ReadCiFailureInput(
                 repository=self.repo.repository, name=failure.name,
                 check_run_id=failure.check_run_id, workflow_run_id=failure.workflow_run_id,
                 details_url=failure.details_url, description=failure.description,
             ),
-            start_to_close_timeout=HTTP_TIMEOUT,
-            retry_policy=HTTP_RETRY,
-            summary=f"Read why {failure.name} failed",
+            f"Read why {failure.name} failed",
         )  # fmt: skip
         return report
 
@@ -288,12 +302,11 @@ class PullRequestRounds:
         spend(self._status, result.tokens, result.cost)
         return result
 
-    async def _http(self, activity: Any, arg: Any, summary: str) -> PostedComment:
-        posted: PostedComment = await workflow.execute_activity_method(
+    async def _http(self, activity: Any, arg: Any, summary: str) -> Any:
+        return await workflow.execute_activity_method(
             activity, arg, start_to_close_timeout=HTTP_TIMEOUT, retry_policy=HTTP_RETRY,
             summary=summary,
         )  # fmt: skip
-        return posted
 
     def _marker(self, step: str) -> str:
         info = workflow.info()

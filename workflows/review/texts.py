@@ -1,5 +1,6 @@
 """What the review phase writes on the pull request, Jira and Discord (pure functions)."""
 
+from activities.review.messages import FailedJob
 from workflows.review.messages import CheckInput, ReviewComment, RoundRecord
 
 OUTSIDER_REPLY = (
@@ -15,15 +16,48 @@ def files_list(files: list[str]) -> str:
 
 
 def ci_round_comment(
-    number: int, failures: list[CheckInput], sha: str | None, files: list[str], tests: str
-) -> str:
+    number: int, failures: list[CheckInput], sha: str | None, files: list[str], tests: str,
+    note: str = "",
+) -> str:  # fmt: skip
     """The comment after a CI fix round: what failed, what changed, what the tests say."""
     names = ", ".join(f"`{f.name}` ({f.conclusion})" for f in failures)
     if sha is None:
         what = "It found no change that fixes it; a person needs to look."
     else:
         what = f"Commit {sha[:7]} changes:\n{files_list(files)}"
-    return f"**CI fix round {number}.** Failed on the head commit: {names}.\n\n{what}\n\n{tests}"
+    failed = f"Failed on the head commit: {names}.{f' {note}' if note else ''}"
+    return f"**CI fix round {number}.** {failed}\n\n{what}\n\n{tests}"
+
+
+def rerun_comment(jobs: list[FailedJob], sha: str, count: int, limit: int) -> str:
+    """The comment when flaky jobs are run again instead of fixed: which, why, how often."""
+    lines = [
+        f"**CI rerun {count} of {limit}** on {sha[:7]}. What failed looks like a flaky run, "
+        "not this change, so ticketsmith asked GitHub Actions to run it again instead of "
+        "changing the code:",
+        "",
+    ]
+    for job in jobs:
+        said = f" (the log says: `{job.verdict.evidence}`)" if job.verdict.evidence else ""
+        lines.append(f"- `{job.name}`: {job.verdict.reason}{said}")
+    return "\n".join(lines)
+
+
+def rerun_refused(reason: str) -> str:
+    """What a CI fix round says when GitHub would not rerun a job that looked flaky."""
+    return (
+        f"What failed looked flaky, but GitHub refused to run it again ({reason[:200]}), so "
+        "it is taken as a failure of the change."
+    )
+
+
+def reruns_used_up(names: list[str], limit: int) -> str:
+    """What a CI fix round says of jobs that looked flaky but failed past their reruns."""
+    jobs = ", ".join(f"`{name}`" for name in names)
+    return (
+        f"{jobs} looked flaky but failed again after {limit} reruns on this commit, so it is "
+        "taken as a failure of the change."
+    )
 
 
 def review_round_comment(
