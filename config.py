@@ -13,6 +13,7 @@ from pydantic import (
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from integrations.sandbox import Limits, Sandbox, SandboxMode
+from integrations.uid_leases import UidRange
 from localmodel.layout import Layout
 from temporal import settings as temporal
 
@@ -198,6 +199,10 @@ class Settings(BaseSettings):
     sandbox_max_processes: int = Field(default=256, ge=8)
     sandbox_cpu_seconds: int = Field(default=600, ge=1, description="CPU time per process")
     sandbox_output_mb: int = Field(default=16, ge=1, description="output a run may print")
+    # A root worker runs each command as a uid of its own from this range (no user, container
+    # or other machine-wide use may have them), so the processes limit is per run.
+    sandbox_uid_base: int = Field(default=2_000_000, ge=1000, le=2_000_000_000)
+    sandbox_uid_count: int = Field(default=1024, ge=1, le=65536)
     environment_setup_timeout_seconds: float = Field(default=900, gt=0)
     # Hosts set-up may reach besides the package indexes pip and uv are configured with
     # ("host" or "host:port", comma-separated), e.g. a git host the dependencies come from.
@@ -341,7 +346,8 @@ class Settings(BaseSettings):
             cpu_seconds=self.sandbox_cpu_seconds,
             output_bytes=self.sandbox_output_mb * 1024 * 1024,
         )
-        return Sandbox(mode=self.sandbox, limits=limits)
+        uids = UidRange(base=self.sandbox_uid_base, count=self.sandbox_uid_count)
+        return Sandbox(mode=self.sandbox, limits=limits, uids=uids)
 
     @property
     def emulator_state_dir(self) -> Path:

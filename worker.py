@@ -292,7 +292,11 @@ def check_sandbox(settings: Settings) -> None:
     except SandboxUnavailable as err:
         log.error("worker not started: %s", err)
         raise SystemExit(f"worker not started: {err}") from err
-    log.info("workspace commands run in bubblewrap (no network, limits %s)", sandbox.limits)
+    log.info(
+        "workspace commands run in bubblewrap (no network, limits %s); isolation between runs: %s",
+        sandbox.limits,
+        sandbox.isolation(),
+    )
 
 
 def check_github_app(settings: Settings) -> None:

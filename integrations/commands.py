@@ -89,11 +89,25 @@ async def run_command(
     readable = [*mounts.readable, *([env_dir] if env_dir else [])]
     writable = [root, *mounts.writable]
     jail = Mounts(writable=writable, readable=readable, files=mounts.files)
-    sandbox.give([root])
-    sandbox.give(mounts.writable, always=False)
     env = command_env(root, env_dir, extra_env or {})
     if env.get("HOME") == "/tmp" and not sandbox.sandboxed:
         env["HOME"] = env["TMPDIR"] = str(_scratch(root))
+    async with sandbox.for_run(str(root), timeout_s) as run:
+        run.give([root])
+        run.give(mounts.writable, always=False)
+        return await _jailed(run, argv, root, jail, env, network, timeout_s)
+
+
+async def _jailed(
+    sandbox: Sandbox,
+    argv: list[str],
+    root: Path,
+    jail: Mounts,
+    env: dict[str, str],
+    network: bool,
+    timeout_s: float,
+) -> CommandResult:
+    """Run argv in the sandbox as it stands for this run, bounded by time and output."""
     started = time.monotonic()
     # Our own pipe, not asyncio's: its wait() would hang on unread output after a kill.
     read_end, write_end = os.pipe()
@@ -106,6 +120,8 @@ async def run_command(
             stdout=write_end,
             stderr=write_end,
             start_new_session=True,
+            # What one run builds (an environment) others read, each as a uid of its own.
+            umask=0o022 if sandbox.drops_root else -1,
             preexec_fn=None if sandbox.sandboxed else _rlimits(sandbox.limits),
         )
     except (FileNotFoundError, PermissionError) as err:

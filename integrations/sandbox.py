@@ -4,19 +4,24 @@ Only the system directories (read-only), a private /tmp and the paths a run name
 no network unless asked (environment set-up), its own PID namespace, no capabilities, limits
 by rlimit. Run by root, bubblewrap mounts as root and the command then drops to an unprivileged
 uid inside (limits on processes hold: the kernel exempts root from them; root-owned files stay
-out of reach); run by anyone else, it maps the user into a user namespace without capabilities.
+out of reach): a uid of the run's own (integrations/uid_leases.py), so that the processes limit,
+which the kernel counts per uid, is the run's alone. Run by anyone else, it maps the user into a
+user namespace without capabilities.
 """
 
+import contextlib
 import os
 import shutil
 import subprocess
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
 
+from integrations.uid_leases import Lease, UidRange
+
 SandboxMode = Literal["bwrap", "none"]
-UNPRIVILEGED_UID = 65534  # nobody
+SHARED_UID = 65534  # nobody: environment set-up, and every run when no range is given
 MOUNT_POINT = Path("/run/ticketsmith")
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 # What programs need from /etc; the rest (shadow, keys, the worker's config) stays hidden.
@@ -77,6 +82,10 @@ class Sandbox:
     mode: SandboxMode = "bwrap"
     limits: Limits = Limits()
     bwrap: str = "bwrap"
+    # Where each run's own uid comes from when the worker is root; None: all run as `uid`.
+    uids: UidRange | None = UidRange()
+    uid: int = SHARED_UID
+    names: tuple[Path, Path] | None = None  # passwd and group files naming `uid`
 
     def for_setup(self, timeout_s: float) -> "Sandbox":
         """The same sandbox with room for installers (many threads, large builds)."""
@@ -86,7 +95,38 @@ class Sandbox:
             cpu_seconds=max(self.limits.cpu_seconds, int(timeout_s) * 2),
             output_bytes=self.limits.output_bytes,
         )
-        return Sandbox(mode=self.mode, limits=limits, bwrap=self.bwrap)
+        # Set-up writes its repository's package cache, which all its tickets share: one writer.
+        return replace(self, limits=limits, uids=None, uid=SHARED_UID, names=None)
+
+    @contextlib.asynccontextmanager
+    async def for_run(self, key: str, timeout_s: float) -> AsyncIterator["Sandbox"]:
+        """This sandbox for one run in the workspace `key`: as root, with a uid of its own,
+        held while the block runs (waiting up to `timeout_s` for one)."""
+        if not self.drops_root or self.uids is None:
+            yield self
+            return
+        async with self.uids.lease(key, timeout_s) as lease:
+            yield self._leased(lease)
+
+    def isolation(self) -> str:
+        """How runs are kept from starving each other, for the worker's start line."""
+        per_process = "memory and CPU are limited per process"
+        if not self.sandboxed:
+            return "none: every run is this worker's user and shares its processes limit"
+        if self.drops_root and self.uids is not None:
+            return (
+                f"a uid of its own per run, from {self.uids.describe()} (leases in "
+                f"{self.uids.directory}): each run has its own processes limit; {per_process}"
+            )
+        if self.drops_root:
+            return f"every run as uid {self.uid}: runs share one processes limit; {per_process}"
+        return (
+            "every run as this worker's user in a user namespace: runs share that user's "
+            f"processes limit; {per_process}"
+        )
+
+    def _leased(self, lease: Lease) -> "Sandbox":
+        return replace(self, uids=None, uid=lease.uid, names=(lease.passwd, lease.group))
 
     @property
     def sandboxed(self) -> bool:
@@ -105,7 +145,7 @@ class Sandbox:
         if self.drops_root:
             jail = [self.bwrap, "--unshare-ipc", "--unshare-pid", "--unshare-net"]
             jail += ["--unshare-uts", "--unshare-cgroup-try"]
-            uid = str(UNPRIVILEGED_UID)
+            uid = str(self.uid)
             drop = ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups"]
             drop += ["--inh-caps=-all", "--bounding-set=-all", "--"]
         else:
@@ -115,6 +155,9 @@ class Sandbox:
         if network:
             jail.append("--share-net")
         jail += _system_binds() + ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
+        if self.names is not None and self.drops_root:
+            jail += ["--ro-bind", str(self.names[0]), "/etc/passwd"]
+            jail += ["--ro-bind", str(self.names[1]), "/etc/group"]
         jail += _parents([*mounts.readable, *mounts.writable, *mounts.files.values()])
         for path in mounts.readable:
             jail += ["--ro-bind", str(path), str(path)]
@@ -135,11 +178,11 @@ class Sandbox:
         if not self.drops_root:
             return
         for top in paths:
-            if not always and top.lstat().st_uid == UNPRIVILEGED_UID:
+            if not always and top.lstat().st_uid == self.uid:
                 continue
             for path in [top, *top.rglob("*")] if top.is_dir() else [top]:
-                if path.lstat().st_uid != UNPRIVILEGED_UID:
-                    os.lchown(path, UNPRIVILEGED_UID, UNPRIVILEGED_UID)
+                if path.lstat().st_uid != self.uid:
+                    os.lchown(path, self.uid, self.uid)
 
     def check(self) -> None:
         """Raise SandboxUnavailable with what to do unless a trivial command runs sandboxed."""
@@ -152,11 +195,22 @@ class Sandbox:
                 "`apt-get install bubblewrap`) or set TICKETSMITH_SANDBOX=none to run "
                 "workspace commands unsandboxed"
             )
-        argv = self.wrap(["true"], Path("/"), Mounts(), network=False)
+        try:
+            lease = self.uids.take("check") if self.drops_root and self.uids else None
+        except OSError as err:
+            where = self.uids.directory if self.uids else ""
+            raise SandboxUnavailable(
+                f"cannot keep the sandbox's uid leases in {where}: {err}"
+            ) from err
+        sandbox = self._leased(lease) if lease else self
+        argv = sandbox.wrap(["true"], Path("/"), Mounts(), network=False)
         try:
             done = subprocess.run(argv, capture_output=True, text=True, timeout=30, check=False)
         except (OSError, subprocess.TimeoutExpired) as err:
             raise SandboxUnavailable(f"bubblewrap cannot run here: {err}") from err
+        finally:
+            if lease:
+                lease.release()
         if done.returncode != 0:
             raise SandboxUnavailable(
                 f"bubblewrap cannot create its namespaces here ({done.stderr.strip()}); "

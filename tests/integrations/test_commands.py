@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from harness.processes import until
 from integrations.commands import run_command
-from integrations.sandbox import Limits, Sandbox
-from tests.support.sandboxes import working_sandbox
+from integrations.sandbox import SHARED_UID, Limits, Sandbox
+from tests.support.sandboxes import root_sandbox, working_sandbox
 
 TOKEN = "ghp_s3cr3t-token-value"
 
@@ -86,6 +87,45 @@ async def test_unsandboxed_runs_still_get_cpu_and_memory_limits(tmp_path: Path) 
     loop = await run_command(tmp_path, ["python3", "-c", "while 1: pass"], 60, sandbox=sandbox)
     assert loop.limit == "cpu_time", loop.output
     assert not loop.sandboxed
+
+
+# Holds its run (and so its uid) until the test lets it go, saying who it runs as.
+WHO = """
+import getpass, os, pathlib, time
+pathlib.Path("started").write_text("")
+while not pathlib.Path("go").exists():
+    time.sleep(0.02)
+pathlib.Path("mine").write_text("")
+print(os.getuid(), getpass.getuser())
+"""
+
+
+async def test_runs_at_once_each_run_as_a_uid_of_their_own(tmp_path: Path) -> None:
+    sandbox = root_sandbox()
+    first, second = tmp_path / "ticket-A", tmp_path / "ticket-B"
+    for root in (first, second):
+        root.mkdir()
+    (second / "go").write_text("")
+    held = asyncio.create_task(run_command(first, ["python3", "-c", WHO], 60, sandbox=sandbox))
+
+    async def started() -> bool:
+        assert not held.done(), held.result().output
+        return (first / "started").exists()
+
+    await until(started, 30, "the first run to start")
+    beside = await run_command(second, ["python3", "-c", WHO], 60, sandbox=sandbox)
+    (first / "go").write_text("")
+    one = await held
+    assert one.exit_code == 0 and beside.exit_code == 0, one.output + beside.output
+    runs = [(first, one), (second, beside)]
+    uids = {root: int(result.output.split()[0]) for root, result in runs}
+    assert uids[first] != uids[second]
+    assert SHARED_UID not in uids.values()
+    for root, uid in uids.items():
+        assert (root / "mine").stat().st_uid == uid  # its workspace was given to it
+    assert one.output.split()[1].startswith("ticketsmith-run-")  # getpass finds a name
+    again = await run_command(second, ["python3", "-c", WHO], 60, sandbox=sandbox)
+    assert int(again.output.split()[0]) == uids[second]  # the same workspace, the same uid
 
 
 def _processes_with(marker: str) -> list[int]:
