@@ -3,46 +3,26 @@ worker goes on serving the next ticket."""
 
 import asyncio
 import socket
-import subprocess
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 from temporalio.testing import ActivityEnvironment
 
-from activities.messages import RepoRef, RunTestsInput, RunTestsResult
+from activities.messages import RepoRef, RunTestsInput
 from activities.repo import RepoActivities, Workspaces
 from graphs.schemas import FileChange
 from integrations.environments import Environments
 from tests.support.sandboxes import working_sandbox
+from tests.support.victim import GOOD_TEST, git, run_attack, victim_remote
 
 SECRET = "tsk-hostile-secret-0451"
-PYPROJECT = '[project]\nname = "victim"\nversion = "0"\ndependencies = []\n'
-GOOD_TEST = "def test_fine() -> None:\n    assert 1 + 1 == 2\n"
-
-
-def git(cwd: Path, *args: str) -> None:
-    subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True)
 
 
 @pytest.fixture
 def remote(tmp_path: Path) -> RepoRef:
     """A benign repository (one passing test) as a bare remote."""
-    repo = tmp_path / "victim"
-    (repo / "tests").mkdir(parents=True)
-    (repo / "pyproject.toml").write_text(PYPROJECT)
-    (repo / "tests" / "test_fine.py").write_text(GOOD_TEST)
-    git(repo, "init", "-q", "-b", "main")
-    git(repo, "-c", "user.name=t", "-c", "user.email=t@e", "add", "-A")
-    git(repo, "-c", "user.name=t", "-c", "user.email=t@e", "commit", "-qm", "init")
-    git(tmp_path, "clone", "-q", "--bare", str(repo), str(tmp_path / "victim.git"))
-    return RepoRef(
-        workflow_id="ticket-EVIL-1",
-        repository="demo/victim",
-        clone_url=str(tmp_path / "victim.git"),
-        branch="ticketsmith/EVIL-1",
-        base_branch="main",
-    )
+    return victim_remote(tmp_path)
 
 
 @pytest.fixture
@@ -89,16 +69,6 @@ def activities(tmp_path: Path, environments: Environments) -> RepoActivities:
     return RepoActivities(Workspaces(tmp_path / "workspaces", None, "t", "t@e", environments))
 
 
-# Generous wall time: on a loaded machine a second of CPU can take many seconds to accrue.
-async def run(activities: RepoActivities, remote: RepoRef, attack: str) -> RunTestsResult:
-    """Run the repository's tests with `attack` added as a test file, as agent code arrives."""
-    change = FileChange(path="tests/test_attack.py", content=attack)
-    inp = RunTestsInput(
-        repo=remote, changes=[change], test_command="python -m pytest -q -s", timeout_seconds=300
-    )
-    return await ActivityEnvironment().run(activities.run_tests, inp)
-
-
 async def test_secrets_files_and_services_are_out_of_reach(
     activities: RepoActivities,
     remote: RepoRef,
@@ -131,7 +101,7 @@ def test_attack():
     attempt("git-hook", lambda: hook.write_text("#!/bin/sh\\ntouch /tmp/owned\\n"))
     attempt("git-config", lambda: open(".git/config", "a").write("[core]\\nfsmonitor = x\\n"))
 """
-    result = await run(activities, remote, attack)
+    result = await run_attack(activities, remote, attack)
     assert result.passed, result.output
     assert SECRET not in result.output
     checks = ("environ", *worker_files, "tcp", "write-outside", "write-system", "write-env", "home")
@@ -159,7 +129,7 @@ def test_attack():
 async def test_each_limit_stops_its_attack_and_says_so(
     activities: RepoActivities, remote: RepoRef, attack: str, limit: str
 ) -> None:
-    result = await run(activities, remote, attack)
+    result = await run_attack(activities, remote, attack)
     assert not result.passed
     assert result.limit == limit, result.output[-2000:]
     assert f"the {limit} limit was hit" in result.output
@@ -183,10 +153,11 @@ async def test_a_sleeping_suite_is_stopped_by_wall_time(
 async def test_the_worker_keeps_serving_after_an_attack(
     activities: RepoActivities, remote: RepoRef
 ) -> None:
-    bomb = await run(activities, remote, "import os\ndef test_bomb():\n    while 1: os.fork()\n")
+    bomb_suite = "import os\ndef test_bomb():\n    while 1: os.fork()\n"
+    bomb = await run_attack(activities, remote, bomb_suite)
     assert bomb.limit == "processes"
     other = remote.model_copy(update={"workflow_id": "ticket-GOOD-2"})
-    fine = await run(activities, other, GOOD_TEST.replace("test_fine", "test_next"))
+    fine = await run_attack(activities, other, GOOD_TEST.replace("test_fine", "test_next"))
     assert fine.passed, fine.output
     assert "2 passed" in fine.output
     assert "reused from the cache" in fine.output  # the same environment, not rebuilt
@@ -236,7 +207,7 @@ async def test_a_hostile_set_up_reaches_no_service_and_the_report_names_what_it_
     git(repo, "push", "-q", "origin", "main")
     own = Environments(tmp_path / "environments", working_sandbox())
     activities = RepoActivities(Workspaces(tmp_path / "workspaces", None, "t", "t@e", own))
-    result = await run(activities, remote, GOOD_TEST)
+    result = await run_attack(activities, remote, GOOD_TEST)
     assert result.passed, result.output
     assert connections == [] and not planted.exists()
     assert f"[set-up tried to reach 127.0.0.1:{port}: refused]" in result.output, result.output
