@@ -119,7 +119,13 @@ def test_a_whole_file_given_back_splices_to_the_same_change() -> None:
     assert set(spliced.replaced) == {"LOAN_DAYS", "Library.lend"}
 
 
-def test_what_a_whole_file_answer_drops_stays() -> None:
+def test_a_whole_file_answer_keeps_its_comments_between_statements() -> None:
+    answer = LIBRARY.replace("\n\nclass Library:", "\n# Loans are by title.\nclass Library:")
+    answer += "# the end\n"
+    assert splice_definitions(LIBRARY, answer).content == answer
+
+
+def test_what_a_partial_answer_leaves_out_stays() -> None:
     answer = LIBRARY.split("def overdue_days")[0]
     assert splice_definitions(LIBRARY, answer).content == LIBRARY
 

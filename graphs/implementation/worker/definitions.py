@@ -154,6 +154,7 @@ class _Splicer:
                 self.bound.add(name)
             if isinstance(node, ast.Import | ast.ImportFrom):
                 self.bound |= imported_names(node)
+        self.file_bound = frozenset(self.bound)
 
     def splice(self) -> Spliced:
         """The file with the answer's statements in place."""
@@ -162,9 +163,23 @@ class _Splicer:
             raise SpliceError("the answer holds no code to add or change")
         for node in statements:
             self.place(node)
-        content = self.applied()
+        if self.whole_file():  # what it dropped, moved or commented on is meant so
+            content = self.newline.join(self.answer_lines) + self.newline
+        else:
+            content = self.applied()
         parse(content, "the spliced file")
         return Spliced(content, tuple(self.replaced), tuple(self.added))
+
+    def whole_file(self) -> bool:
+        """Whether the answer is the whole file again: it binds every name the file binds at
+        its top level, imports included."""
+        answer: set[str] = set()
+        for node in self.answer.body:
+            if (name := bound_name(node)) is not None:
+                answer.add(name)
+            if isinstance(node, ast.Import | ast.ImportFrom):
+                answer |= imported_names(node)
+        return bool(self.file_bound) and self.file_bound <= answer
 
     def place(self, node: ast.stmt) -> None:
         """One statement of the answer placed: an import, a definition, an assignment."""
