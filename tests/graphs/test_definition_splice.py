@@ -177,3 +177,11 @@ def test_a_window_grows_to_whole_statements() -> None:
     assert shown.startswith("    def due(self, title: str)")
     assert shown.rstrip().endswith("return (today - due).days")
     compile(__import__("textwrap").dedent(shown.split("\n\n\ndef")[0]), "due.py", "exec")
+
+
+def test_a_module_function_written_as_a_method_keeps_its_parameters() -> None:
+    answer = "def overdue_days(self, due, today):\n    return max(0, (today - due).days)\n"
+    spliced = splice_definitions(LIBRARY, answer)
+    assert "def overdue_days(due, today):\n    return max(0" in spliced.content
+    method = "    def lend(self, title, today):\n        pass\n"
+    assert "def lend(self, title, today)" in splice_definitions(LIBRARY, method).content

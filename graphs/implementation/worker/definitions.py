@@ -239,7 +239,10 @@ class _Splicer:
 
     def replace(self, old: ast.stmt, new: ast.stmt, name: str, indent: str = "") -> None:
         """The file's statement replaced by the answer's, at the old one's indentation."""
-        lines = reindented(source_lines(self.answer_lines, new), new.col_offset, indent)
+        lines = source_lines(self.answer_lines, new)
+        if gained_self(old, new) and isinstance(new, ast.FunctionDef | ast.AsyncFunctionDef):
+            lines = without_first_parameter(lines, new)
+        lines = reindented(lines, new.col_offset, indent)
         end = old.end_lineno or old.lineno
         self.edits.append(_Edit(first_line(old), end, lines))
         self.replaced.append(name)
@@ -333,6 +336,42 @@ class _Splicer:
         for index in reversed(order):
             lines[edits[index].start : edits[index].end] = edits[index].lines
         return self.newline.join(lines) + self.newline
+
+
+def first_parameter(node: ast.stmt) -> ast.arg | None:
+    """A function's first positional parameter."""
+    if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+        return None
+    positional = node.args.posonlyargs + node.args.args
+    return positional[0] if positional else None
+
+
+def gained_self(old: ast.stmt, new: ast.stmt) -> bool:
+    """Whether an answer gave a module-level function a `self` it never had: the small model
+    writes functions as methods, and a call of the function then lacks an argument."""
+    theirs, ours = first_parameter(new), first_parameter(old)
+    return (
+        old.col_offset == 0
+        and isinstance(old, ast.FunctionDef | ast.AsyncFunctionDef)
+        and theirs is not None
+        and theirs.arg == "self"
+        and (ours is None or ours.arg != "self")
+    )
+
+
+def without_first_parameter(
+    lines: list[str], node: ast.FunctionDef | ast.AsyncFunctionDef
+) -> list[str]:
+    """The function's lines without its first parameter (and the comma after it)."""
+    parameter = first_parameter(node)
+    assert parameter is not None and parameter.end_col_offset is not None
+    row = parameter.lineno - 1 - first_line(node)
+    line = lines[row]
+    rest = line[parameter.end_col_offset :]
+    cut = parameter.end_col_offset + (
+        len(rest) - len(rest.lstrip(" ,")) if rest.lstrip().startswith(",") else 0
+    )
+    return [*lines[:row], line[: parameter.col_offset] + line[cut:], *lines[row + 1 :]]
 
 
 def same_header(old: ast.ClassDef, new: ast.ClassDef) -> bool:
