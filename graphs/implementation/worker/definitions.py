@@ -11,9 +11,23 @@ import ast
 import textwrap
 from dataclasses import dataclass
 
+from graphs.implementation.worker.statements import (
+    Definition,
+    bound_name,
+    comments,
+    first_line,
+    gained_self,
+    imported_names,
+    is_docstring,
+    is_main_guard,
+    reindented,
+    same,
+    same_header,
+    source_lines,
+    without_first_parameter,
+)
 from graphs.implementation.worker.window import Window
 
-Definition = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
 # A file this short is rewritten whole: its answer is about the size of the change anyway.
 WHOLE_FILE_MAX_LINES = 20
 # About 1,600 tokens shown: the answer is the change, not the window, so more fits.
@@ -51,78 +65,6 @@ def parse(text: str, what: str) -> ast.Module:
         raise SpliceError(f"{what} does not parse (line {error.lineno}: {error.msg})") from None
     except ValueError as error:
         raise SpliceError(f"{what} does not parse ({error})") from None
-
-
-def first_line(node: ast.stmt) -> int:
-    """The statement's first line (0-based), its decorators included."""
-    decorators = getattr(node, "decorator_list", [])
-    return min([node.lineno, *(d.lineno for d in decorators)]) - 1
-
-
-def source_lines(lines: list[str], node: ast.stmt) -> list[str]:
-    """The statement's lines, decorators included."""
-    return lines[first_line(node) : node.end_lineno]
-
-
-def reindented(lines: list[str], column: int, indent: str) -> list[str]:
-    """Lines written at `column` moved to `indent` (lines shallower keep their text)."""
-    moved = []
-    for line in lines:
-        stripped = line[column:] if line[:column].strip() == "" else line.lstrip()
-        moved.append(indent + stripped if stripped.strip() else "")
-    return moved
-
-
-def bound_name(node: ast.stmt) -> str | None:
-    """The name a definition or a one-name assignment binds."""
-    if isinstance(node, Definition):
-        return node.name
-    if isinstance(node, ast.Assign) and len(node.targets) == 1:
-        target = node.targets[0]
-        return target.id if isinstance(target, ast.Name) else None
-    if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
-        return node.target.id
-    return None
-
-
-def imported_names(node: ast.Import | ast.ImportFrom) -> set[str]:
-    """The names an import binds."""
-    if isinstance(node, ast.Import):
-        return {a.asname or a.name.split(".")[0] for a in node.names}
-    return {a.asname or a.name for a in node.names}
-
-
-def is_main_guard(node: ast.stmt) -> bool:
-    """Whether the statement is `if __name__ == "__main__":`."""
-    if not isinstance(node, ast.If) or not isinstance(node.test, ast.Compare):
-        return False
-    left, comparators = node.test.left, node.test.comparators
-    return (
-        isinstance(left, ast.Name)
-        and left.id == "__name__"
-        and len(comparators) == 1
-        and isinstance(comparators[0], ast.Constant)
-        and comparators[0].value == "__main__"
-    )
-
-
-def is_docstring(node: ast.stmt) -> bool:
-    """Whether the statement is a bare string (a docstring) or a bare `...`."""
-    return (
-        isinstance(node, ast.Expr)
-        and isinstance(node.value, ast.Constant)
-        and (isinstance(node.value.value, str) or node.value.value is Ellipsis)
-    )
-
-
-def same(a: ast.AST, b: ast.AST) -> bool:
-    """Whether two statements are the same code."""
-    return ast.dump(a) == ast.dump(b)
-
-
-def comments(lines: list[str]) -> list[str]:
-    """The comments of some lines, as written."""
-    return [line.split("#", 1)[1].strip() for line in lines if "#" in line]
 
 
 class _Splicer:
@@ -336,51 +278,6 @@ class _Splicer:
         for index in reversed(order):
             lines[edits[index].start : edits[index].end] = edits[index].lines
         return self.newline.join(lines) + self.newline
-
-
-def first_parameter(node: ast.stmt) -> ast.arg | None:
-    """A function's first positional parameter."""
-    if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-        return None
-    positional = node.args.posonlyargs + node.args.args
-    return positional[0] if positional else None
-
-
-def gained_self(old: ast.stmt, new: ast.stmt) -> bool:
-    """Whether an answer gave a module-level function a `self` it never had: the small model
-    writes functions as methods, and a call of the function then lacks an argument."""
-    theirs, ours = first_parameter(new), first_parameter(old)
-    return (
-        old.col_offset == 0
-        and isinstance(old, ast.FunctionDef | ast.AsyncFunctionDef)
-        and theirs is not None
-        and theirs.arg == "self"
-        and (ours is None or ours.arg != "self")
-    )
-
-
-def without_first_parameter(
-    lines: list[str], node: ast.FunctionDef | ast.AsyncFunctionDef
-) -> list[str]:
-    """The function's lines without its first parameter (and the comma after it)."""
-    parameter = first_parameter(node)
-    assert parameter is not None and parameter.end_col_offset is not None
-    row = parameter.lineno - 1 - first_line(node)
-    line = lines[row]
-    rest = line[parameter.end_col_offset :]
-    cut = parameter.end_col_offset + (
-        len(rest) - len(rest.lstrip(" ,")) if rest.lstrip().startswith(",") else 0
-    )
-    return [*lines[:row], line[: parameter.col_offset] + line[cut:], *lines[row + 1 :]]
-
-
-def same_header(old: ast.ClassDef, new: ast.ClassDef) -> bool:
-    """Whether two class statements have the same bases, keywords and decorators."""
-    parts = ("bases", "keywords", "decorator_list")
-    return all(
-        [ast.dump(x) for x in getattr(old, part)] == [ast.dump(x) for x in getattr(new, part)]
-        for part in parts
-    )
 
 
 def answered_by_definitions(path: str, current: str) -> bool:
