@@ -3,8 +3,8 @@
 A worker asked for only the functions, methods and classes it adds or changes writes an
 answer the size of the change; each of its statements replaces the file's statement of the
 same name (a class's members one by one), new ones are added, and the lines it did not
-write stay byte for byte as they were. A whole file given back anyway splices the same way:
-its unchanged statements change nothing.
+write stay byte for byte as they were. A whole file given back anyway (it binds every name
+the file binds) is taken whole: what it moved, removed or commented on is meant.
 """
 
 import ast
