@@ -155,6 +155,7 @@ def test_crlf_files_keep_their_line_endings() -> None:
     [
         ("def broken(:\n    return 1\n", "the answer does not parse (line 1"),
         ('"""Only a docstring."""\n', "holds no code"),
+        ('{"name": "modify", "arguments": {"path": "lib.py"}}\n', "holds no code"),
     ],
 )
 def test_an_answer_that_cannot_be_spliced_says_why(answer: str, says: str) -> None:

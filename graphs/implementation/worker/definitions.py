@@ -18,6 +18,7 @@ from graphs.implementation.worker.statements import (
     first_line,
     gained_self,
     imported_names,
+    is_bare_value,
     is_docstring,
     is_main_guard,
     reindented,
@@ -100,7 +101,7 @@ class _Splicer:
 
     def splice(self) -> Spliced:
         """The file with the answer's statements in place."""
-        statements = [node for node in self.answer.body if not is_docstring(node)]
+        statements = [node for node in self.answer.body if not is_bare_value(node)]
         if not statements:
             raise SpliceError("the answer holds no code to add or change")
         for node in statements:
@@ -218,7 +219,7 @@ class _Splicer:
             self.replaced.append(old.name)
         members = {name: m for m in old.body if (name := bound_name(m)) is not None}
         for member in new.body:
-            if is_docstring(member) or isinstance(member, ast.Pass):  # a placeholder
+            if is_bare_value(member) or isinstance(member, ast.Pass):  # a placeholder
                 continue
             if any(self.unchanged(kept, member) for kept in old.body):
                 continue

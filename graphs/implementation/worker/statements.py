@@ -68,6 +68,14 @@ def is_docstring(node: ast.stmt) -> bool:
     )
 
 
+def is_bare_value(node: ast.stmt) -> bool:
+    """Whether the statement is a value that does nothing (a docstring, `...`, a dict or a
+    list written as a statement): an answer's JSON or prose, never a change."""
+    return isinstance(node, ast.Expr) and isinstance(
+        node.value, ast.Constant | ast.Dict | ast.List | ast.Tuple | ast.Set
+    )
+
+
 def same(a: ast.AST, b: ast.AST) -> bool:
     """Whether two statements are the same code."""
     return ast.dump(a) == ast.dump(b)
