@@ -25,6 +25,7 @@ import statistics
 import sys
 import tempfile
 import time
+import traceback
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -239,16 +240,22 @@ async def ablate(args: argparse.Namespace, model: BaseChatModel | None) -> list[
             )  # fmt: skip
             for ticket in tickets:
                 for step in args.steps:
-                    run = await run_loop(
-                        chat, ticket, step, seed, args.max_revisions, Path(scratch)
-                    )
+                    try:
+                        run = await run_loop(
+                            chat, ticket, step, seed, args.max_revisions, Path(scratch)
+                        )
+                    except Exception as error:  # one run's crash is its row, not the bench's end
+                        trace = "".join(traceback.format_exception(error))
+                        run = LoopRun(ticket.name, step, seed, False, 0, 0, 0, 0, 0.0, trace)
+                        print(f"seed {seed}  {ticket.name} {step}: the loop failed\n{trace}")
                     runs.append(run)
                     write_figures(runs, args, args.path)
                     print(
                         f"seed {seed}  {ticket.name:<20}{step:<18}"
                         f"{'resolved' if run.resolved else 'not resolved':<14}"
                         f"hidden {run.hidden_passed}/{run.hidden_total}  "
-                        f"{run.revisions} rev  {run.tokens:,} tokens  {run.seconds:.0f} s",
+                        f"{run.revisions} rev  {run.tokens:,} tokens  {run.seconds:.0f} s"
+                        f"  (source {ticket.source_size()[0]:,} lines)",
                         flush=True,
                     )
     print(f"\n{tables(runs, args.steps, [t.name for t in tickets])}")

@@ -112,3 +112,19 @@ def test_the_test_split_is_never_ablated(
     assert not list(tmp_path.iterdir())
     dev = {t.name for t in dev_tickets([])}
     assert dev == {t.name for t in load_splits().tickets_of(DEV, load_tickets())}
+
+
+def test_a_run_that_crashes_is_its_own_row_and_the_bench_goes_on(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def crash(*args: object) -> LoopRun:
+        raise RuntimeError("the worker fell over")
+
+    monkeypatch.setattr("bench.ablation.run_loop", crash)
+    argv = ["--model", "offline", "--steps", "defaults,whole-files", "slug-separator"]
+    assert cli(argv, results_dir=tmp_path) == 0
+    assert "the loop failed" in capsys.readouterr().out
+    (figures,) = tmp_path.glob("*-ablation.json")
+    kept = json.loads(figures.read_text())["results"]
+    assert [r["step"] for r in kept] == ["defaults", "whole-files"]
+    assert all("RuntimeError: the worker fell over" in r["notes"] for r in kept)

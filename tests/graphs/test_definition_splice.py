@@ -186,3 +186,10 @@ def test_a_module_function_written_as_a_method_keeps_its_parameters() -> None:
     assert "def overdue_days(due, today):\n    return max(0" in spliced.content
     method = "    def lend(self, title, today):\n        pass\n"
     assert "def lend(self, title, today)" in splice_definitions(LIBRARY, method).content
+
+
+def test_a_window_near_the_top_of_a_file_that_opens_with_comments() -> None:
+    content = "# Licensed as it is.\n# Keep this line.\n\n" + LIBRARY
+    lines = content.splitlines(keepends=True)
+    window = statement_window(content, Window(1, 4, len(lines), ""))
+    assert window.start == 0 and window.text.startswith("# Licensed")

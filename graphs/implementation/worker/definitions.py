@@ -300,12 +300,12 @@ def statement_window(content: str, window: Window) -> Window:
         return window
     lines = content.splitlines(keepends=True)
     tree = ast.parse(content)
-    starts = {len(lines)}
+    starts = {0, len(lines)}  # the top: comments or a shebang may come before any statement
     for node in tree.body:
         starts.add(first_line(node))
         if isinstance(node, ast.ClassDef):
             starts.update(first_line(member) for member in node.body)
-    start = max(line for line in starts if line <= window.start) if window.start else 0
+    start = max(line for line in starts if line <= window.start)
     end = min(line for line in starts if line >= window.end)
     return Window(start, end, len(lines), "".join(lines[start:end]))
 
