@@ -22,34 +22,36 @@ from harness.local_tester import LocalTester
 from tests.graphs.conftest import write_tree
 from tests.graphs.test_implementation_loop import Reply, file_answer, team, verdict
 
-UNITS = "thermo/units.py"
+BEDS = "garden/beds.py"
 BUGGY = (
-    "class Reading:\n"
-    "    def __init__(self, celsius):\n"
-    "        self.celsius = celsius\n\n\n"
-    "def to_fahrenheit(celsius):\n"
-    "    return celsius * 9 / 5\n\n\n"
+    "class Bed:\n"
+    "    def __init__(self, width):\n"
+    "        self.width = width\n\n\n"
+    "def plants_per_row(width):\n"
+    "    return width // 30\n\n\n"
     "def parse(text):\n"
     "    return float(text)\n"
 )
-FIXED = BUGGY.replace("celsius * 9 / 5\n", "celsius * 9 / 5 + 32\n")
+FIXED = BUGGY.replace("width // 30\n", "width // 30 + 1\n")
 REPO = {
-    "thermo/__init__.py": "",
-    UNITS: BUGGY,
-    "tests/test_units.py": "from thermo.units import parse\n\n\n"
+    "garden/__init__.py": "",
+    BEDS: BUGGY,
+    "tests/test_beds.py": "from garden.beds import parse\n\n\n"
     "def test_parse():\n    assert parse('1.5') == 1.5\n",
 }
 TICKET = TicketContext(
-    key="THERM-2",
-    summary="Fahrenheit readings are 32 degrees low",
-    description="Freezing shows as 0 °F.",
-    acceptance_criteria="- Freezing is 32 °F and boiling 212 °F.\n- Bad text is still refused.",
+    key="BED-2",
+    summary="Rows get one plant too few",
+    description="A 60 cm row shows room for 2 plants; there is room for 3.",
+    acceptance_criteria=(
+        "- A 60 cm row holds 3 plants and a 90 cm row 4.\n- Bad text is still refused."
+    ),
 )
-CONTRACT = Contract(path=UNITS, signature="def to_kelvin(celsius) -> float", behaviour="K")
+CONTRACT = Contract(path=BEDS, signature="def spacing_cm(kind) -> int", behaviour="cm")
 PLAN = Plan(
     version=1,
-    summary="Add the offset.",
-    files=[PlannedFile(path=UNITS, action="modify", purpose="Add 32 after scaling.")],
+    summary="Count the first plant.",
+    files=[PlannedFile(path=BEDS, action="modify", purpose="Count the plant at the row's start.")],
     test_plan=["python -m pytest -q"],
     risks=[],
     markdown="# Plan",
@@ -63,35 +65,33 @@ def where(tmp_path: Path) -> Where:
 
 
 def test_a_check_is_a_test_importing_what_it_calls_inside_itself(tmp_path: Path) -> None:
-    check = Check(criterion=1, call="to_fahrenheit(100)", returns="212.0")
+    check = Check(criterion=1, call="plants_per_row(90)", returns="4.0")
     test = check_test(check, 3, where(tmp_path))
     assert test.name == "test_check_3_criterion_1"
     assert test.source == (
         "def test_check_3_criterion_1():\n"
-        "    from thermo.units import to_fahrenheit\n"
-        "    assert to_fahrenheit(100) == pytest.approx(212.0)\n"
+        "    from garden.beds import plants_per_row\n"
+        "    assert plants_per_row(90) == pytest.approx(4.0)\n"
     )
 
 
 def test_setup_errors_and_a_promised_function(tmp_path: Path) -> None:
-    check = Check(
-        criterion=2, setup="r = Reading(-300)", call="to_kelvin(r.celsius)", raises="ValueError"
-    )
+    check = Check(criterion=2, setup="b = Bed(-5)", call="spacing_cm(b.width)", raises="ValueError")
     source = check_test(check, 1, where(tmp_path)).source
-    assert "    from thermo.units import Reading\n" in source
-    assert "    from thermo.units import to_kelvin\n" in source  # the contract's module
-    assert "    r = Reading(-300)\n    with pytest.raises(ValueError):\n" in source
+    assert "    from garden.beds import Bed\n" in source
+    assert "    from garden.beds import spacing_cm\n" in source  # the contract's module
+    assert "    b = Bed(-5)\n    with pytest.raises(ValueError):\n" in source
 
 
 def test_a_module_named_in_the_call_is_imported(tmp_path: Path) -> None:
-    check = Check(criterion=1, call="thermo.units.parse('2')", returns="2.0")
-    assert "    import thermo\n" in check_test(check, 1, where(tmp_path)).source
+    check = Check(criterion=1, call="garden.beds.parse('2')", returns="2.0")
+    assert "    import garden\n" in check_test(check, 1, where(tmp_path)).source
 
 
 @pytest.mark.parametrize(
     ("check", "says"),
     [
-        (Check(criterion=1, call="to_rankine(1)", returns="1"), "reads `to_rankine`, which"),
+        (Check(criterion=1, call="rows_needed(1)", returns="1"), "reads `rows_needed`, which"),
         (Check(criterion=1, call="parse('x')"), "either the value returned or the error"),
         (Check(criterion=1, call="parse(", returns="1"), "its call is not Python"),
         (Check(criterion=1, call="parse('x')", raises="not an error"), "not an exception"),
@@ -103,7 +103,7 @@ def test_a_check_that_cannot_be_a_test_says_why(tmp_path: Path, check: Check, sa
 
 
 def test_the_same_check_twice_is_one_test(tmp_path: Path) -> None:
-    check = Check(criterion=1, call="to_fahrenheit(0)", returns="32")
+    check = Check(criterion=1, call="plants_per_row(60)", returns="3")
     tests, dropped = check_tests(Checks(checks=[check, check]), where(tmp_path))
     assert len(tests) == 1 and dropped == []
 
@@ -117,20 +117,20 @@ async def test_checks_are_kept_as_they_behave_on_the_original_code(tmp_path: Pat
     repo = write_tree(tmp_path / "repo", REPO)
     tester = LocalTester(repo, tmp_path / "runs", "python -m pytest -q")
     listed = [
-        {"criterion": 1, "call": "to_fahrenheit(0)", "returns": "32"},  # fails: kept
-        {"criterion": 1, "call": "to_fahrenheit(100)", "returns": "212"},  # fails: kept
-        {"criterion": 1, "call": "to_fahrenheit(0) * 0", "returns": "0"},  # passes: dropped
+        {"criterion": 1, "call": "plants_per_row(60)", "returns": "3"},  # fails: kept
+        {"criterion": 1, "call": "plants_per_row(90)", "returns": "4"},  # fails: kept
+        {"criterion": 1, "call": "plants_per_row(60) * 0", "returns": "0"},  # passes: dropped
         {"criterion": 2, "call": "parse('warm')", "raises": "ValueError", "holds_already": True},
         {"criterion": 2, "call": "parse('1')", "raises": "ValueError", "holds_already": True},
-        {"criterion": 2, "call": "to_celsius(1)", "returns": "1"},  # resolves nowhere
+        {"criterion": 2, "call": "rows_needed(1)", "returns": "1"},  # resolves nowhere
     ]
 
     def handle(task: str, inputs: dict[str, Any], messages: list[BaseMessage]) -> Reply:
         if task == "acceptance_checks":
-            assert "1. Freezing is 32 °F and boiling 212 °F." in messages[-1].text
-            assert "to_kelvin(celsius)" in messages[-1].text  # the contract
+            assert "1. A 60 cm row holds 3 plants and a 90 cm row 4." in messages[-1].text
+            assert "spacing_cm(kind)" in messages[-1].text  # the contract
             return checks_answer(listed)
-        return verdict(True) if task == "review" else file_answer(UNITS, FIXED)
+        return verdict(True) if task == "review" else file_answer(BEDS, FIXED)
 
     result = await implement_plan(
         team(handle), repo, TICKET, PLAN, None, tester=tester, max_revisions=2,
@@ -143,10 +143,10 @@ async def test_checks_are_kept_as_they_behave_on_the_original_code(tmp_path: Pat
     assert "test_check_3" not in module and "test_check_5" not in module
     assert "test_check_6" not in module
     assert "3 of 6 checks kept, 2 failing on the original code as they should" in result.notes
-    assert "check 6 left out: it reads `to_celsius`" in result.notes
+    assert "check 6 left out: it reads `rows_needed`" in result.notes
     assert "test_check_3_criterion_1 left out: it passes on the original code" in result.notes
     assert "test_check_5_criterion_2 left out: it says this holds already" in result.notes
-    assert changes[UNITS] == FIXED and result.tests_passed
+    assert changes[BEDS] == FIXED and result.tests_passed
 
 
 async def test_no_check_of_the_change_failing_keeps_no_test_module(tmp_path: Path) -> None:
@@ -157,7 +157,7 @@ async def test_no_check_of_the_change_failing_keeps_no_test_module(tmp_path: Pat
     def handle(task: str, inputs: dict[str, Any], messages: list[BaseMessage]) -> Reply:
         if task == "acceptance_checks":
             return checks_answer(listed)
-        return verdict(True) if task == "review" else file_answer(UNITS, FIXED)
+        return verdict(True) if task == "review" else file_answer(BEDS, FIXED)
 
     result = await implement_plan(
         team(handle), repo, TICKET, PLAN, None, tester=tester, max_revisions=1,
