@@ -14,7 +14,7 @@ from config import Settings, connect_temporal
 from temporal.connection import TemporalConfigError
 from tickets.launch import LaunchError, start_ticket, ticket_input, web_ui_link, workflow_id
 from tickets.routing import TicketFacts
-from workflows.budget import dollars_in
+from vocabulary.amounts import dollars_in
 from workflows.messages import BudgetInput, HumanInputAccepted, TicketStatus
 
 if TYPE_CHECKING:

@@ -3,7 +3,7 @@ recorded, and the words for a run that did not complete. Shared by the HTTP and 
 
 from typing import Any
 
-from workflows.ticket_states import Phase, Status
+from vocabulary.ticket_states import Phase, Status
 
 # The statuses a ticket ends with.
 ENDED = {

@@ -21,7 +21,7 @@ from temporalio.service import RPCError, RPCStatusCode
 from cli.endings import ended_message, ended_status, recorded
 from temporal.http_api import never_started, no_worker_answered
 from tickets.launch import workflow_id
-from workflows.failures import failure_in_words
+from vocabulary.failures import failure_in_words
 from workflows.messages import Phase, Status, TicketResult, TicketStatus
 
 PHASE = SearchAttributeKey.for_keyword("Phase")

@@ -6,7 +6,7 @@ from cli.status_json import StatusJson, result_status
 from cli.terminal import CommandError
 from temporal import http_api as api
 from temporal.settings import TemporalEndpoints
-from workflows.ticket_states import Phase, Status
+from vocabulary.ticket_states import Phase, Status
 
 
 def ticket_status(settings: TemporalEndpoints, key: str) -> StatusJson:

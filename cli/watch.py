@@ -24,7 +24,7 @@ from graphs import cost_text
 from graphs.test_summary import tests_line
 from temporal import http_api as api
 from temporal.settings import TemporalEndpoints
-from workflows.ticket_states import Phase, Status
+from vocabulary.ticket_states import Phase, Status
 
 if TYPE_CHECKING:  # annotations only: the command line shows the JSON, building no models
     from workflows.status_messages import TicketStatus

@@ -1,6 +1,6 @@
 """Worker metrics: the Temporal runtime's Prometheus endpoint and ticketsmith's own instruments.
 
-Names are listed in the README ("Metrics"); the workflow-side ones live in `workflows/metrics.py`.
+Names are listed in the README ("Metrics"); the workflow's own is named in `vocabulary/metrics.py`.
 """
 
 import asyncio
@@ -13,8 +13,8 @@ from temporalio.client import Client
 from temporalio.common import MetricMeter, SearchAttributeKey
 from temporalio.runtime import PrometheusConfig, Runtime, TelemetryConfig
 
-from workflows.messages import Phase, Status
-from workflows.metrics import HUMAN_WAIT
+from vocabulary.metrics import HUMAN_WAIT
+from vocabulary.ticket_states import Phase, Status
 
 TICKETS = "ticketsmith_tickets"
 MODEL_TOKENS = "ticketsmith_model_tokens"  # exported with the `_total` suffix

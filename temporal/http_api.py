@@ -13,7 +13,7 @@ import urllib.request
 from typing import Any
 
 from temporal.settings import TemporalEndpoints
-from workflows.failure_texts import sentence, stopped_in_words
+from vocabulary.failure_words import sentence, stopped_in_words
 
 CONNECT_SECONDS = 2.0
 RUN_STATE_PREFIX = "WORKFLOW_EXECUTION_STATUS_"

@@ -1,7 +1,9 @@
 """The product's modules import one another in one direction: no circles, no test code (nor
-do the benches and the harness they share with the tests)."""
+do the benches and the harness they share with the tests); the shared words are a leaf, and the
+layers below the workflows never import them."""
 
 import ast
+from collections.abc import Callable
 from pathlib import Path
 
 from config import ROOT
@@ -9,9 +11,13 @@ from config import ROOT
 PACKAGES = (
     "workflows", "activities", "graphs", "integrations", "webhooks", "emulators", "localmodel",
     "embedded", "observability", "encryption", "tickets", "cli", "temporal", "toolserver",
-    "research", "faults", "access",
+    "research", "faults", "access", "vocabulary",
 )  # fmt: skip
 TOP_MODULES = ("config", "worker", "starter")
+# The words and enums every layer reads; they import nothing of the product.
+LEAF = "vocabulary"
+# Layers the workflows stand on: they read the shared words from the leaf, never `workflows`.
+BELOW_THE_WORKFLOWS = ("temporal", "observability")
 
 
 def product_modules() -> dict[str, Path]:
@@ -133,16 +139,43 @@ def test_benches_and_the_harness_never_import_the_tests() -> None:
     assert importers_of_the_tests(paths) == [], "move what both need into harness/"
 
 
-def test_the_tool_server_does_not_import_the_emulators() -> None:
-    graph = import_graph()
-    leaks = {
+def in_package(name: str, packages: tuple[str, ...] | str) -> bool:
+    """Whether the dotted module name is one of `packages` or inside one."""
+    roots = (packages,) if isinstance(packages, str) else packages
+    return any(name == root or name.startswith(f"{root}.") for root in roots)
+
+
+def imports_where(importer: Callable[[str], bool], imported: Callable[[str], bool]) -> set[str]:
+    """Each `a -> b` where a product module `importer` accepts imports one `imported` accepts."""
+    return {
         f"{name} -> {target}"
-        for name, targets in graph.items()
-        if name.startswith("toolserver")
+        for name, targets in import_graph().items()
+        if importer(name)
         for target in targets
-        if target.startswith("emulators")
+        if imported(target)
     }
+
+
+def test_the_tool_server_does_not_import_the_emulators() -> None:
+    leaks = imports_where(
+        lambda name: in_package(name, "toolserver"), lambda target: in_package(target, "emulators")
+    )
     assert leaks == set(), "share what both need in a package of its own (as `faults/`)"
+
+
+def test_the_vocabulary_imports_nothing_of_the_product() -> None:
+    leaks = imports_where(
+        lambda name: in_package(name, LEAF), lambda target: not in_package(target, LEAF)
+    )
+    assert leaks == set(), "the vocabulary is a leaf: move what it needs into it, or leave it out"
+
+
+def test_the_layers_below_the_workflows_never_import_them() -> None:
+    leaks = imports_where(
+        lambda name: in_package(name, BELOW_THE_WORKFLOWS),
+        lambda target: in_package(target, "workflows"),
+    )
+    assert leaks == set(), "read phases, statuses and failure words from the vocabulary"
 
 
 def test_a_circle_is_found_and_named() -> None:

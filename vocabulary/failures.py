@@ -1,8 +1,8 @@
-"""Why a ticket stopped, read from Temporal's chain of exceptions (the words: failure_texts)."""
+"""Why a ticket stopped, read from Temporal's chain of exceptions (the words: failure_words)."""
 
 from temporalio.exceptions import ActivityError, TimeoutError
 
-from workflows.failure_texts import stopped_in_words
+from vocabulary.failure_words import stopped_in_words
 
 
 def failure_in_words(err: BaseException) -> str:

@@ -1,4 +1,5 @@
-"""Metrics the ticket workflow records through `workflow.metric_meter()` (replay-safe)."""
+"""The metric the ticket workflow records through `workflow.metric_meter()` (replay-safe), named
+once for the workflow and the worker's exporter."""
 
 from datetime import timedelta
 

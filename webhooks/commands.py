@@ -3,7 +3,7 @@
 import re
 from collections.abc import Sequence
 
-from workflows.budget import dollars_in
+from vocabulary.amounts import dollars_in
 from workflows.messages import (
     AnswerInput,
     ApprovalInput,

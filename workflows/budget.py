@@ -1,6 +1,5 @@
 """A ticket's limits on model use: its token budget and its cost cap, and raising them."""
 
-import re
 from enum import StrEnum
 
 from graphs.cost import ModelCost, money
@@ -9,10 +8,6 @@ from workflows.status_messages import TicketStatus
 
 # The cost cap pauses a ticket; histories from before it never did.
 COST_CAP = "cost-cap"
-# `+$5`, or `+5usd` where a shell would read `$5` as a variable.
-DOLLARS = re.compile(
-    r"\+?(?:\$(?P<number>\d[\d,]*(?:\.\d+)?)|(?P<usd>\d[\d,]*(?:\.\d+)?)usd)", re.IGNORECASE
-)
 
 
 class Limit(StrEnum):
@@ -20,12 +15,6 @@ class Limit(StrEnum):
 
     TOKENS = "token budget"
     COST = "cost cap"
-
-
-def dollars_in(amount: str) -> float | None:
-    """The dollars in `+$5` (or `$2.50`, `+5usd`); None when the amount is not in dollars."""
-    found = DOLLARS.fullmatch(amount.strip())
-    return float((found["number"] or found["usd"]).replace(",", "")) if found else None
 
 
 def spend(status: TicketStatus, tokens: int, cost: ModelCost) -> None:

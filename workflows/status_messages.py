@@ -12,7 +12,7 @@ from activities.secret_findings import SecretFinding
 from graphs.cost import ModelCost
 from graphs.progress import ImplementationProgress
 from graphs.question import Question
-from workflows.ticket_states import Phase, Status
+from vocabulary.ticket_states import Phase, Status
 
 
 class CheckState(BaseModel):

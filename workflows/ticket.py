@@ -13,9 +13,9 @@ from temporalio.exceptions import (
 )
 
 with workflow.unsafe.imports_passed_through():
+    from vocabulary.failures import failure_in_words
     from workflows.approvals import Approvals
     from workflows.budget import COST_CAP, Limit, awaited, limit_reached, paused_notice, spend
-    from workflows.failures import failure_in_words
     from workflows.handlers import HumanHandlers
     from workflows.implementation import ImplementationWorkflow
     from workflows.messages import (

@@ -7,8 +7,8 @@ from datetime import datetime, timedelta
 from temporalio import workflow
 
 with workflow.unsafe.imports_passed_through():
+    from vocabulary.metrics import record_human_wait
     from workflows.messages import Status, WaitPolicy
-    from workflows.metrics import record_human_wait
     from workflows.outbox import Outbox
 
 

@@ -32,8 +32,8 @@ from observability.metrics import (
     metrics_runtime,
     ticket_query,
 )
+from vocabulary.metrics import HUMAN_WAIT, record_human_wait
 from workflows.messages import Phase, Status
-from workflows.metrics import HUMAN_WAIT, record_human_wait
 
 
 def buffered() -> tuple[Runtime, MetricBuffer]:

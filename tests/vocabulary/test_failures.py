@@ -9,7 +9,7 @@ from temporalio.exceptions import (
     TimeoutType,
 )
 
-from workflows.failures import failure_in_words
+from vocabulary.failures import failure_in_words
 from workflows.policies import LLM_RETRY, TEST_RETRY
 
 
