@@ -3,11 +3,11 @@
 from graphs.implementation.diagnose.stated_errors import stated_errors, unraised_errors
 
 CRITERIA = [
-    "`total(discount=10)` on a cart worth 200.0 returns 180.0.",
-    "A discount below 0 or above 100 raises ValueError.",
+    "`brightness(level=10)` on a lamp of 200.0 lumens returns 20.0.",
+    "A level below 0 or above 100 raises ValueError.",
     "Unknown units still raise KeyError.",
 ]
-PLAIN = "def total(lines, discount=0):\n    return sum(lines) * (100 - discount) / 100\n"
+PLAIN = "def brightness(lumens, level=0):\n    return lumens * level / 100\n"
 
 
 def test_the_errors_stated_are_those_the_change_must_raise_not_those_it_raises_already() -> None:
@@ -20,14 +20,14 @@ def test_a_stated_error_no_source_raises_is_named_with_its_criterion() -> None:
 
 
 def test_a_raise_of_the_error_or_of_a_subclass_anywhere_in_the_sources_counts() -> None:
-    raising = "def check(discount):\n    if discount < 0:\n        raise ValueError(discount)\n"
+    raising = "def check(level):\n    if level < 0:\n        raise ValueError(level)\n"
     assert unraised_errors(CRITERIA, [PLAIN, raising]) == []
     subclass = (
-        "class DiscountError(ValueError):\n    pass\n\n\n"
-        "def check(discount):\n    raise errors.DiscountError('bad') from None\n"
+        "class LevelError(ValueError):\n    pass\n\n\n"
+        "def check(level):\n    raise errors.LevelError('bad') from None\n"
     )
     assert unraised_errors(CRITERIA, [PLAIN, subclass]) == []
-    other = "def check(discount):\n    raise TypeError(discount)\n"
+    other = "def check(level):\n    raise TypeError(level)\n"
     assert unraised_errors(CRITERIA, [other]) == [("ValueError", CRITERIA[1])]
 
 
