@@ -87,18 +87,18 @@ async def test_a_function_another_module_defines_is_not_asked_for(
 
 
 def test_only_module_functions_the_ticket_names_are_lacking() -> None:
-    path = "shop/cart.py"
+    path = "library/loans.py"
     contracts = [
-        Contract(path=path, signature="def total(self, discount: float = 0)", behaviour=""),
-        Contract(path=path, signature="Cart.clear()", behaviour=""),
-        Contract(path=path, signature="apply_discount(total, percent) -> float", behaviour=""),
+        Contract(path=path, signature="def renew(self, days: int = 14)", behaviour=""),
+        Contract(path=path, signature="Loan.close()", behaviour=""),
+        Contract(path=path, signature="late_fee(days, per_day) -> float", behaviour=""),
         Contract(path=path, signature="helper(x)", behaviour="not named by the ticket"),
-        Contract(path="shop/other.py", signature="refund(order)", behaviour=""),
+        Contract(path="library/other.py", signature="reserve(book)", behaviour=""),
     ]
-    words = {"total", "clear", "apply_discount", "refund", "discount"}
-    source = "class Cart:\n    def add(self, price):\n        pass\n"
+    words = {"renew", "close", "late_fee", "reserve", "days"}
+    source = "class Loan:\n    def start(self, book):\n        pass\n"
     lacking = lacking_functions(contracts, path, source, words)
-    assert [c.signature for c in lacking] == ["apply_discount(total, percent) -> float"]
+    assert [c.signature for c in lacking] == ["late_fee(days, per_day) -> float"]
     assert lacking_functions(contracts, path, "def broken(:\n", words) == []
 
 
