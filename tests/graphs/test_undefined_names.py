@@ -23,7 +23,7 @@ from tests.graphs.test_implementation_loop import (
     verdict,
 )
 
-CART = """\
+KENNEL = """\
 import math
 
 
@@ -31,10 +31,10 @@ def helper():
     return 1
 
 
-class Cart:
-    def total(self, discount: float = 0) -> float:
-        if discount:
-            price = line.price
+class Kennel:
+    def fee(self, nights: float = 0) -> float:
+        if nights:
+            price = dog.price
         s = 1
 
         def inner():
@@ -49,8 +49,8 @@ def named(source: str) -> list[tuple[str, str, int]]:
 
 
 def test_names_read_where_nothing_binds_them_are_found_with_their_function_and_line() -> None:
-    found = [("line", "total", 11), ("undefined_thing", "inner", 15), ("missing", "total", 17)]
-    assert named(CART) == found
+    found = [("dog", "fee", 11), ("undefined_thing", "inner", 15), ("missing", "fee", 17)]
+    assert named(KENNEL) == found
 
 
 def test_names_bound_anywhere_in_the_module_or_by_python_are_not_undefined() -> None:
