@@ -9,15 +9,15 @@ from graphs.planning.triage import reads_as_question
 from graphs.schemas import Analysis, Requirements, TicketContext
 
 QUESTION = TicketContext(
-    key="CENT-1",
-    summary="Is the export rounding half cents down on purpose?",
-    description="A line of 0.125 is 12 cents in the export. Is this a bug, or is it meant to "
+    key="WEEK-1",
+    summary="Is the planner showing 30 December as week 1 on purpose?",
+    description="30 December 2024 is in week 1 in the planner. Is this a bug, or is it meant to "
     "work like that? I don't want anything changed if it is correct.",
 )
-ANSWER = "It is intended: to_cents rounds a half cent to the even cent, as the bank does."
+ANSWER = "It is intended: week_number counts ISO weeks, and that week holds 2 January."
 CHANGE_PLAN = {
-    "summary": "Round half up.",
-    "files": [{"path": "calc/ops.py", "action": "modify", "purpose": "Round half up."}],
+    "summary": "Count weeks from 1 January.",
+    "files": [{"path": "calc/ops.py", "action": "modify", "purpose": "Count from 1 January."}],
     "test_plan": [],
     "risks": [],
     "answer": "",
@@ -27,7 +27,7 @@ CHANGE_PLAN = {
 def triage(needs_change: bool, answer: str = "") -> str:
     return json.dumps(
         {
-            "asks_for": "Whether the rounding is intended.",
+            "asks_for": "Whether the week numbering is intended.",
             "needs_change": needs_change,
             "answer": answer,
         }
@@ -36,10 +36,10 @@ def triage(needs_change: bool, answer: str = "") -> str:
 
 def test_only_a_question_that_asks_to_change_nothing_reads_as_one() -> None:
     assert reads_as_question(QUESTION, None)
-    bug = QUESTION.model_copy(update={"description": "Why does 0.125 give 12? Please fix it."})
+    bug = QUESTION.model_copy(update={"description": "Why is 30 December week 1? Please fix it."})
     assert not reads_as_question(bug, None)
     told = Requirements(
-        requirements=[], acceptance_criteria=[], answers=["Please don't change the export."]
+        requirements=[], acceptance_criteria=[], answers=["Please don't change the planner."]
     )
     assert reads_as_question(bug, told)
     for wish in [
@@ -48,7 +48,7 @@ def test_only_a_question_that_asks_to_change_nothing_reads_as_one() -> None:
         "The module stays as it is.",
         "We only need to know whether it is right.",
     ]:
-        asked = bug.model_copy(update={"description": f"Is 0.125 meant to give 12? {wish}"})
+        asked = bug.model_copy(update={"description": f"Is 30 December meant to be week 1? {wish}"})
         assert reads_as_question(asked, None), wish
     refactor = QUESTION.model_copy(
         update={
@@ -58,7 +58,7 @@ def test_only_a_question_that_asks_to_change_nothing_reads_as_one() -> None:
     )
     assert not reads_as_question(refactor, None)  # it asks for a change, not about intent
     statement = QUESTION.model_copy(
-        update={"summary": "Round half up", "description": "Leave the rest as it is."}
+        update={"summary": "Count weeks from 1 January", "description": "Leave the rest as it is."}
     )
     assert not reads_as_question(statement, None)  # it asks nothing
 
