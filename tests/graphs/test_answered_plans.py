@@ -6,9 +6,9 @@ from graphs.models import ScriptedChatModel
 from graphs.planning import create_plan
 from graphs.schemas import Analysis, Plan, PlannedFile, TicketContext
 
-ANSWER = "It is intended: to_cents rounds half a cent to the even cent, as the bank does."
-QUESTION = {"summary": "Explain the rounding.", "files": [], "test_plan": [], "risks": []}
-CHANGE = PlannedFile(path="calc/ops.py", action="modify", purpose="Round half up.")
+ANSWER = "It is intended: week_number counts ISO weeks, as the printed calendars do."
+QUESTION = {"summary": "Explain the week numbers.", "files": [], "test_plan": [], "risks": []}
+CHANGE = PlannedFile(path="calc/ops.py", action="modify", purpose="Count from 1 January.")
 
 
 def plan(answer: str = "", files: list[PlannedFile] | None = None) -> Plan:
@@ -30,7 +30,7 @@ async def test_the_model_answering_plans_no_change(
     ticket: TicketContext, analysis: Analysis
 ) -> None:
     model = ScriptedChatModel([json.dumps({**QUESTION, "answer": f"{ANSWER}\nSecond line."})])
-    asked = ticket.model_copy(update={"description": "Is the rounding of to_cents intended?"})
+    asked = ticket.model_copy(update={"description": "Is the numbering of week_number intended?"})
     answered = await create_plan(model, asked, analysis, None, [], 1)
     assert answered.answer_only and answered.files == []
     assert answered.answer == f"{ANSWER}\nSecond line."
@@ -41,9 +41,9 @@ async def test_the_model_answering_plans_no_change(
 async def test_an_answer_beside_planned_files_is_not_kept(
     ticket: TicketContext, analysis: Analysis
 ) -> None:
-    files = [{"path": "calc/ops.py", "action": "modify", "purpose": "Round half up."}]
+    files = [{"path": "calc/ops.py", "action": "modify", "purpose": "Count from 1 January."}]
     model = ScriptedChatModel([json.dumps({**QUESTION, "files": files, "answer": ANSWER})])
-    asked = ticket.model_copy(update={"description": "Should to_cents round half up?"})
+    asked = ticket.model_copy(update={"description": "Should week_number count from 1 January?"})
     changed = await create_plan(model, asked, analysis, None, [], 1)
     assert not changed.answer_only and changed.answer == ""
     assert [f.path for f in changed.files] == ["calc/ops.py"]
