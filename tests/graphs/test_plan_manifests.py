@@ -19,16 +19,16 @@ def test_manifests_lock_files_and_requirements_are_packaging(path: str) -> None:
     assert is_manifest(path)
 
 
-@pytest.mark.parametrize("path", ["batching/chunks.py", "tests/test_setup.py", "README.md"])
+@pytest.mark.parametrize("path", ["kiln/firing.py", "tests/test_setup.py", "README.md"])
 def test_code_tests_and_docs_are_not_packaging(path: str) -> None:
     assert not is_manifest(path)
 
 
 def test_an_unasked_manifest_change_is_dropped_with_a_risk_line() -> None:
-    files = [planned("batching/chunks.py", "create"), planned("pyproject.toml")]
-    asked = "chunked drops the last, shorter chunk. A size of zero or less raises ValueError."
+    files = [planned("kiln/firing.py", "create"), planned("pyproject.toml")]
+    asked = "firing_time leaves out the cooling stage. A ramp of zero or less raises ValueError."
     kept, notes = without_unasked_manifests(files, asked)
-    assert [f.path for f in kept] == ["batching/chunks.py"]
+    assert [f.path for f in kept] == ["kiln/firing.py"]
     assert notes == [
         "Dropped changing `pyproject.toml`: the ticket asks for no change to the project's "
         "packaging."
