@@ -3,15 +3,15 @@
 from graphs.implementation.worker.forgotten_imports import add_forgotten_imports
 
 TEST_FILE = (
-    "from batching.chunks import chunked\n\n\n"
-    "def test_zero_size():\n"
+    "from kiln.firing import firing_time\n\n\n"
+    "def test_zero_ramp():\n"
     "    with pytest.raises(ValueError):\n"
-    "        chunked([1], 0)\n"
+    "        firing_time([1], 0)\n"
 )
 
 
 def test_a_forgotten_pytest_import_is_added_before_the_code() -> None:
-    fixed, added = add_forgotten_imports("tests/test_chunks.py", TEST_FILE)
+    fixed, added = add_forgotten_imports("tests/test_firing.py", TEST_FILE)
     assert added == ["import pytest"]
     assert fixed == "import pytest\n" + TEST_FILE
 
@@ -55,12 +55,12 @@ def test_unknown_modules_syntax_errors_and_other_files_are_left_alone() -> None:
 
 def test_typing_names_read_but_not_bound_are_imported_from_typing() -> None:
     source = (
-        '"""Counts."""\nimport re\n\n\ndef top(text: str) -> List[Tuple[str, int]]:\n'
-        "    pairs: Dict[str, int] = {}\n    return sorted(pairs.items())\n"
+        '"""Stages."""\nimport re\n\n\ndef schedule(plan: str) -> List[Tuple[str, int]]:\n'
+        "    minutes: Dict[str, int] = {}\n    return sorted(minutes.items())\n"
     )
     fixed, added = add_forgotten_imports("m.py", source)
     assert added == ["from typing import Dict, List, Tuple"]
-    assert fixed.startswith('"""Counts."""\nfrom typing import Dict, List, Tuple\nimport re\n')
+    assert fixed.startswith('"""Stages."""\nfrom typing import Dict, List, Tuple\nimport re\n')
     compile(fixed, "m.py", "exec")
     own = "List = list\n\n\ndef f() -> List:\n    return []\n"
     assert add_forgotten_imports("m.py", own) == (own, [])  # the file binds it itself
