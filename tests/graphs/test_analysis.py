@@ -106,10 +106,10 @@ def test_context_query_ranks_the_relevant_file_first(tiny_repo: Path) -> None:
 
 def test_context_query_splits_long_files_into_chunks(tmp_path: Path) -> None:
     lines = [f"def filler_{i}() -> None:\n    pass\n" for i in range(60)]
-    lines.insert(45, "def parse_invoice_total() -> int:\n    return 0\n")
+    lines.insert(45, "def parse_tide_table() -> int:\n    return 0\n")
     repo = write_tree(tmp_path, {"big.py": "".join(lines)})
-    hits = CodeIndex.build(repo, ["big.py"]).context_query("invoice total", k=1)
-    assert hits and hits[0].start_line > 1 and "parse_invoice_total" in hits[0].text
+    hits = CodeIndex.build(repo, ["big.py"]).context_query("tide table", k=1)
+    assert hits and hits[0].start_line > 1 and "parse_tide_table" in hits[0].text
 
 
 def test_mentioned_files_by_path_and_unique_name() -> None:
