@@ -102,6 +102,14 @@ def test_a_check_that_cannot_be_a_test_says_why(tmp_path: Path, check: Check, sa
         check_test(check, 1, where(tmp_path))
 
 
+def test_unquoted_words_passed_or_expected_are_the_text_they_spell(tmp_path: Path) -> None:
+    check = Check(criterion=1, setup="x = 2", call="parse(seedling, x)", returns="Seedling")
+    source = check_test(check, 1, where(tmp_path)).source
+    assert "    assert parse('seedling', x) == 'Seedling'\n" in source
+    bound = Check(criterion=1, call="plants_per_row(Bed)", returns="parse")
+    assert "plants_per_row(Bed) == parse" in check_test(bound, 1, where(tmp_path)).source
+
+
 def test_the_same_check_twice_is_one_test(tmp_path: Path) -> None:
     check = Check(criterion=1, call="plants_per_row(60)", returns="3")
     tests, dropped = check_tests(Checks(checks=[check, check]), where(tmp_path))

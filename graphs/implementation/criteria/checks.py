@@ -126,6 +126,43 @@ def expected_value(returns: ast.expr) -> str:
     return f"pytest.approx({text})" if is_float else text
 
 
+def resolves(name: str, where: Where) -> bool:
+    """Whether a name a check reads is Python's, the repository's or the plan's."""
+    try:
+        return hasattr(builtins, name) or bool(import_of(name, where))
+    except CheckError:
+        return False
+
+
+class PlainWords(ast.NodeTransformer):
+    """Unquoted words a check passes or expects, as the text they spell: a small model writes
+    `f(device_type)` returns `DeviceType` for the strings."""
+
+    def __init__(self, where: Where, bound: set[str]) -> None:
+        self.where, self.bound = where, bound
+
+    def word(self, node: ast.expr) -> ast.expr:
+        """The node, or the text it spells when it is a name nothing binds."""
+        if isinstance(node, ast.Name) and node.id not in self.bound:
+            if not resolves(node.id, self.where):
+                return ast.Constant(value=node.id)
+        return node
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        self.generic_visit(node)
+        node.args = [self.word(a) for a in node.args]
+        for keyword in node.keywords:
+            keyword.value = self.word(keyword.value)
+        return node
+
+
+def setup_names(setup: ast.AST) -> set[str]:
+    """The names the setup binds."""
+    return {
+        n.id for n in ast.walk(setup) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)
+    }
+
+
 def check_test(check: Check, number: int, where: Where) -> CheckTest:
     """The check as a test function, or a CheckError saying why it cannot be one."""
     if bool(check.returns.strip()) == bool(check.raises.strip()):
@@ -133,10 +170,13 @@ def check_test(check: Check, number: int, where: Where) -> CheckTest:
     setup = parsed(check.setup or "pass", "exec", "setup")
     call = parsed(check.call, "eval", "call")
     assert isinstance(call, ast.Expression)
+    words = PlainWords(where, setup_names(setup))
+    call = ast.fix_missing_locations(words.visit(call))
     parts: list[ast.AST] = [setup, call]
     if check.returns.strip():
         returns = parsed(check.returns, "eval", "expected value")
         assert isinstance(returns, ast.Expression)
+        returns.body = words.word(returns.body)
         parts.append(returns)
         assertion = f"assert {ast.unparse(call.body)} == {expected_value(returns.body)}"
     else:
