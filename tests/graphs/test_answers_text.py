@@ -5,13 +5,13 @@ from graphs.schemas import Requirements
 
 
 def test_an_answer_given_in_several_rounds_is_shown_once() -> None:
-    answer = 'Keyword argument `ellipsis`, default "...".'
+    answer = 'Keyword argument `unit`, default "km".'
     requirements = Requirements(
         requirements=[],
         acceptance_criteria=[],
-        answers=[answer, f"{answer}\n", "Width 0 raises ValueError.", answer],
+        answers=[answer, f"{answer}\n", "A speed of 0 raises ValueError.", answer],
     )
-    assert answers_text(requirements) == f"{answer}\n\nWidth 0 raises ValueError."
+    assert answers_text(requirements) == f"{answer}\n\nA speed of 0 raises ValueError."
 
 
 def test_no_answers_say_so() -> None:
