@@ -112,12 +112,12 @@ def test_assignments_in_the_frames_source_are_not_taken_for_its_arguments() -> N
 
 def test_the_expected_value_is_the_other_side_of_the_comparison_with_the_returned_one() -> None:
     details = (
-        "    def test_first_page():\n>       assert paginate([1, 2, 3], 1, 2) == [1, 2]\n"
-        "E       assert [3] == [1, 2]\nE         At index 0 diff: 3 != 1\n"
+        "    def test_warm_colours():\n>       assert warm(['red', 'blue', 'amber']) == [1, 3]\n"
+        "E       assert [2] == [1, 3]\nE         At index 0 diff: 2 != 1\n"
     )
-    failure = FailedTest(test_id="t::test_first_page", file="t.py", message="", details=details)
-    assert expected_value(failure, "[3]") == "[1, 2]"
-    assert expected_value(failure, "[1, 2]") == ""  # not the value the call returned
+    failure = FailedTest(test_id="t::test_warm_colours", file="t.py", message="", details=details)
+    assert expected_value(failure, "[2]") == "[1, 3]"
+    assert expected_value(failure, "[1, 3]") == ""  # not the value the call returned
     worded = failure.model_copy(update={"details": "E       AssertionError: assert 'ab' == 'a'"})
     assert expected_value(worded, "'ab'") == "'a'"
 
