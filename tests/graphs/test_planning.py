@@ -192,7 +192,7 @@ async def test_answers_that_never_parse_give_a_plan_built_from_the_requirements(
     ticket: TicketContext, analysis: Analysis
 ) -> None:
     looping = "Plan:\n" + "".join(
-        f"- `slugify(text, max_length={n})`\n" for n in range(175, 60, -5)
+        f"- `resample(track, max_rate={n})`\n" for n in range(175, 60, -5)
     )
     model = ScriptedChatModel([looping] * 3)
     requirements = Requirements(
