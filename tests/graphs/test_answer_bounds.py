@@ -7,6 +7,7 @@ import pytest
 from pydantic import BaseModel
 
 from graphs.analysis.state import AnalysisAnswer
+from graphs.implementation.criteria.checks import Checks
 from graphs.implementation.state import ReviewAnswer
 from graphs.planning.state import SUMMARY_CHARS, PlanAnswer
 from graphs.planning.triage import TriageAnswer
@@ -34,7 +35,10 @@ def unbounded(schema: dict[str, Any], defs: dict[str, Any], where: str = "") -> 
 
 @pytest.mark.parametrize(
     "schema",
-    [AnalysisAnswer, QuestionsAnswer, RequirementsAnswer, TriageAnswer, PlanAnswer, ReviewAnswer],
+    [
+        AnalysisAnswer, QuestionsAnswer, RequirementsAnswer, TriageAnswer, PlanAnswer,
+        ReviewAnswer, Checks,
+    ],  # fmt: skip
 )
 def test_every_string_and_list_of_an_answer_is_bounded(schema: type[BaseModel]) -> None:
     json_schema = schema.model_json_schema()

@@ -5,8 +5,12 @@ from pathlib import Path
 from langchain_core.messages import BaseMessage
 
 from graphs.implementation import implement_plan
+from graphs.implementation.worker.answer import ANSWER_SLACK_TOKENS
+from graphs.metering import estimate_tokens
 from graphs.models import ScriptedChatModel
+from graphs.prompting import read_task
 from graphs.schemas import Plan, PlannedFile, TicketContext
+from tests.graphs.test_worker_retries import BoundedTeam
 
 QA_PASS = '{"passed": true, "summary": "Matches the plan.", "fixes": []}'
 # Twenty-odd lines of colour steps, one of them wrong: long enough to be answered by definitions.
@@ -77,3 +81,21 @@ async def test_whole_files_when_definition_edits_are_off(
     model = ScriptedChatModel([check_prompt, QA_PASS])
     result = await implement_plan(model, tiny_repo, ticket, plan(), None, definition_edits=False)
     assert [c.content for c in result.changes] == [whole]
+
+
+async def test_an_answer_of_definitions_is_bounded_by_the_statements_shown(
+    tiny_repo: Path, ticket: TicketContext
+) -> None:
+    long_steps = (
+        "".join(
+            f"def step_{i}(value: float) -> float:\n    return value * {i} + {i} - {i} / 2\n\n\n"
+            for i in range(120)
+        ).rstrip("\n")
+        + "\n"
+    )
+    (tiny_repo / "calc/colours.py").write_text(long_steps)
+    model = BoundedTeam([answering(FIXED), QA_PASS])
+    await implement_plan(model, tiny_repo, ticket, plan(), None, max_revisions=1)
+    shown = read_task(model.received[0])[1]["window"]
+    lines = long_steps.splitlines(keepends=True)[shown["start_line"] - 1 : shown["end_line"]]
+    assert model.bounds[0] == estimate_tokens("".join(lines)) + ANSWER_SLACK_TOKENS

@@ -23,15 +23,16 @@ MIN_ANSWER_TOKENS = 768
 ANSWER_SLACK_TOKENS = 512
 
 
-def bounded(model: BaseChatModel, shown: str) -> BaseChatModel:
-    """The model with its answer bounded by twice the text it rewrites (plus some slack).
+def bounded(model: BaseChatModel, shown: str, times: int = 2) -> BaseChatModel:
+    """The model with its answer bounded by `times` the text it rewrites (plus some slack).
 
     An answer far longer than that is a loop: the local model was seen writing 2,500 tokens
     of repeated tests for a 10-line file, five minutes of a slow machine.
     """
     if not shown:
         return model
-    return capped(model, max(MIN_ANSWER_TOKENS, 2 * estimate_tokens(shown) + ANSWER_SLACK_TOKENS))
+    bound = times * estimate_tokens(shown) + ANSWER_SLACK_TOKENS
+    return capped(model, max(MIN_ANSWER_TOKENS, bound))
 
 
 def echoes_task(text: str, path: str) -> bool:

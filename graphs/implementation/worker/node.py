@@ -130,7 +130,8 @@ async def write_file(
     # Bounded by the repository's file, not a previous version: a looping answer cut at its
     # bound and shown back as the file to fix would raise the bound revision after revision.
     basis = window.text if state["current"] is None else (read_current(target) or "")
-    answer_model = bounded(model, basis)
+    # Definitions are at most the statements shown: an answer longer than them is a loop.
+    answer_model = bounded(model, window.text, 1) if by_definitions else bounded(model, basis)
     new_text, tokens, problem = await ask_for_file(
         answer_model, messages, worker_tools, path, window.text
     )
