@@ -51,12 +51,12 @@ def test_a_line_longer_than_any_window_is_shown_whole() -> None:
 
 
 def test_lines_an_answer_copies_from_around_its_window_are_not_spliced_in_twice() -> None:
-    head = '"""Durations."""\n\nimport re\n\n'
-    content = head + '_PART = "hms"\n_SECONDS = {"h": 3600}\n\n\ndef f():\n    pass\n'
-    window = Window(4, 6, 10, '_PART = "hms"\n_SECONDS = {"h": 3600}\n')
-    answer = 'import re\n\n_PART = "dhms"\n_SECONDS = {"d": 86400, "h": 3600}\n\n\ndef f():\n'
+    head = '"""Lengths."""\n\nimport re\n\n'
+    content = head + '_UNITS = "cm"\n_MILLIMETRES = {"c": 10}\n\n\ndef f():\n    pass\n'
+    window = Window(4, 6, 10, '_UNITS = "cm"\n_MILLIMETRES = {"c": 10}\n')
+    answer = 'import re\n\n_UNITS = "kcm"\n_MILLIMETRES = {"k": 10**6, "c": 10}\n\n\ndef f():\n'
     spliced = splice(content, window, answer)
-    assert spliced == content.replace('"hms"', '"dhms"').replace('{"h"', '{"d": 86400, "h"')
+    assert spliced == content.replace('"cm"', '"kcm"').replace('{"c"', '{"k": 10**6, "c"')
 
 
 def test_an_answer_of_only_blank_lines_around_is_kept_as_written() -> None:
