@@ -193,8 +193,8 @@ def test_the_command_names_its_entry_module_and_the_smoke_run() -> None:
                                 "notes.server"]  # fmt: skip
     assert Usage(interface="desktop", command="python -m app").smoke_argv() is None
     assert Usage(command='python -c "unclosed').smoke_argv() is None
-    library = Usage(interface="library", command="python -c \"import slug; print(slug.s('A'))\"")
-    assert inline_code(library) == "import slug; print(slug.s('A'))"
+    library = Usage(interface="library", command="python -c \"import hue; print(hue.hex('A'))\"")
+    assert inline_code(library) == "import hue; print(hue.hex('A'))"
     assert 'Run `python -m notes add "buy milk"`: x' == CLI.text()
 
 
