@@ -12,8 +12,8 @@ from graphs.schemas import FileChange, Plan, PlannedFile, Requirements, TestRepo
 from localmodel.chat import shown_messages
 
 FILES = {
-    "shop/cart.py": "def total(prices):\n    return sum(prices)\n",
-    "shop/tax.py": "RATE = 0.2\n\n\ndef with_tax(amount):\n    return amount * (1 + RATE)\n",
+    "library/fines.py": "def fine(days):\n    return days * 0.5\n",
+    "library/rates.py": "RATE = 0.5\n\n\ndef late_fee(days):\n    return days * RATE\n",
 }
 
 
@@ -22,15 +22,13 @@ def states(repo: Path) -> list[WorkerState]:
     for path, text in FILES.items():
         (repo / path).parent.mkdir(parents=True, exist_ok=True)
         (repo / path).write_text(text)
-    files = [
-        PlannedFile(path=p, action="modify", purpose=f"apply the discount in {p}") for p in FILES
-    ]
+    files = [PlannedFile(path=p, action="modify", purpose=f"halve the fine in {p}") for p in FILES]
     plan = Plan(
-        version=1, summary="A 10% discount on carts over 100", files=files,
+        version=1, summary="Half the fine for loans over 30 days", files=files,
         test_plan=["python -m pytest -q"], risks=[], markdown="",
     )  # fmt: skip
-    ticket = TicketContext(key="SHOP-1", summary="Discount", description="Carts over 100 get 10%.")
-    requirements = Requirements(requirements=["10% off over 100"], acceptance_criteria=["total"])
+    ticket = TicketContext(key="LIB-1", summary="Fines", description="Long loans pay half.")
+    requirements = Requirements(requirements=["half after 30 days"], acceptance_criteria=["fine"])
     index = index_repository(repo)
     return [
         WorkerState(
@@ -58,31 +56,31 @@ def sent(state: WorkerState, revision: int = 1, feedback: str = "") -> str:
 
 
 def test_two_files_of_a_revision_differ_only_from_the_related_code_on(tmp_path: Path) -> None:
-    cart, tax = (sent(state) for state in states(tmp_path))
-    shared = cart[: cart.index("Related code from the repository")]
-    assert tax.startswith(shared) and len(shared) > len(cart) // 2
-    assert "The reporter wrote:\nCarts over 100 get 10%." in shared  # not only the plan's words
-    assert "Your file is `shop/tax.py`" in tax[len(shared) :]
+    fines, rates = (sent(state) for state in states(tmp_path))
+    shared = fines[: fines.index("Related code from the repository")]
+    assert rates.startswith(shared) and len(shared) > len(fines) // 2
+    assert "The reporter wrote:\nLong loans pay half." in shared  # not only the plan's words
+    assert "Your file is `library/rates.py`" in rates[len(shared) :]
 
 
 def test_a_files_next_revision_differs_only_from_its_feedback_on(tmp_path: Path) -> None:
-    cart = states(tmp_path)[0]
-    first, second = sent(cart), sent(cart, revision=2, feedback="test_total failed: 100 != 90")
-    shared = first[: first.index("Your file is `shop/cart.py`")]
+    fines = states(tmp_path)[0]
+    first, second = sent(fines), sent(fines, revision=2, feedback="test_fine failed: 20 != 10")
+    shared = first[: first.index("Your file is `library/fines.py`")]
     assert second.startswith(shared)
-    assert "test_total failed" in second[len(shared) :]
+    assert "test_fine failed" in second[len(shared) :]
     assert '"revision"' not in second  # the inputs block, which names it, is not sent
 
 
 def reviewed(state: WorkerState, revision: int, content: str, output: str) -> str:
-    """The review prompt of a revision that gave `shop/cart.py` this content."""
+    """The review prompt of a revision that gave `library/fines.py` this content."""
     review = ImplementationState(
         repo_dir=state["repo_dir"],
         ticket=state["ticket"],
         plan=state["plan"],
         requirements=state["requirements"],
         revision=revision,
-        files={"shop/cart.py": FileChange(path="shop/cart.py", content=content)},
+        files={"library/fines.py": FileChange(path="library/fines.py", content=content)},
         tests=TestReport(passed=False, exit_code=1, output=output),
     )  # fmt: skip
     system, human = review_prompt(review)
@@ -90,10 +88,10 @@ def reviewed(state: WorkerState, revision: int, content: str, output: str) -> st
 
 
 def test_a_revisions_review_differs_from_the_last_only_from_the_diff_on(tmp_path: Path) -> None:
-    cart = states(tmp_path)[0]
-    first = reviewed(cart, 1, "def total(prices):\n    return sum(prices) * 0.9\n", "1 failed")
-    second = reviewed(cart, 2, "def total(prices):\n    return 0.9 * sum(prices)\n", "2 failed")
+    fines = states(tmp_path)[0]
+    first = reviewed(fines, 1, "def fine(days):\n    return days * 0.25\n", "1 failed")
+    second = reviewed(fines, 2, "def fine(days):\n    return 0.25 * days\n", "2 failed")
     shared = first[: first.index('"changed_files"')]
     assert second.startswith(shared)
-    assert "10% off over 100" in shared and "apply the discount in shop/tax.py" in shared
-    assert "return 0.9 * sum(prices)" in second[len(shared) :]
+    assert "half after 30 days" in shared and "halve the fine in library/rates.py" in shared
+    assert "return 0.25 * days" in second[len(shared) :]
