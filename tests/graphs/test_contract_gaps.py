@@ -8,83 +8,82 @@ from graphs.implementation.diagnose.feedback import worker_feedback
 from graphs.implementation.state import ImplementationState
 from graphs.schemas import Contract, FileChange, Plan, Requirements, TicketContext
 
-PARCEL = "post/parcel.py"
-SIGNATURE = "def postage(self, insurance: float = 0) -> float"
-CONTRACT = Contract(path=PARCEL, signature=SIGNATURE, behaviour="Rate plus cover.")
+TRIP = "travel/trip.py"
+SIGNATURE = "def fare(self, luggage: float = 0) -> float"
+CONTRACT = Contract(path=TRIP, signature=SIGNATURE, behaviour="Base fare plus luggage.")
 SIDESTEP = (
-    "class Parcel:\n    def postage(self) -> float:\n        return 0.0\n\n"
-    "    def postage_with_insurance(self, insurance: float = 0) -> float:\n        return 0.0\n"
+    "class Trip:\n    def fare(self) -> float:\n        return 0.0\n\n"
+    "    def fare_with_luggage(self, luggage: float = 0) -> float:\n        return 0.0\n"
 )
-KEPT = "class Parcel:\n    def postage(self, insurance=0):\n        return 4.5 + insurance\n"
-# `insurance` taken and range-checked, the postage returned without it
+KEPT = "class Trip:\n    def fare(self, luggage=0):\n        return 4.5 + luggage\n"
+# `luggage` taken and range-checked, the fare returned without it
 CHECKED_ONLY = (
-    "class Parcel:\n    def postage(self, insurance: float = 0) -> float:\n"
-    "        postage = self.rate * self.weight\n"
-    "        if insurance < 0 or insurance > 500:\n"
-    "            raise ValueError('Insurance must be between 0 and 500.')\n"
-    "        assert isinstance(insurance, float)\n"
-    "        return round(postage, 2)\n"
+    "class Trip:\n    def fare(self, luggage: float = 0) -> float:\n"
+    "        fare = self.rate * self.distance\n"
+    "        if luggage < 0 or luggage > 500:\n"
+    "            raise ValueError('Luggage must be between 0 and 500.')\n"
+    "        assert isinstance(luggage, float)\n"
+    "        return round(fare, 2)\n"
 )
-WORDS = {"postage", "insurance", "parcel"}
+WORDS = {"fare", "luggage", "trip"}
 
 
 def test_signatures_of_every_spelling_are_read() -> None:
     def read(signature: str) -> tuple[str, list[str]] | None:
-        return promised(Contract(path=PARCEL, signature=signature, behaviour=""))
+        return promised(Contract(path=TRIP, signature=signature, behaviour=""))
 
-    assert read(SIGNATURE) == ("postage", ["insurance"])
-    assert read("Parcel.postage(insurance=0)") == ("postage", ["insurance"])
+    assert read(SIGNATURE) == ("fare", ["luggage"])
+    assert read("Trip.fare(luggage=0)") == ("fare", ["luggage"])
     assert read("async def fetch(url, *, retries: int = 3):") == ("fetch", ["url", "retries"])
-    assert read("class Parcel") is None
-    assert read("postage(insurance=)") is None
+    assert read("class Trip") is None
+    assert read("fare(luggage=)") is None
 
 
 def test_a_missing_parameter_or_function_the_ticket_names_is_a_gap() -> None:
-    assert contract_gaps([CONTRACT], PARCEL, SIDESTEP, WORDS) == [
-        "`postage` does not take `insurance`; the contract is"
-        " `def postage(self, insurance: float = 0) -> float`."
+    assert contract_gaps([CONTRACT], TRIP, SIDESTEP, WORDS) == [
+        "`fare` does not take `luggage`; the contract is"
+        " `def fare(self, luggage: float = 0) -> float`."
     ]
-    assert contract_gaps([CONTRACT], PARCEL, KEPT, WORDS) == []
-    gone = "class Parcel:\n    def weigh(self):\n        pass\n"
-    assert contract_gaps([CONTRACT], PARCEL, gone, WORDS) == [
-        "`postage` is not defined; the contract is"
-        " `def postage(self, insurance: float = 0) -> float`."
+    assert contract_gaps([CONTRACT], TRIP, KEPT, WORDS) == []
+    gone = "class Trip:\n    def book(self):\n        pass\n"
+    assert contract_gaps([CONTRACT], TRIP, gone, WORDS) == [
+        "`fare` is not defined; the contract is `def fare(self, luggage: float = 0) -> float`."
     ]
 
 
 def test_a_parameter_read_only_to_check_it_is_a_gap() -> None:
-    assert contract_gaps([CONTRACT], PARCEL, CHECKED_ONLY, WORDS) == [
-        "`postage` takes `insurance` but never uses it beyond checking: make what `postage`"
+    assert contract_gaps([CONTRACT], TRIP, CHECKED_ONLY, WORDS) == [
+        "`fare` takes `luggage` but never uses it beyond checking: make what `fare`"
         " does depend on it, as the contract says:"
-        " `def postage(self, insurance: float = 0) -> float`: Rate plus cover."
+        " `def fare(self, luggage: float = 0) -> float`: Base fare plus luggage."
     ]
-    used = CHECKED_ONLY.replace("round(postage, 2)", "round(postage + insurance / 100, 2)")
-    assert contract_gaps([CONTRACT], PARCEL, used, WORDS) == []
-    passed_on = CHECKED_ONLY.replace("round(postage, 2)", "insured(postage, insurance)")
-    assert contract_gaps([CONTRACT], PARCEL, passed_on, WORDS) == []
+    used = CHECKED_ONLY.replace("round(fare, 2)", "round(fare + luggage / 100, 2)")
+    assert contract_gaps([CONTRACT], TRIP, used, WORDS) == []
+    passed_on = CHECKED_ONLY.replace("round(fare, 2)", "with_luggage(fare, luggage)")
+    assert contract_gaps([CONTRACT], TRIP, passed_on, WORDS) == []
     # a parameter that decides with other values whether to raise is used
-    strict = CHECKED_ONLY.replace("insurance < 0 or", "self.tracked and insurance < 0 or")
-    assert contract_gaps([CONTRACT], PARCEL, strict, WORDS) == []
+    strict = CHECKED_ONLY.replace("luggage < 0 or", "self.sleeper and luggage < 0 or")
+    assert contract_gaps([CONTRACT], TRIP, strict, WORDS) == []
 
 
 def test_a_parameter_the_original_already_left_unused_is_not_a_gap() -> None:
-    original = "class Parcel:\n    def postage(self, insurance=0):\n        return 0.0\n"
-    assert contract_gaps([CONTRACT], PARCEL, original, WORDS, original) == []
-    assert contract_gaps([CONTRACT], PARCEL, original, WORDS) != []
+    original = "class Trip:\n    def fare(self, luggage=0):\n        return 0.0\n"
+    assert contract_gaps([CONTRACT], TRIP, original, WORDS, original) == []
+    assert contract_gaps([CONTRACT], TRIP, original, WORDS) != []
 
 
 def test_what_the_ticket_does_not_name_or_another_file_is_not_checked() -> None:
-    assert contract_gaps([CONTRACT], PARCEL, SIDESTEP, {"postage"}) == []  # `insurance`: the plan's
-    assert contract_gaps([CONTRACT], PARCEL, SIDESTEP, {"insurance"}) == []
-    assert contract_gaps([CONTRACT], "post/other.py", SIDESTEP, WORDS) == []
-    assert contract_gaps([CONTRACT], PARCEL, "def (:\n", WORDS) == []  # the gate's business
+    assert contract_gaps([CONTRACT], TRIP, SIDESTEP, {"fare"}) == []  # `luggage`: the plan's
+    assert contract_gaps([CONTRACT], TRIP, SIDESTEP, {"luggage"}) == []
+    assert contract_gaps([CONTRACT], "travel/other.py", SIDESTEP, WORDS) == []
+    assert contract_gaps([CONTRACT], TRIP, "def (:\n", WORDS) == []  # the gate's business
 
 
 def test_the_worker_is_told_the_gap_after_the_review(tmp_path: Path) -> None:
     ticket = TicketContext(
-        key="POST-1",
-        summary="Parcel postage: add insurance",
-        description="`postage(insurance=200)` adds 1% of the insured value.",
+        key="TRIP-1",
+        summary="Trip fares: add luggage",
+        description="`fare(luggage=20)` adds 0.5 for each kilo of luggage.",
     )
     plan = Plan(version=1, summary="s", files=[], test_plan=[], risks=[], markdown="# Plan")
     plan = plan.model_copy(update={"contracts": [CONTRACT]})
@@ -93,13 +92,13 @@ def test_the_worker_is_told_the_gap_after_the_review(tmp_path: Path) -> None:
         "requirements": Requirements(requirements=["r"], acceptance_criteria=["c"]),
         "plan": plan,
         "repo_dir": tmp_path,
-        "files": {PARCEL: FileChange(path=PARCEL, content=SIDESTEP)},
+        "files": {TRIP: FileChange(path=TRIP, content=SIDESTEP)},
         "revision": 2,
     }
-    feedback = worker_feedback(cast(ImplementationState, state), PARCEL)
+    feedback = worker_feedback(cast(ImplementationState, state), TRIP)
     assert "does not keep the plan's contracts yet" in feedback
-    assert "`postage` does not take `insurance`" in feedback
-    state["files"] = {PARCEL: FileChange(path=PARCEL, content=KEPT)}
-    assert "contracts" not in worker_feedback(cast(ImplementationState, state), PARCEL)
+    assert "`fare` does not take `luggage`" in feedback
+    state["files"] = {TRIP: FileChange(path=TRIP, content=KEPT)}
+    assert "contracts" not in worker_feedback(cast(ImplementationState, state), TRIP)
     del state["files"]  # the first version: nothing changed yet, nothing to say
-    assert "contracts" not in worker_feedback(cast(ImplementationState, state), PARCEL)
+    assert "contracts" not in worker_feedback(cast(ImplementationState, state), TRIP)
