@@ -5,8 +5,8 @@ from graphs.implementation.criteria.ticket import acceptance_criteria, ticket_cr
 from graphs.implementation.finish.coverage import covering_test
 from graphs.schemas import Requirements, TestReport, TicketContext
 
-CRITERION = '`top_words("b a b a c", 2)` returns `[("a", 2), ("b", 2)]`.'
-TEST_ID = "tests/test_counter.py::test_ties"
+CRITERION = '`rota("mon tue", 2)` returns `[("mon", 2), ("tue", 2)]`.'
+TEST_ID = "tests/test_rota.py::test_shifts"
 
 
 def report() -> TestReport:
@@ -15,47 +15,45 @@ def report() -> TestReport:
 
 
 def test_a_test_of_a_renamed_function_does_not_cover_the_criterion() -> None:
-    # A small model added `top_words_with_ties` where the ticket asked `top_words` to change.
-    source = 'def test_ties():\n    assert top_words_with_ties("b a b a c", 2) == [("a", 2)]\n'
+    # A small model added `rota_with_shifts` where the ticket asked `rota` to change.
+    source = 'def test_shifts():\n    assert rota_with_shifts("mon tue", 2) == [("mon", 2)]\n'
     assert covering_test(CRITERION, report(), {TEST_ID: source}) == (None, None)
 
 
 def test_a_test_calling_the_named_function_covers_it() -> None:
     source = (
-        'def test_ties():\n    assert counter.top_words("b a b a c", 2) == [("a", 2), ("b", 2)]\n'
+        'def test_shifts():\n    assert shifts.rota("mon tue", 2) == [("mon", 2), ("tue", 2)]\n'
     )
     assert covering_test(CRITERION, report(), {TEST_ID: source}) == (TEST_ID, True)
 
 
 def test_a_test_of_the_function_that_does_not_show_the_stated_result_does_not_cover_it() -> None:
-    # The repository's own test of convert(0, "C", "F") is not a test of convert(0, "C", "K").
-    criterion = '`convert(0, "C", "K")` returns `273.15`.'
-    source = 'def test_ties():\n    assert convert(0, "C", "F") == 32\n'
+    # The repository's own test of to_metres(3, "yd") is not a test of to_metres(3, "ft").
+    criterion = '`to_metres(3, "ft")` returns `0.9144`.'
+    source = 'def test_shifts():\n    assert to_metres(3, "yd") == 2.7432\n'
     assert covering_test(criterion, report(), {TEST_ID: source}) == (None, None)
-    shown = 'def test_ties():\n    assert convert(0, "C", "K") == pytest.approx(273.15)\n'
+    shown = 'def test_shifts():\n    assert to_metres(3, "ft") == pytest.approx(0.9144)\n'
     assert covering_test(criterion, report(), {TEST_ID: shown}) == (TEST_ID, True)
-    partial = 'def test_ties():\n    assert top_words("b a b a c", 2)[0] == ("a", 2)\n'
+    partial = 'def test_shifts():\n    assert rota("mon tue", 2)[0] == ("mon", 2)\n'
     assert covering_test(CRITERION, report(), {TEST_ID: partial}) == (None, None)
 
 
 def test_a_criterion_stating_two_results_is_covered_by_a_test_of_either() -> None:
-    criterion = (
-        "`total([100.0], rate=0.1)` returns `110.0`; `tax([100.0], rate=0.1)` returns `10.0`."
-    )
-    source = "def test_ties():\n    assert tax([100.0], rate=0.1) == pytest.approx(10.0)\n"
+    criterion = "`water([2.0], days=3)` returns `6.0`; `cost([2.0], days=3)` returns `1.5`."
+    source = "def test_shifts():\n    assert cost([2.0], days=3) == pytest.approx(1.5)\n"
     assert covering_test(criterion, report(), {TEST_ID: source}) == (TEST_ID, True)
 
 
 def test_the_tickets_bullets_are_its_criteria_with_wrapped_lines_joined() -> None:
     text = (
-        "Acceptance criteria:\n- `paginate([1, 2, 3], 1, 2)` returns `[1, 2]`;\n"
-        "  page 2 returns `[3]`.\n\n* A page below 1 raises ValueError.\n"
-        "2) `page_count(0, 2)` is 0."
+        'Acceptance criteria:\n- `blend("red", "blue")` returns `"purple"`;\n'
+        '  with white it returns `"lilac"`.\n\n* An unknown colour raises ValueError.\n'
+        "2) `shade(0, 2)` is 0."
     )
     assert ticket_criteria(text) == [
-        "`paginate([1, 2, 3], 1, 2)` returns `[1, 2]`; page 2 returns `[3]`.",
-        "A page below 1 raises ValueError.",
-        "`page_count(0, 2)` is 0.",
+        '`blend("red", "blue")` returns `"purple"`; with white it returns `"lilac"`.',
+        "An unknown colour raises ValueError.",
+        "`shade(0, 2)` is 0.",
     ]
 
 
@@ -75,9 +73,9 @@ def test_the_tickets_own_criteria_win_over_the_refined_ones() -> None:
 
 
 def test_a_test_written_for_another_criterion_does_not_cover_this_one() -> None:
-    # The value criterion had no test kept; the error criterion's test calls `total` too.
-    value = "`total(discount=10)` on a cart worth 200.0 returns 180.0."
-    error = "A discount below 0 raises ValueError."
-    source = f'def test_criterion_1():\n    """{error}"""\n    Cart().total(discount=-10)\n'
+    # The value criterion had no test kept; the error criterion's test calls `brew` too.
+    value = "`brew(strength=10)` on a pot of 200.0 ml returns 20.0."
+    error = "A strength below 0 raises ValueError."
+    source = f'def test_criterion_1():\n    """{error}"""\n    Pot().brew(strength=-10)\n'
     assert covering_test(value, report(), {TEST_ID: source}, [value, error]) == (None, None)
     assert covering_test(error, report(), {TEST_ID: source}, [value, error]) == (TEST_ID, True)
