@@ -6,16 +6,16 @@ from graphs.planning.paths import resolve_paths
 from graphs.schemas import PlannedFile
 
 REPOSITORY = [
-    "csvsum/__init__.py", "csvsum/stats.py", "csvsum/cli.py", "tests/test_stats.py", "README.md",
+    "gpx/__init__.py", "gpx/tracks.py", "gpx/cli.py", "tests/test_tracks.py", "README.md",
 ]  # fmt: skip
-DEPOT = [
-    "depot/__init__.py", "depot/billing/__init__.py", "depot/billing/invoices.py",
-    "depot/shipping/__init__.py", "depot/shipping/labels.py", "depot/shipping/weights.py",
-    "tests/test_depot.py",
+ORCHARD = [
+    "orchard/__init__.py", "orchard/sales/__init__.py", "orchard/sales/receipts.py",
+    "orchard/harvest/__init__.py", "orchard/harvest/crates.py", "orchard/harvest/yields.py",
+    "tests/test_orchard.py",
 ]  # fmt: skip
-# context_query's ranking for a ticket about the weight on a parcel's label
-RELATED = ["tests/test_depot.py", "depot/shipping/__init__.py", "depot/shipping/weights.py",
-           "depot/shipping/labels.py"]  # fmt: skip
+# context_query's ranking for a ticket about the yield of a tree
+RELATED = ["tests/test_orchard.py", "orchard/harvest/__init__.py", "orchard/harvest/yields.py",
+           "orchard/harvest/crates.py"]  # fmt: skip
 
 
 def planned(path: str, action: str = "modify") -> PlannedFile:
@@ -23,66 +23,66 @@ def planned(path: str, action: str = "modify") -> PlannedFile:
 
 
 def test_an_invented_location_resolves_to_the_file_of_that_name() -> None:
-    files, notes, _ = resolve_paths([planned("src/stats.py", "create")], REPOSITORY)
-    assert [(f.path, f.action) for f in files] == [("csvsum/stats.py", "modify")]
+    files, notes, _ = resolve_paths([planned("src/tracks.py", "create")], REPOSITORY)
+    assert [(f.path, f.action) for f in files] == [("gpx/tracks.py", "modify")]
     assert notes == [
-        "Planned `src/stats.py` is the repository's `csvsum/stats.py`: the plan now names it."
+        "Planned `src/tracks.py` is the repository's `gpx/tracks.py`: the plan now names it."
     ]
-    files, _, _ = resolve_paths([planned("stats.py")], REPOSITORY)
-    assert files[0].path == "csvsum/stats.py"
+    files, _, _ = resolve_paths([planned("tracks.py")], REPOSITORY)
+    assert files[0].path == "gpx/tracks.py"
 
 
 def test_a_new_module_where_no_code_lives_goes_into_the_package() -> None:
-    files, notes, _ = resolve_paths([planned("src/median.py", "create")], REPOSITORY)
-    assert files[0].path == "csvsum/median.py" and files[0].action == "create"
+    files, notes, _ = resolve_paths([planned("src/elevation.py", "create")], REPOSITORY)
+    assert files[0].path == "gpx/elevation.py" and files[0].action == "create"
     assert "placed beside the code" in notes[0]
 
 
 def test_existing_files_new_files_beside_the_code_and_tests_stay_as_planned() -> None:
     kept = [
-        planned("csvsum/cli.py"),
-        planned("csvsum/median.py", "create"),
-        planned("tests/test_median.py", "create"),
-        planned("stats.md", "create"),
+        planned("gpx/cli.py"),
+        planned("gpx/elevation.py", "create"),
+        planned("tests/test_elevation.py", "create"),
+        planned("tracks.md", "create"),
     ]
     files, notes, _ = resolve_paths(kept, REPOSITORY)
     assert files == kept and notes == []
 
 
 def test_a_file_to_create_that_the_repository_has_is_changed_instead() -> None:
-    files, notes, renamed = resolve_paths([planned("csvsum/stats.py", "create")], REPOSITORY)
-    assert [(f.path, f.action) for f in files] == [("csvsum/stats.py", "modify")]
+    files, notes, renamed = resolve_paths([planned("gpx/tracks.py", "create")], REPOSITORY)
+    assert [(f.path, f.action) for f in files] == [("gpx/tracks.py", "modify")]
     assert notes == [
-        "Planned to create `csvsum/stats.py`, which the repository has: the plan now changes it."
+        "Planned to create `gpx/tracks.py`, which the repository has: the plan now changes it."
     ]
     assert renamed == {}
 
 
 def test_two_planned_paths_meaning_one_file_become_one_entry() -> None:
-    files, _, _ = resolve_paths([planned("csvsum/stats.py"), planned("lib/stats.py")], REPOSITORY)
-    assert [f.path for f in files] == ["csvsum/stats.py"]
+    files, _, _ = resolve_paths([planned("gpx/tracks.py"), planned("lib/tracks.py")], REPOSITORY)
+    assert [f.path for f in files] == ["gpx/tracks.py"]
 
 
 def test_a_missing_file_to_change_becomes_the_related_code_the_ticket_is_about() -> None:
-    invented = planned("depot/billing/calculate_weight.py")
-    files, notes, renamed = resolve_paths([invented], DEPOT, RELATED, "label weight of a box")
-    assert [(f.path, f.action) for f in files] == [("depot/shipping/weights.py", "modify")]
-    assert renamed == {"depot/billing/calculate_weight.py": "depot/shipping/weights.py"}
-    assert "`depot/billing/calculate_weight.py` to change is not in the repository" in notes[0]
+    invented = planned("orchard/sales/calculate_yield.py")
+    files, notes, renamed = resolve_paths([invented], ORCHARD, RELATED, "yield of a tree")
+    assert [(f.path, f.action) for f in files] == [("orchard/harvest/yields.py", "modify")]
+    assert renamed == {"orchard/sales/calculate_yield.py": "orchard/harvest/yields.py"}
+    assert "`orchard/sales/calculate_yield.py` to change is not in the repository" in notes[0]
 
 
 def test_a_missing_file_meaning_a_planned_one_becomes_one_entry() -> None:
-    kept = [planned("depot/shipping/weights.py"), planned("depot/billing/calculate_weight.py")]
-    files, _, _ = resolve_paths(kept, DEPOT, RELATED, "label weight")
-    assert [f.path for f in files] == ["depot/shipping/weights.py"]
+    kept = [planned("orchard/harvest/yields.py"), planned("orchard/sales/calculate_yield.py")]
+    files, _, _ = resolve_paths(kept, ORCHARD, RELATED, "tree yield")
+    assert [f.path for f in files] == ["orchard/harvest/yields.py"]
 
 
 def test_a_missing_file_the_ticket_names_or_without_related_code_stays_as_planned() -> None:
-    asked = planned("depot/billing/calculate_weight.py")
-    assert resolve_paths([asked], DEPOT, RELATED, "Add `calculate_weight`.").files == [asked]
-    assert resolve_paths([asked], DEPOT, [], "label weight").files == [asked]
-    test = planned("tests/test_weights.py")
-    assert resolve_paths([test], DEPOT, RELATED, "label weight").files == [test]
+    asked = planned("orchard/sales/calculate_yield.py")
+    assert resolve_paths([asked], ORCHARD, RELATED, "Add `calculate_yield`.").files == [asked]
+    assert resolve_paths([asked], ORCHARD, [], "tree yield").files == [asked]
+    test = planned("tests/test_yields.py")
+    assert resolve_paths([test], ORCHARD, RELATED, "tree yield").files == [test]
 
 
 def test_the_paths_of_a_context_query_result_come_back_best_first() -> None:
