@@ -13,25 +13,25 @@ from graphs.planning.packages import asks_for_package, into_modules
 from graphs.schemas import Analysis, Contract, PlannedFile, TicketContext
 
 FILES = {
-    "listing/__init__.py": '"""List helpers for the API."""\n',
-    "listing/pages.py": (
-        "def paginate(items: list, page: int, per_page: int) -> list:\n"
-        "    start = page * per_page - per_page + 1\n"
-        "    return items[start:start + per_page]\n"
+    "recipes/__init__.py": '"""Recipe helpers for the app."""\n',
+    "recipes/servings.py": (
+        "def scale(amounts: list, serves: int, wanted: int) -> list:\n"
+        "    factor = serves / wanted\n"
+        "    return [amount * factor for amount in amounts]\n"
     ),
-    "tests/test_pages.py": "from listing.pages import paginate\n",
+    "tests/test_servings.py": "from recipes.servings import scale\n",
 }
 TICKET = TicketContext(
-    key="PAGE-1",
-    summary="paginate skips the first item and has no page count",
+    key="RECIPE-1",
+    summary="scale halves a recipe asked to serve twice as many, and has no portion count",
     description=(
-        "`listing.pages.paginate(items, page, per_page)` returns one page of a list. Page 1"
-        " starts at the second item. The API also needs the number of pages: add"
-        " `page_count(total, per_page)`."
+        "`recipes.servings.scale(amounts, serves, wanted)` scales the amounts of a recipe."
+        " Asked for twice the servings, it halves them. The app also needs the number of"
+        " portions: add `portions(total, per_portion)`."
     ),
 )
 ANALYSIS = Analysis(
-    summary="List helpers.",
+    summary="Recipe helpers.",
     languages=["Python"],
     frameworks=["pytest"],
     test_command="python -m pytest -q",
@@ -57,45 +57,45 @@ async def test_a_new_function_planned_in_the_package_init_goes_to_its_module(
     index = index_repository(tmp_path)
     tools = [make_context_query_tool(index), make_find_definition_tool(index)]
     answer = {
-        "summary": "Start pages at the first item and count the pages.",
+        "summary": "Turn the factor round and count the portions.",
         "files": [
-            {"path": "listing/pages.py", "action": "modify", "purpose": "Fix the offset."},
-            {"path": "listing/__init__.py", "action": "modify", "purpose": "Add `page_count`."},
+            {"path": "recipes/servings.py", "action": "modify", "purpose": "Fix the factor."},
+            {"path": "recipes/__init__.py", "action": "modify", "purpose": "Add `portions`."},
         ],
-        "test_plan": ["page_count(5, 2) is 3."],
+        "test_plan": ["portions(5, 2) is 3."],
         "risks": [],
         "contracts": [
             {
-                "path": "listing/pages.py",
-                "signature": "def paginate(items: list, page: int, per_page: int) -> list",
-                "behaviour": "One page.",
+                "path": "recipes/servings.py",
+                "signature": "def scale(amounts: list, serves: int, wanted: int) -> list",
+                "behaviour": "The scaled amounts.",
             },
             {
-                "path": "listing/__init__.py",
-                "signature": "def page_count(total: int, per_page: int) -> int",
-                "behaviour": "The number of pages.",
+                "path": "recipes/__init__.py",
+                "signature": "def portions(total: int, per_portion: int) -> int",
+                "behaviour": "The number of portions.",
             },
         ],
     }
     model = ScriptedChatModel([json.dumps(answer)])
     plan = await create_plan(model, TICKET, ANALYSIS, None, [], 1, tools=tools)
-    assert [f.path for f in plan.files] == ["listing/pages.py"]
-    assert plan.files[0].purpose == "Fix the offset. Add `page_count`."
-    assert [c.path for c in plan.contracts] == ["listing/pages.py", "listing/pages.py"]
-    note = next(r for r in plan.risks if r.startswith("Planned `listing/__init__.py`"))
-    assert "`listing/pages.py`" in note and note in plan.markdown
+    assert [f.path for f in plan.files] == ["recipes/servings.py"]
+    assert plan.files[0].purpose == "Fix the factor. Add `portions`."
+    assert [c.path for c in plan.contracts] == ["recipes/servings.py", "recipes/servings.py"]
+    note = next(r for r in plan.risks if r.startswith("Planned `recipes/__init__.py`"))
+    assert "`recipes/servings.py`" in note and note in plan.markdown
 
 
 def test_the_module_holding_contracts_takes_the_package_code() -> None:
     files = [
-        planned("billing/invoice.py"),
-        planned("billing/money.py"),
-        planned("billing/__init__.py", "Add a `DEFAULT_RATE` constant."),
+        planned("recipes/servings.py"),
+        planned("recipes/units.py"),
+        planned("recipes/__init__.py", "Add a `DEFAULT_SERVES` constant."),
     ]
-    contracts = [contract("billing/invoice.py", "total")]
-    result, placed, notes = into_modules(files, contracts, {}, "Make the rate a parameter.")
-    assert [f.path for f in result] == ["billing/invoice.py", "billing/money.py"]
-    assert result[0].purpose == "Change it. Add a `DEFAULT_RATE` constant."
+    contracts = [contract("recipes/servings.py", "scale")]
+    result, placed, notes = into_modules(files, contracts, {}, "Make the servings a parameter.")
+    assert [f.path for f in result] == ["recipes/servings.py", "recipes/units.py"]
+    assert result[0].purpose == "Change it. Add a `DEFAULT_SERVES` constant."
     assert placed == contracts and len(notes) == 1
 
 
@@ -103,37 +103,37 @@ def test_the_module_holding_contracts_takes_the_package_code() -> None:
     ("files", "contracts", "defined", "asked"),
     [
         (
-            [planned("listing/pages.py"), planned("listing/__init__.py")],
-            [contract("listing/__init__.py", "page_count")],
+            [planned("recipes/servings.py"), planned("recipes/__init__.py")],
+            [contract("recipes/__init__.py", "portions")],
             {},
-            "Export it: `from listing import page_count`.",
+            "Export it: `from recipes import portions`.",
         ),
         (
-            [planned("listing/pages.py"), planned("listing/__init__.py")],
-            [contract("listing/__init__.py", "page_count")],
+            [planned("recipes/servings.py"), planned("recipes/__init__.py")],
+            [contract("recipes/__init__.py", "portions")],
             {},
-            "Call it as `listing.page_count(5, 2)`.",
+            "Call it as `recipes.portions(5, 2)`.",
         ),
         (
-            [planned("listing/pages.py"), planned("listing/__init__.py")],
-            [contract("listing/__init__.py", "page_count")],
+            [planned("recipes/servings.py"), planned("recipes/__init__.py")],
+            [contract("recipes/__init__.py", "portions")],
             {},
-            "Add it to listing/__init__.py.",
+            "Add it to recipes/__init__.py.",
         ),
         (
-            [planned("listing/pages.py"), planned("listing/__init__.py")],
-            [contract("listing/__init__.py", "page_count")],
-            {"page_count": ["listing/__init__.py"]},
+            [planned("recipes/servings.py"), planned("recipes/__init__.py")],
+            [contract("recipes/__init__.py", "portions")],
+            {"portions": ["recipes/__init__.py"]},
             "",
         ),
-        ([planned("listing/__init__.py")], [contract("listing/__init__.py", "page_count")], {}, ""),
+        ([planned("recipes/__init__.py")], [contract("recipes/__init__.py", "portions")], {}, ""),
         (
-            [planned("listing/a.py"), planned("listing/b.py"), planned("listing/__init__.py")],
+            [planned("recipes/a.py"), planned("recipes/b.py"), planned("recipes/__init__.py")],
             [],
             {},
             "",
         ),
-        ([planned("__init__.py"), planned("pages.py")], [], {}, ""),
+        ([planned("__init__.py"), planned("servings.py")], [], {}, ""),
     ],
     ids=[
         "import from the package",
@@ -152,6 +152,6 @@ def test_the_package_init_stays_planned(
 
 
 def test_a_module_reached_through_the_package_is_not_the_package_asked_for() -> None:
-    assert not asks_for_package("`listing.pages.paginate(items)`", "listing", {"pages"})
-    assert asks_for_package("`listing.paginate(items)`", "listing", {"pages"})
-    assert asks_for_package("from src.listing import paginate", "src/listing", set())
+    assert not asks_for_package("`recipes.servings.scale(amounts)`", "recipes", {"servings"})
+    assert asks_for_package("`recipes.scale(amounts)`", "recipes", {"servings"})
+    assert asks_for_package("from src.recipes import scale", "src/recipes", set())
