@@ -12,88 +12,88 @@ from harness.local_tester import LocalTester
 from tests.graphs.test_convergence import worker_prompts
 from tests.graphs.test_implementation_loop import OPS, Reply, file_answer, plan_for, team, verdict
 
-DURATIONS = """UNITS = {"s": 1, "m": 60, "h": 3600}
+LENGTHS = """UNITS = {"mm": 1, "cm": 10, "m": 1000}
 
 
 def _part(number, unit):
     return int(number) * UNITS[unit]
 
 
-def parse_duration(text):
+def parse_length(text):
     return sum(_part(n, u) for n, u in split(text))
 """
 TICKET = (
-    "parse_duration should understand days\n`timefmt.durations.parse_duration` turns `1h30m`"
-    ' into seconds.\n`parse_duration("7d")` returns `604800`. Unknown units raise ValueError.'
+    "parse_length should understand kilometres\n`survey.lengths.parse_length` turns `1m30cm`"
+    ' into millimetres.\n`parse_length("7km")` returns `7000000`. Unknown units raise ValueError.'
 )
-DAYS_BESIDE = (
-    DURATIONS
+KM_BESIDE = (
+    LENGTHS
     + """
 
-def parse_duration_with_days(text):
-    return parse_duration(text.replace("d", "h")) * 24
+def parse_length_with_km(text):
+    return parse_length(text.replace("km", "m")) * 1000
 """
 )
 
 
 def test_the_names_a_ticket_calls_or_quotes_as_code_each_once() -> None:
-    assert named_in(TICKET) == ["parse_duration"]  # not prose, numbers or `1h30m`
-    assert named_in("`units.temperature.convert(value)` and `Invoice.total`") == [
-        "convert",
-        "total",
+    assert named_in(TICKET) == ["parse_length"]  # not prose, numbers or `1m30cm`
+    assert named_in("`paint.colours.blend(value)` and `Lamp.lumens`") == [
+        "blend",
+        "lumens",
     ]
 
 
 def test_a_function_added_beside_the_named_one_is_found() -> None:
-    assert added_beside(TICKET, DURATIONS, DAYS_BESIDE) == (
-        ["parse_duration"],
-        ["parse_duration_with_days"],
+    assert added_beside(TICKET, LENGTHS, KM_BESIDE) == (
+        ["parse_length"],
+        ["parse_length_with_km"],
     )
 
 
 def test_a_new_constant_beside_the_new_function_is_found_too() -> None:
-    kelvin = "KELVIN = 273.15\n\n" + DAYS_BESIDE
-    assert added_beside(TICKET, DURATIONS, kelvin)[0] == ["parse_duration"]
+    kilometre = "KILOMETRE = 1000000\n\n" + KM_BESIDE
+    assert added_beside(TICKET, LENGTHS, kilometre)[0] == ["parse_length"]
 
 
 def test_a_changed_import_the_named_function_reads_stands() -> None:
-    before = "from re import compile as split\n" + DURATIONS
-    after = "from shlex import split\n" + DAYS_BESIDE
+    before = "from re import compile as split\n" + LENGTHS
+    after = "from shlex import split\n" + KM_BESIDE
     assert added_beside(TICKET, before, after) == ([], [])
 
 
 def test_a_changed_named_function_stands() -> None:
-    changed = DAYS_BESIDE.replace("sum(_part", "total(_part")
-    assert added_beside(TICKET, DURATIONS, changed) == ([], [])
+    changed = KM_BESIDE.replace("sum(_part", "total(_part")
+    assert added_beside(TICKET, LENGTHS, changed) == ([], [])
 
 
 def test_a_changed_constant_the_named_function_reads_stands() -> None:
-    with_days = DAYS_BESIDE.replace('"h": 3600}', '"h": 3600, "d": 86400}')
-    assert added_beside(TICKET, DURATIONS, with_days) == ([], [])
+    with_km = KM_BESIDE.replace('"m": 1000}', '"m": 1000, "km": 1000000}')
+    assert added_beside(TICKET, LENGTHS, with_km) == ([], [])
 
 
 def test_a_changed_function_the_named_one_calls_stands() -> None:
-    helper = DAYS_BESIDE.replace("int(number) * UNITS[unit]", "_days(number, unit)")
-    assert added_beside(TICKET, DURATIONS, helper) == ([], [])
+    helper = KM_BESIDE.replace("int(number) * UNITS[unit]", "_km(number, unit)")
+    assert added_beside(TICKET, LENGTHS, helper) == ([], [])
 
 
 def test_nothing_is_found_when_the_ticket_names_no_function_of_the_file() -> None:
-    assert added_beside("Add a `--json` option.", DURATIONS, DAYS_BESIDE) == ([], [])
+    assert added_beside("Add a `--json` option.", LENGTHS, KM_BESIDE) == ([], [])
 
 
 def test_an_answer_that_does_not_parse_is_left_to_the_syntax_gate() -> None:
-    assert added_beside(TICKET, DURATIONS, DAYS_BESIDE + "def broken(:\n") == ([], [])
+    assert added_beside(TICKET, LENGTHS, KM_BESIDE + "def broken(:\n") == ([], [])
 
 
 def test_a_method_left_as_it_was_beside_a_new_one_is_found() -> None:
-    before = "class Invoice:\n    def total(self):\n        return self.net * 1.2\n"
-    after = before + "\n    def total_with_rate(self, rate):\n        return self.net * rate\n"
-    ticket = "`Invoice.total()` should use the customer's tax rate."
-    assert added_beside(ticket, before, after) == (["total"], ["total_with_rate"])
-    rates = after.replace("class Invoice:\n", "class Invoice:\n    RATES = {}\n")
-    assert added_beside(ticket, before, rates)[0] == ["total"]  # an attribute it does not read
-    net = after.replace("class Invoice:\n", "class Invoice:\n    net = 0\n")
-    assert added_beside(ticket, before, net) == ([], [])  # the attribute it reads changed
+    before = "class Lamp:\n    def lumens(self):\n        return self.watts * 12\n"
+    after = before + "\n    def lumens_at(self, level):\n        return self.watts * level\n"
+    ticket = "`Lamp.lumens()` should use the dimmer's level."
+    assert added_beside(ticket, before, after) == (["lumens"], ["lumens_at"])
+    levels = after.replace("class Lamp:\n", "class Lamp:\n    LEVELS = {}\n")
+    assert added_beside(ticket, before, levels)[0] == ["lumens"]  # an attribute it does not read
+    watts = after.replace("class Lamp:\n", "class Lamp:\n    watts = 0\n")
+    assert added_beside(ticket, before, watts) == ([], [])  # the attribute it reads changed
 
 
 async def test_a_worker_that_adds_a_function_beside_the_named_one_is_asked_again(
@@ -126,6 +126,6 @@ async def test_a_worker_that_adds_a_function_beside_the_named_one_is_asked_again
 
 
 def test_a_new_function_the_ticket_asks_for_is_not_beside() -> None:
-    ticket = TICKET + " Add `days_in(text)` too."
-    with_days_in = DURATIONS + "\n\ndef days_in(text):\n    return parse_duration(text) // 86400\n"
-    assert added_beside(ticket, DURATIONS, with_days_in) == ([], [])
+    ticket = TICKET + " Add `km_in(text)` too."
+    with_km_in = LENGTHS + "\n\ndef km_in(text):\n    return parse_length(text) // 1000000\n"
+    assert added_beside(ticket, LENGTHS, with_km_in) == ([], [])
