@@ -14,41 +14,41 @@ from tests.graphs.conftest import write_tree
 from tests.graphs.test_implementation_loop import Reply, file_answer, team, verdict
 
 LAPS = "running/laps.py"
-PARSE = "running/parse.py"
-REPORT = "running/report.py"
+ROWS = "running/rows.py"
+BOARD = "running/board.py"
 RUNNING = {
     "running/__init__.py": "",
     LAPS: (
         "from dataclasses import dataclass\n\n\n@dataclass(frozen=True)\nclass Lap:\n"
         "    runner: str\n    seconds: float\n"
     ),
-    PARSE: (
-        "from running.laps import Lap\n\n\ndef parse_line(line):\n"
-        "    runner, seconds = line.strip().split(',')\n"
+    ROWS: (
+        "from running.laps import Lap\n\n\ndef read_row(row):\n"
+        "    runner, seconds = row.strip().split(',')\n"
         "    return Lap(runner=runner, seconds=float(seconds))\n"
     ),
-    REPORT: "def describe(lap):\n    return f'{lap.runner}: {lap.seconds:.1f} s'\n",
+    BOARD: "def caption(lap):\n    return f'{lap.runner}: {lap.seconds:.1f} s'\n",
     "tests/test_running.py": (
-        "from running.parse import parse_line\n\n\ndef test_old_line():\n"
-        "    assert parse_line('ann,61.0').seconds == 61.0\n"
+        "from running.rows import read_row\n\n\ndef test_old_row():\n"
+        "    assert read_row('ann,61.0').seconds == 61.0\n"
     ),
 }
 PULSE_LAPS = (
     "from dataclasses import dataclass\n\n\n@dataclass(frozen=True)\nclass Lap:\n"
     "    runner: str\n    seconds: float\n    pulse: float | None = None\n"
 )
-PULSE_PARSE = (
-    "from running.laps import Lap\n\n\ndef parse_line(line):\n"
-    "    runner, seconds, *rest = line.strip().split(',')\n"
+PULSE_ROWS = (
+    "from running.laps import Lap\n\n\ndef read_row(row):\n"
+    "    runner, seconds, *rest = row.strip().split(',')\n"
     "    pulse = float(rest[0]) if rest else None\n"
     "    return Lap(runner=runner, seconds=float(seconds), pulse=pulse)\n"
 )
 TICKET = TicketContext(
     key="LAP-1",
     summary="Keep the pulse the new watches send",
-    description="The new watches send `ann,58.5,160`; parsing those log lines fails.",
+    description="The new watches send `ann,58.5,160`; reading those rows fails.",
     acceptance_criteria=(
-        "- A log line with a third value (`ann,58.5,160`) parses into a Lap whose `pulse` is 160.0."
+        "- A row with a third value (`ann,58.5,160`) reads as a Lap whose `pulse` is 160.0."
     ),
 )
 PLAN = Plan(
@@ -60,8 +60,8 @@ PLAN = Plan(
     markdown="# Plan",
 )
 CRITERIA_TEST = (
-    "from running.parse import parse_line\n\n\ndef test_pulse():\n"
-    "    assert parse_line('ann,58.5,160').pulse == 160.0\n"
+    "from running.rows import read_row\n\n\ndef test_pulse():\n"
+    "    assert read_row('ann,58.5,160').pulse == 160.0\n"
 )
 
 
@@ -73,10 +73,10 @@ def failure(details: str) -> FailedTest:
 
 def test_a_failure_joins_the_source_file_its_traceback_ends_in(tmp_path: Path) -> None:
     repo = write_tree(tmp_path / "repo", RUNNING)
-    inside = failure(f"tests/test_x.py:5: in test_x\n{PARSE}:6: ValueError")
-    library = failure(f"{PARSE}:6: in parse_line\n/usr/lib/python3/json/decoder.py:3: KeyError")
-    assert failing_sources([inside, library], [LAPS], repo) == [PARSE]
-    assert failing_sources([inside], [PARSE], repo) == []
+    inside = failure(f"tests/test_x.py:5: in test_x\n{ROWS}:6: ValueError")
+    library = failure(f"{ROWS}:6: in read_row\n/usr/lib/python3/json/decoder.py:3: KeyError")
+    assert failing_sources([inside, library], [LAPS], repo) == [ROWS]
+    assert failing_sources([inside], [ROWS], repo) == []
     assert failing_sources([failure("tests/test_x.py:5: AssertionError")], [], repo) == []
     assert failing_sources([failure("../outside.py:1: ValueError")], [], repo) == []
 
@@ -84,7 +84,7 @@ def test_a_failure_joins_the_source_file_its_traceback_ends_in(tmp_path: Path) -
 def test_the_source_files_the_ticket_points_to_beyond_the_plan(tmp_path: Path) -> None:
     repo = write_tree(tmp_path / "repo", RUNNING)
     related = related_sources(index_repository(repo), TICKET, [LAPS], repo)
-    assert PARSE in related and LAPS not in related
+    assert ROWS in related and LAPS not in related
     assert all(not p.startswith("tests/") for p in related)
     assert related_sources(None, TICKET, [LAPS], repo) == []
 
@@ -104,13 +104,13 @@ async def test_the_file_the_acceptance_tests_fail_in_is_written_in_the_first_rev
         if task == "review":
             return verdict(True)
         written.append(inputs["path"])
-        return file_answer(inputs["path"], PULSE_PARSE if inputs["path"] == PARSE else PULSE_LAPS)
+        return file_answer(inputs["path"], PULSE_ROWS if inputs["path"] == ROWS else PULSE_LAPS)
 
     result = await implement_plan(
         team(handle), repo, TICKET, PLAN, None, tester=tester, max_revisions=2, example_tests=True
     )
-    assert "`parse_line(line)`" in shown[0], "the criteria's writer is not shown the parser"
-    assert PARSE in written[:2], written
-    assert f"{PARSE}: joins the revision, the acceptance tests fail in it" in result.notes
+    assert "`read_row(row)`" in shown[0], "the criteria's writer is not shown the reader"
+    assert ROWS in written[:2], written
+    assert f"{ROWS}: joins the revision, the acceptance tests fail in it" in result.notes
     changes = {c.path: c.content for c in result.changes}
-    assert changes[PARSE] == PULSE_PARSE and result.tests_passed
+    assert changes[ROWS] == PULSE_ROWS and result.tests_passed
