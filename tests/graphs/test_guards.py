@@ -22,8 +22,8 @@ DAYS = (
     "- A negative rate raises ValueError."
 )
 UPPER = "Upper-case `D` is an error like any other unknown unit."
-STILL = "A negative size still raises ValueError."
-ZERO = "A size of zero is an error too."
+STILL = "A negative step still raises ValueError."
+ZERO = "A step of zero is an error too."
 
 
 def test_a_still_raised_error_and_an_error_the_answers_state_are_guarded() -> None:
@@ -54,18 +54,18 @@ async def test_a_guard_failing_on_the_original_is_left_out_and_an_answers_error_
 ) -> None:
     repo = write_tree(tmp_path / "repo", REPO)
     tester = LocalTester(repo, tmp_path / "runs", "python -m pytest -q")
-    criteria = f"- `chunked([1, 2, 3], 2)` returns `[[1, 2], [3]]`.\n- {STILL}"
+    criteria = f"- `thinned([1, 2, 3], 2)` returns `[1, 3]`.\n- {STILL}"
     ticket = TICKET.model_copy(update={"acceptance_criteria": criteria})
     answers = Requirements(requirements=[], acceptance_criteria=[], answers=[ZERO])
     asked: list[str] = []
-    raising = "import pytest\n\nfrom chunks.core import chunked\n\n\ndef test_it():\n"
+    raising = "import pytest\n\nfrom trail.points import thinned\n\n\ndef test_it():\n"
 
     def handle(task: str, inputs: dict[str, Any], messages: list[BaseMessage]) -> Reply:
         if task == "criteria_tests":
             prompt = messages[-1].text
             asked.append(prompt)
-            size = "-1" if STILL in prompt else "0"  # the buggy code raises for 0, not -1
-            body = f"    with pytest.raises(ValueError):\n        chunked([1], {size})\n"
+            step = "-1" if STILL in prompt else "0"  # the buggy code raises for 0, not -1
+            body = f"    with pytest.raises(ValueError):\n        thinned([1], {step})\n"
             return file_answer(inputs["path"], raising + body)
         return verdict(True) if task == "review" else file_answer(CORE, FIXED)
 
@@ -75,8 +75,8 @@ async def test_a_guard_failing_on_the_original_is_left_out_and_an_answers_error_
     )  # fmt: skip
     assert len(asked) == 2 and HOLDS in asked[0] and HOLDS not in asked[1]
     module = {c.path: c.content for c in result.changes}[criteria_path(ticket.key)]
-    assert "chunked([1], 0)" in module and ZERO in module
-    assert "chunked([1], -1)" not in module and STILL not in module
+    assert "thinned([1], 0)" in module and ZERO in module
+    assert "thinned([1], -1)" not in module and STILL not in module
     assert "test_criterion_1 left out: it fails on the original code" in result.notes
 
 
@@ -85,15 +85,15 @@ async def test_a_broken_test_of_an_answers_error_is_left_out_and_the_others_stay
 ) -> None:
     repo = write_tree(tmp_path / "repo", REPO)
     tester = LocalTester(repo, tmp_path / "runs", "python -m pytest -q")
-    zero = "A size of zero raises ValueError."  # the ticket names no error of its own
+    zero = "A step of zero raises ValueError."  # the ticket names no error of its own
     answers = Requirements(requirements=[], acceptance_criteria=[], answers=[zero])
 
-    example = "- `chunked([1, 2, 3], 2)` returns `[[1, 2], [3]]`."
+    example = "- `thinned([1, 2, 3], 2)` returns `[1, 3]`."
     ticket = TICKET.model_copy(update={"acceptance_criteria": example})
     result = await implement_plan(
         team(broken_criteria_tests), repo, ticket, PLAN, answers, tester=tester, max_revisions=1,
         example_tests=True,
     )  # fmt: skip
     module = {c.path: c.content for c in result.changes}[criteria_path(ticket.key)]
-    assert "chunk([1], 0)" not in module and "test_example_1" in module
+    assert "thin([1], 0)" not in module and "test_example_1" in module
     assert "test_criterion_1 left out: it is broken" in result.notes, result.notes

@@ -15,25 +15,25 @@ from tests.graphs.conftest import write_tree
 from tests.graphs.test_example_tests import CORE, FIXED, PLAN, REPO, TESTS, TICKET
 from tests.graphs.test_implementation_loop import Reply, file_answer, team, verdict
 
-NEW_TESTS = "tests/test_leftovers.py"
+NEW_TESTS = "tests/test_last_point.py"
 WRONG = (
-    "from chunks.core import chunked\n\n\n"
-    "def test_leftover_dropped():\n    assert chunked([1, 2, 3], 2) == [[1, 2]]\n"
+    "from trail.points import thinned\n\n\n"
+    "def test_last_point_dropped():\n    assert thinned([1, 2, 3], 2) == [1]\n"
 )
 EXAMPLES = criteria_path(TICKET.key)
 
 
 async def run(tmp_path: Path, code: str) -> Any:
-    """The loop on the chunk ticket, two revisions: `code` for the module, then the wrong test
+    """The loop on the trail ticket, two revisions: `code` for the module, then the wrong test
     QA asks for (the first revision writes the code alone: the examples fail on the original)."""
     repo = write_tree(tmp_path / "repo", REPO)
     tester = LocalTester(repo, tmp_path / "runs", "python -m pytest -q")
-    planned = PlannedFile(path=NEW_TESTS, action="create", purpose="Test the last chunk.")
+    planned = PlannedFile(path=NEW_TESTS, action="create", purpose="Test the last point.")
     plan = PLAN.model_copy(update={"files": [*PLAN.files, planned]})
 
     def handle(task: str, inputs: dict[str, Any], messages: list[BaseMessage]) -> Reply:
         if task == "review":
-            return verdict(False, (NEW_TESTS, "Test the last chunk."))
+            return verdict(False, (NEW_TESTS, "Test the last point."))
         return file_answer(inputs["path"], WRONG if inputs["path"] == NEW_TESTS else code)
 
     return await implement_plan(
@@ -46,13 +46,13 @@ async def test_written_tests_the_examples_refute_are_left_out(tmp_path: Path) ->
     assert {c.path for c in result.changes} == {CORE, EXAMPLES}
     assert result.tests_passed
     assert (
-        f"Left out {NEW_TESTS}: tests written for the change ({NEW_TESTS}::test_leftover_dropped)"
+        f"Left out {NEW_TESTS}: tests written for the change ({NEW_TESTS}::test_last_point_dropped)"
         " failed while every stated example of the criteria passed" in result.notes
     )
 
 
 async def test_nothing_is_left_out_while_an_example_fails(tmp_path: Path) -> None:
-    empty_wrong = FIXED.replace("size)]\n", "size)] or [[]]\n")  # chunked([], 3) == [[]]
+    empty_wrong = FIXED.replace("step)]\n", "step)] or [0]\n")  # thinned([], 3) == [0]
     result = await run(tmp_path, empty_wrong)
     assert NEW_TESTS in {c.path for c in result.changes}
     assert not result.tests_passed

@@ -193,10 +193,10 @@ def test_a_test_expecting_the_error_at_an_allowed_bound_is_dropped(tmp_path: Pat
 
 def test_the_module_holds_the_examples_then_the_written_tests(tmp_path: Path) -> None:
     repo = write_tree(tmp_path, REPO)
-    spelled = example_tests("X-1", "- `chunked([], 3)` returns `[]`.", repo)
-    test = "def test_criterion_1():\n    with pytest.raises(ValueError):\n        chunked([1], 0)\n"
-    module = with_written_tests(spelled, "X-1", ["from chunks.core import chunked"], [test])
-    assert module.count("from chunks.core import chunked") == 1 and "import pytest\n" in module
+    spelled = example_tests("X-1", "- `thinned([], 3)` returns `[]`.", repo)
+    test = "def test_criterion_1():\n    with pytest.raises(ValueError):\n        thinned([1], 0)\n"
+    module = with_written_tests(spelled, "X-1", ["from trail.points import thinned"], [test])
+    assert module.count("from trail.points import thinned") == 1 and "import pytest\n" in module
     assert module.index("def test_example_1") < module.index("def test_criterion_1")
     compile(module, "test_x.py", "exec")
     alone = with_written_tests(None, "X-1", ["import pytest"], [test])
@@ -204,9 +204,9 @@ def test_the_module_holds_the_examples_then_the_written_tests(tmp_path: Path) ->
     compile(alone, "test_x.py", "exec")
 
 
-BROKEN = (  # `chunk`, a name nothing defines: a NameError on every run
+BROKEN = (  # `thin`, a name nothing defines: a NameError on every run
     "import pytest\n\n\ndef test_zero():\n    with pytest.raises(ValueError):\n"
-    "        chunk([1], 0)\n"
+    "        thin([1], 0)\n"
 )
 
 
@@ -227,7 +227,7 @@ async def test_a_broken_written_test_leaves_the_examples_alone(tmp_path: Path) -
     )
     path = criteria_path(TICKET.key)
     changes = {c.path: c.content for c in result.changes}
-    assert "test_example_1" in changes[path] and "chunk([1], 0)" not in changes[path]
+    assert "test_example_1" in changes[path] and "thin([1], 0)" not in changes[path]
     assert (
         "examples and 1 tests of criteria dropped, " in result.notes
         and "is broken: " in result.notes
@@ -261,10 +261,10 @@ async def test_a_criterions_test_cut_at_its_bound_keeps_its_finished_tests(tmp_p
     repo = write_tree(tmp_path / "repo", REPO)
     tester = LocalTester(repo, tmp_path / "runs", "python -m pytest -q")
     finished = (
-        "import pytest\n\nfrom chunks.core import chunked\n\n\n"
-        "def test_zero():\n    with pytest.raises(ValueError):\n        chunked([1], 0)\n\n\n"
+        "import pytest\n\nfrom trail.points import thinned\n\n\n"
+        "def test_zero():\n    with pytest.raises(ValueError):\n        thinned([1], 0)\n\n\n"
     )
-    running_on = "def test_more():\n" + "    chunked([1], 1)\n" * 40 + "    chunked([1"
+    running_on = "def test_more():\n" + "    thinned([1], 1)\n" * 40 + "    thinned([1"
 
     def handle(task: str, inputs: dict[str, Any], messages: list[BaseMessage]) -> Reply:
         if task == "criteria_tests":
@@ -276,7 +276,7 @@ async def test_a_criterions_test_cut_at_its_bound_keeps_its_finished_tests(tmp_p
         team(handle), repo, TICKET, PLAN, None, tester=tester, max_revisions=2, example_tests=True
     )
     module = {c.path: c.content for c in result.changes}[criteria_path(TICKET.key)]
-    assert "chunked([1], 0)" in module and "test_more" not in module
+    assert "thinned([1], 0)" in module and "test_more" not in module
     assert "examples and 1 tests of criteria kept" in result.notes
 
 
