@@ -16,37 +16,37 @@ from tests.graphs.test_example_tests import CORE, FIXED, PLAN, REPO, TICKET
 from tests.graphs.test_implementation_loop import Reply, file_answer, team, verdict
 from tests.graphs.test_written_tests import broken_criteria_tests
 
-DAYS = (
-    '- `parse_duration("7d")` returns `604800`.\n'
+DEPTHS = (
+    '- `parse_depth("7fm")` returns `42`.\n'
     "- Unknown units still raise ValueError.\n"
-    "- A negative rate raises ValueError."
+    "- A negative depth raises ValueError."
 )
-UPPER = "Upper-case `D` is an error like any other unknown unit."
+UPPER = "Upper-case `FM` is an error like any other unknown unit."
 STILL = "A negative step still raises ValueError."
 ZERO = "A step of zero is an error too."
 
 
 def test_a_still_raised_error_and_an_error_the_answers_state_are_guarded() -> None:
-    guards = guard_checks(DAYS, [f"The unit is a lower-case `d`. {UPPER}"])
+    guards = guard_checks(DEPTHS, [f"The unit is a lower-case `fm`. {UPPER}"])
     assert list(guards.stated) == ["Unknown units still raise ValueError.", UPPER]
     assert guards.holding == {"Unknown units still raise ValueError."}
     assert all(s.errors == {"ValueError"} for s in guards.stated.values())
 
 
 def test_an_answer_saying_only_error_needs_the_one_error_the_ticket_names() -> None:
-    two = DAYS + "\n- A missing file raises FileNotFoundError."
+    two = DEPTHS + "\n- A missing file raises FileNotFoundError."
     assert UPPER not in guard_checks(two, [UPPER]).stated
     named = "A blank string raises TypeError."
     assert guard_checks(two, [named]).stated[named].errors == {"TypeError"}
 
 
 def test_an_answer_restating_a_criterion_and_guards_past_the_cap_are_not_asked() -> None:
-    assert guard_checks(DAYS, ["A negative rate raises ValueError too."]).holding
-    assert list(guard_checks(DAYS, ["A negative rate raises ValueError too."]).stated) == [
+    assert guard_checks(DEPTHS, ["A negative depth raises ValueError too."]).holding
+    assert list(guard_checks(DEPTHS, ["A negative depth raises ValueError too."]).stated) == [
         "Unknown units still raise ValueError."
     ]
     many = [f"Unit number {n} is an error." for n in range(5)]
-    assert len(guard_checks(DAYS, many).stated) == MAX_GUARDS
+    assert len(guard_checks(DEPTHS, many).stated) == MAX_GUARDS
 
 
 async def test_a_guard_failing_on_the_original_is_left_out_and_an_answers_error_is_kept(
