@@ -3,11 +3,11 @@
 from graphs.implementation.tester.best import Standing, regression, trade_note
 from graphs.schemas import FailedTest, TestReport
 
-OWN = ["tests/test_temperature.py::test_freezing", "tests/test_temperature.py::test_unknown"]
-ZERO = "tests/test_temp_1_acceptance.py::test_below_absolute_zero"
-KELVIN = [
-    "tests/test_temp_1_acceptance.py::test_example_1",
-    "tests/test_temp_1_acceptance.py::test_example_2",
+OWN = ["tests/test_wind.py::test_calm", "tests/test_wind.py::test_unknown"]
+ZERO = "tests/test_wind_1_acceptance.py::test_below_zero_knots"
+GUSTS = [
+    "tests/test_wind_1_acceptance.py::test_example_1",
+    "tests/test_wind_1_acceptance.py::test_example_2",
 ]
 
 
@@ -21,11 +21,11 @@ def report(passed: list[str], failed: list[str]) -> TestReport:
     )
 
 
-BEST = Standing(revision=1, files={}, tests=report([*OWN, ZERO], KELVIN), own=OWN)
+BEST = Standing(revision=1, files={}, tests=report([*OWN, ZERO], GUSTS), own=OWN)
 
 
 def test_a_new_test_may_be_traded_for_more_passing_tests() -> None:
-    new = report([*OWN, *KELVIN], [ZERO])
+    new = report([*OWN, *GUSTS], [ZERO])
     assert regression(BEST, new) == ""
     assert trade_note(BEST, new) == (
         f"kept with 4 tests passing against 3, though {ZERO} no longer pass"
@@ -33,16 +33,16 @@ def test_a_new_test_may_be_traded_for_more_passing_tests() -> None:
 
 
 def test_a_new_test_is_not_traded_for_as_many() -> None:
-    new = report([*OWN, KELVIN[0]], [ZERO, KELVIN[1]])
+    new = report([*OWN, GUSTS[0]], [ZERO, GUSTS[1]])
     assert regression(BEST, new) == f"it broke tests that passed before: {ZERO}"
     assert trade_note(BEST, new) == ""
 
 
 def test_the_repository_s_own_tests_never_break_whatever_else_passes() -> None:
-    new = report([OWN[0], ZERO, *KELVIN], [OWN[1]])
+    new = report([OWN[0], ZERO, *GUSTS], [OWN[1]])
     assert regression(BEST, new) == f"it broke tests that passed before: {OWN[1]}"
 
 
 def test_a_run_that_breaks_nothing_and_passes_more_is_no_trade() -> None:
-    new = report([*OWN, ZERO, KELVIN[0]], [KELVIN[1]])
+    new = report([*OWN, ZERO, GUSTS[0]], [GUSTS[1]])
     assert (regression(BEST, new), trade_note(BEST, new)) == ("", "")
