@@ -1,14 +1,16 @@
 """What the command line does: start, human input, status, list and cancel, as one-line results."""
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from temporalio.client import Client, WorkflowFailureError, WorkflowUpdateFailedError
 from temporalio.exceptions import ApplicationError, CancelledError
 from temporalio.service import RPCError, RPCStatusCode
 
-from cli.grpc_status import StatusUnreadable, read_status
+from cli.grpc_status import StatusUnreadable, read_status, shown_status
+from cli.status_json import StatusJson
 from cli.terminal import CommandError
 from config import Settings, connect_temporal
 from temporal.connection import TemporalConfigError
@@ -19,6 +21,8 @@ from workflows.messages import BudgetInput, HumanInputAccepted, TicketStatus
 
 if TYPE_CHECKING:
     from integrations.jira import JiraIssue
+
+T = TypeVar("T")
 
 
 async def connect(settings: Settings) -> Client:
@@ -101,9 +105,20 @@ async def send_update(settings: Settings, key: str, update: str, payload: Any) -
 
 async def status(settings: Settings, key: str) -> TicketStatus:
     """Where the ticket is; a finished ticket answers without a worker."""
+    return await _read_status(settings, key, read_status)
+
+
+async def status_shown(settings: Settings, key: str) -> StatusJson:
+    """The status as `starter.py status` shows it, with the worker version the run is on."""
+    return await _read_status(settings, key, shown_status)
+
+
+async def _read_status(
+    settings: Settings, key: str, read: Callable[[Client, str, timedelta], Awaitable[T]]
+) -> T:
     client = await connect(settings)
     try:
-        return await read_status(client, key, timedelta(seconds=settings.status_query_seconds))
+        return await read(client, key, timedelta(seconds=settings.status_query_seconds))
     except StatusUnreadable as err:
         raise CommandError(str(err)) from None
 

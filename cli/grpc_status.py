@@ -7,6 +7,7 @@ needs no worker and no replay, so a finished ticket answers even when no worker 
 from datetime import timedelta
 from typing import Any
 
+from google.protobuf.json_format import MessageToDict
 from temporalio.client import (
     Client,
     WorkflowExecutionDescription,
@@ -19,6 +20,8 @@ from temporalio.common import SearchAttributeKey
 from temporalio.service import RPCError, RPCStatusCode
 
 from cli.endings import ended_message, ended_status, recorded
+from cli.status_json import StatusJson, as_json
+from cli.worker_version import worker_version
 from temporal.http_api import never_started, no_worker_answered
 from tickets.launch import workflow_id
 from vocabulary.failures import failure_in_words
@@ -38,13 +41,41 @@ class NeverStarted(StatusUnreadable):
 
 async def read_status(client: Client, key: str, query_timeout: timedelta) -> TicketStatus:
     """Where a ticket is: its closed run's record, or the live answer of its status query."""
+    handle, described = await _describe(client, key)
+    return await _status(handle, key, described, query_timeout)
+
+
+async def shown_status(client: Client, key: str, query_timeout: timedelta) -> StatusJson:
+    """The status as `starter.py status` shows it: `read_status`'s answer with the Worker
+    Deployment Version the run is on (`worker_version`) when versioned."""
+    handle, described = await _describe(client, key)
+    shown = as_json(await _status(handle, key, described, query_timeout))
+    info = described.raw_description.workflow_execution_info
+    if info.HasField("versioning_info"):
+        versioning = {"versioningInfo": MessageToDict(info.versioning_info)}
+        if version := worker_version(versioning):
+            shown["worker_version"] = version
+    return shown
+
+
+async def _describe(
+    client: Client, key: str
+) -> tuple[WorkflowHandle[Any, TicketResult], WorkflowExecutionDescription]:
     handle = client.get_workflow_handle(workflow_id(key), result_type=TicketResult)
     try:
-        described = await handle.describe()
+        return handle, await handle.describe()
     except RPCError as err:
         if err.status == RPCStatusCode.NOT_FOUND:
             raise NeverStarted(never_started(key)) from None
         raise StatusUnreadable(f"Temporal did not describe {key}: {err.message}") from err
+
+
+async def _status(
+    handle: WorkflowHandle[Any, TicketResult],
+    key: str,
+    described: WorkflowExecutionDescription,
+    query_timeout: timedelta,
+) -> TicketStatus:
     if described.status == WorkflowExecutionStatus.RUNNING:
         return await _query(handle, key, described, query_timeout)
     return await closed_status(handle, key, described)

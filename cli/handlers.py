@@ -79,7 +79,7 @@ async def status(args: argparse.Namespace) -> RenderableType:
 
         return await graph_command(args, settings)
     key = check_key(args.key)
-    current = await commands.status(settings, key)
+    current = await commands.status_shown(settings, key)
     link = web_ui_link(settings, workflow_id(key))
     return render_status(current, link, datetime.now(UTC), full=args.full)
 

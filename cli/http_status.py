@@ -1,28 +1,40 @@
 """A ticket's status over Temporal's HTTP API, whatever state its run is in, read as
 `cli.grpc_status.read_status` reads it over gRPC, and kept as the JSON it arrives as."""
 
+from typing import Any
+
 from cli.endings import ended_message, ended_status, recorded
 from cli.status_json import StatusJson, result_status
 from cli.terminal import CommandError
+from cli.worker_version import worker_version
 from temporal import http_api as api
 from temporal.settings import TemporalEndpoints
 from vocabulary.ticket_states import Phase, Status
 
 
 def ticket_status(settings: TemporalEndpoints, key: str) -> StatusJson:
-    """The ticket's status, as `cli.grpc_status.read_status` reads it over gRPC: the status
+    """The ticket's status, as `cli.grpc_status.shown_status` reads it over gRPC: the status
     query's answer while it runs, what it returned once it completed, how it ended otherwise
-    (as JSON: `TicketStatus.model_validate` of it equals the gRPC read).
+    (as JSON: `TicketStatus.model_validate` of it equals the gRPC read), with the Worker
+    Deployment Version its run is on (`worker_version`) when versioned.
 
     A ticket never started is a CommandError; `QueryUnanswered` says why a running one whose
     worker does not answer cannot be read.
     """
-    workflow_id = f"ticket-{key}"
     try:
-        described = api.describe(settings, workflow_id)
+        described = api.describe(settings, f"ticket-{key}")
     except api.NotStarted:
         raise CommandError(api.never_started(key)) from None
     info = described.get("workflowExecutionInfo", {})
+    status = run_status(settings, key, info)
+    if version := worker_version(info):
+        status["worker_version"] = version
+    return status
+
+
+def run_status(settings: TemporalEndpoints, key: str, info: dict[str, Any]) -> StatusJson:
+    """The status of the ticket's run the server described as `info`."""
+    workflow_id = f"ticket-{key}"
     state = str(info.get("status", ""))
     attrs = api.search_attributes(info)
     if state == api.RUNNING:

@@ -54,6 +54,7 @@ def render_status(
         ("plan version", current.get("plan_version") or None),
         ("branch", current.get("branch")),
         ("pull request", pull_request),
+        ("worker version", current.get("worker_version")),
     ):
         if value:
             lines.append(Text(f"  {label}: {value}"))
