@@ -35,7 +35,7 @@ from bench.support.stack import bench_stack, client_for, run_ticket, scripted_mo
 from config import ROOT, Settings
 from embedded.stack import child_env
 from tickets.launch import ticket_input
-from workflows.messages import RejectionInput, Status, TicketStatus
+from workflows.ticket.messages import RejectionInput, Status, TicketStatus
 
 TARGET_S = 0.3
 STATES = {

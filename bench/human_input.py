@@ -27,7 +27,7 @@ from emulators.jira.webhooks import sign
 from harness.jira_payloads import comment_event
 from starter import handler, parse_args
 from tickets.launch import ticket_input
-from workflows.messages import Status, TicketStatus
+from workflows.ticket.messages import Status, TicketStatus
 
 KEY = "DEMO-1"
 SECRET = "bench-webhook-secret"

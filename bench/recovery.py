@@ -29,7 +29,7 @@ from embedded.stack import Stack
 from harness.model_server import FakeModelServer
 from harness.processes import until
 from harness.recovery import OPERATIONS, held, progress
-from workflows.messages import TicketStatus
+from workflows.ticket.messages import TicketStatus
 
 SIDE_EFFECTS = ("Jira comments", "pull requests", "Discord messages", "commits")
 

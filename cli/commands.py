@@ -17,7 +17,7 @@ from temporal.connection import TemporalConfigError
 from tickets.launch import LaunchError, start_ticket, ticket_input, web_ui_link, workflow_id
 from tickets.routing import TicketFacts
 from vocabulary.amounts import dollars_in
-from workflows.messages import BudgetInput, HumanInputAccepted, TicketStatus
+from workflows.ticket.messages import BudgetInput, HumanInputAccepted, TicketStatus
 
 if TYPE_CHECKING:
     from integrations.jira import JiraIssue

@@ -25,7 +25,7 @@ from cli.worker_version import worker_version
 from temporal.http_api import never_started, no_worker_answered
 from tickets.launch import workflow_id
 from vocabulary.failures import failure_in_words
-from workflows.messages import Phase, Status, TicketResult, TicketStatus
+from workflows.ticket.messages import Phase, Status, TicketResult, TicketStatus
 
 PHASE = SearchAttributeKey.for_keyword("Phase")
 STATUS = SearchAttributeKey.for_keyword("Status")

@@ -13,7 +13,7 @@ from cli.terminal import Answer, check_key, console
 from cli.watch import follow
 from config import get_settings
 from tickets.launch import web_ui_link, workflow_id
-from workflows.messages import (
+from workflows.ticket.messages import (
     AnswerInput,
     ApprovalInput,
     RejectionInput,

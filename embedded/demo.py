@@ -17,7 +17,7 @@ from config import ROOT, Settings, connect_temporal
 from embedded.demo_review import jira_status, review_round
 from embedded.stack import Stack, StackError, child_env
 from tickets.launch import describe
-from workflows.messages import Status, TicketResult, TicketStatus
+from workflows.ticket.messages import Status, TicketResult, TicketStatus
 
 DEMO_KEY = "DEMO-1"
 DEMO_ANSWER = (

@@ -10,7 +10,7 @@ from temporalio.service import RPCError
 
 from config import Settings
 from embedded.stack import StackError
-from workflows.messages import Status, TicketStatus
+from workflows.ticket.messages import Status, TicketStatus
 
 REVIEWER = {"Authorization": "Bearer carol-token"}  # Carol, a collaborator in the seed
 ASK = "Please give power() a docstring that says negative exponents give floats."

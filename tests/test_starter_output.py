@@ -4,7 +4,7 @@ from datetime import UTC, datetime, timedelta
 
 from activities.pricing import cost_of, parse_prices
 from cli.render import preview, render_list, render_status, to_text, usage_table
-from workflows.messages import Decision, Phase, PhaseUsage, Status, TicketStatus
+from workflows.ticket.messages import Decision, Phase, PhaseUsage, Status, TicketStatus
 
 T0 = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
 PRICES = parse_prices('{"gpt-4o-mini": {"input": 0.15, "output": 0.60}}')

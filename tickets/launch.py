@@ -11,8 +11,8 @@ from temporalio.service import RPCError, RPCStatusCode
 from config import Settings
 from tickets.projects import ProjectConfigError, clone_url_for, project_for
 from tickets.routing import RoutingError, TicketFacts, choose_repository
-from workflows.messages import ApprovalPolicy, TicketInput, TicketProject, WaitPolicy
 from workflows.review.messages import ReviewPolicy
+from workflows.ticket.messages import ApprovalPolicy, TicketInput, TicketProject, WaitPolicy
 
 
 class LaunchError(Exception):

@@ -32,7 +32,7 @@ from webhooks.jira_events import (
 from webhooks.responses import SIGNATURE, error, ignored, parse_json
 from webhooks.security import WebhookSecretError, signature_valid, webhook_secret
 from webhooks.unsigned import NOTICE, UnsignedNotice
-from workflows.messages import AnswerInput, Phase, SayInput, Status
+from workflows.ticket.messages import AnswerInput, Phase, SayInput, Status
 
 log = logging.getLogger("ticketsmith.webhooks")
 STATUS = SearchAttributeKey.for_keyword("Status")

@@ -4,7 +4,7 @@ import re
 from collections.abc import Sequence
 
 from vocabulary.amounts import dollars_in
-from workflows.messages import (
+from workflows.ticket.messages import (
     AnswerInput,
     ApprovalInput,
     BudgetInput,

@@ -1,7 +1,7 @@
 """Every workflow a worker runs, in one list (worker, tests and replay use the same)."""
 
 from workflows.graph.workflow import GraphWorkflow
-from workflows.implementation import ImplementationWorkflow
-from workflows.ticket import TicketWorkflow
+from workflows.ticket.implementation import ImplementationWorkflow
+from workflows.ticket.workflow import TicketWorkflow
 
 WORKFLOWS = [TicketWorkflow, ImplementationWorkflow, GraphWorkflow]

@@ -24,7 +24,7 @@ from bench.quality.tickets import Ticket
 from config import Settings, connect_temporal
 from embedded.demo import WAIT_S, starter, wait_for_status
 from embedded.stack import StackError
-from workflows.messages import Phase, Status, TicketResult, TicketStatus
+from workflows.ticket.messages import Phase, Status, TicketResult, TicketStatus
 
 MAX_ANSWER_ROUNDS = 4
 STATUS_WAIT_S = 30.0

@@ -11,7 +11,7 @@ from temporalio.service import RPCError
 
 from activities.progress import STAGES
 from localmodel.report import Totals, summarise
-from workflows.messages import Phase, TicketResult, TicketStatus
+from workflows.ticket.messages import Phase, TicketResult, TicketStatus
 
 
 class ModelStep(BaseModel):

@@ -26,7 +26,7 @@ from harness.model_server import FakeModelServer
 from harness.stacks import stack_settings
 from harness.team import TeamBrain
 from tickets.launch import ticket_input
-from workflows.messages import TicketResult
+from workflows.ticket.messages import TicketResult
 
 OPERATIONS, TESTS = "calc/operations.py", "tests/test_operations.py"
 ADDITIONS = {

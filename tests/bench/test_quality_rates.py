@@ -25,7 +25,7 @@ from bench.quality.scoring import Count, Score
 from bench.quality.tickets import load_tickets
 from graphs.progress import ImplementationProgress
 from tickets.projects import load_projects
-from workflows.messages import Phase, PhaseUsage, Status, TicketResult, TicketStatus
+from workflows.ticket.messages import Phase, PhaseUsage, Status, TicketResult, TicketStatus
 
 RESULTS = Path(bench.__file__).resolve().parent / "results"
 

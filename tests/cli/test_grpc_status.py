@@ -17,7 +17,7 @@ from temporalio.worker import UnsandboxedWorkflowRunner, Worker
 from cli.grpc_status import StatusUnreadable, read_status
 from harness.processes import guard_children
 from tests.conftest import SEARCH_ATTRIBUTES, venv_binary
-from workflows.messages import Phase, Status, TicketResult, TicketStatus
+from workflows.ticket.messages import Phase, Status, TicketResult, TicketStatus
 
 PHASE = SearchAttributeKey.for_keyword("Phase")
 STATUS = SearchAttributeKey.for_keyword("Status")

@@ -17,7 +17,7 @@ from embedded.stack import Stack
 from harness.model_server import FakeModelServer, task_of
 from harness.stacks import stack_settings
 from tests.e2e.stacks import running
-from workflows.messages import Status, TicketStatus
+from workflows.ticket.messages import Status, TicketStatus
 
 KEY = "DEMO-1"
 REPO = "/api/v3/repos/demo/calc"

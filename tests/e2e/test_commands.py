@@ -11,7 +11,7 @@ import pytest
 
 from config import ROOT, connect_temporal
 from embedded.stack import Stack, child_env
-from workflows.messages import Status, TicketStatus
+from workflows.ticket.messages import Status, TicketStatus
 
 pytestmark = pytest.mark.e2e
 

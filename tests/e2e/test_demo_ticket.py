@@ -16,7 +16,7 @@ from config import connect_temporal
 from embedded.demo import DEMO_KEY, drive, starter, stop_earlier_run
 from embedded.stack import Stack
 from tests.e2e.stacks import clone_branch, poll, pull_requests
-from workflows.messages import Status
+from workflows.ticket.messages import Status
 
 pytestmark = pytest.mark.e2e
 MARKER = re.compile(r"ticketsmith ref: ([\w./-]+)")

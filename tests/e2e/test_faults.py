@@ -18,7 +18,7 @@ from embedded.stack import Stack
 from harness.stacks import stack_settings
 from tests.e2e.stacks import admin, poll, running
 from tickets.launch import start_ticket, ticket_input
-from workflows.messages import Status, TicketStatus
+from workflows.ticket.messages import Status, TicketStatus
 
 pytestmark = pytest.mark.e2e
 MARKER = re.compile(r"ticketsmith ref: ([\w./-]+)")

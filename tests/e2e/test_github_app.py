@@ -14,7 +14,7 @@ from emulators.app import DEFAULT_SEED
 from harness.stacks import stack_settings
 from tests.e2e.stacks import pull_requests, running
 from tests.support.github_app import APP_ID, private_pem, public_pem
-from workflows.messages import Status
+from workflows.ticket.messages import Status
 
 pytestmark = pytest.mark.e2e
 

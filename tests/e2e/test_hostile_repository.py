@@ -18,7 +18,7 @@ from embedded.demo import starter
 from embedded.stack import Stack
 from harness.stacks import stack_settings
 from tests.e2e.stacks import running
-from workflows.messages import TicketResult
+from workflows.ticket.messages import TicketResult
 
 pytestmark = pytest.mark.e2e
 KEY = "EVIL-1"

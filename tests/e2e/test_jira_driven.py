@@ -17,7 +17,7 @@ from embedded.stack import Stack
 from harness.stacks import stack_settings
 from integrations.adf import markdown_to_adf
 from tests.e2e.stacks import admin, poll, running
-from workflows.messages import Status, TicketResult, TicketStatus
+from workflows.ticket.messages import Status, TicketResult, TicketStatus
 
 pytestmark = pytest.mark.e2e
 ISSUE = f"/rest/api/3/issue/{DEMO_KEY}"

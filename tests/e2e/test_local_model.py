@@ -23,7 +23,7 @@ from embedded.stack import Stack
 from harness.stacks import stack_settings
 from localmodel.server import layout_for
 from tests.e2e.stacks import clone_branch, pull_requests, running
-from workflows.messages import Status, TicketResult, TicketStatus
+from workflows.ticket.messages import Status, TicketResult, TicketStatus
 
 pytestmark = [pytest.mark.local_model, pytest.mark.e2e]
 WAIT_S = 3600.0

@@ -28,7 +28,7 @@ from embedded.stack import SEARCH_ATTRIBUTES, Stack
 from encryption.codec import new_key
 from harness.stacks import stack_settings
 from tests.e2e.webui import render_workflow_page
-from workflows.messages import Phase, Status, TicketResult
+from workflows.ticket.messages import Phase, Status, TicketResult
 
 pytestmark = pytest.mark.e2e
 T = TypeVar("T")

@@ -29,7 +29,7 @@ from tests.e2e.organisation_stack import (
 from tests.e2e.stacks import admin, poll, pull_requests, running
 from tests.e2e.test_commands import starter
 from tests.support.tls_proxy import CertificateAuthority, tls_proxy
-from workflows.messages import Status, TicketResult, TicketStatus
+from workflows.ticket.messages import Status, TicketResult, TicketStatus
 
 pytestmark = pytest.mark.e2e
 

@@ -44,7 +44,7 @@ from tests.e2e.stacks import poll
 from tests.support.notices import check_row
 from tests.support.pr_team import OPS, TESTS, pull_request_brain
 from webhooks.security import expected_signature
-from workflows.messages import Status, TicketResult, TicketStatus
+from workflows.ticket.messages import Status, TicketResult, TicketStatus
 
 pytestmark = pytest.mark.e2e
 SECRET = "review-e2e-secret"

@@ -18,7 +18,7 @@ from temporalio.client import WorkflowExecutionStatus
 from config import ROOT, connect_temporal
 from embedded.stack import Stack, child_env
 from tests.e2e.test_commands import starter, wait_for
-from workflows.messages import Status
+from workflows.ticket.messages import Status
 
 pytestmark = pytest.mark.e2e
 DEADLINE_S = 180

@@ -28,9 +28,9 @@ from harness.processes import (
 )
 from harness.recovery import OPERATIONS, POWER, TEST_POWER, TESTS, held, progress
 from harness.team import TeamBrain
-from workflows.messages import ImplementationResult, TicketInput, TicketProject, TicketResult
 from workflows.policies import LLM_HEARTBEAT, LLM_RETRY
 from workflows.review.messages import ReviewPolicy
+from workflows.ticket.messages import ImplementationResult, TicketInput, TicketProject, TicketResult
 
 pytestmark = pytest.mark.e2e
 KEY = "DEMO-1"

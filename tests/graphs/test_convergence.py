@@ -125,7 +125,7 @@ async def test_a_run_that_never_passes_says_exactly_what_fails(
     tiny_repo: Path, ticket: TicketContext, tmp_path: Path
 ) -> None:
     from graphs.schemas import Requirements
-    from workflows.texts import criteria_lines, pull_request_body
+    from workflows.ticket.texts import criteria_lines, pull_request_body
 
     tester = LocalTester(tiny_repo, tmp_path / "runs", "python -m pytest -q")
     ticket = ticket.model_copy(update={"acceptance_criteria": None})  # the refined ones count

@@ -29,7 +29,7 @@ from tests.graphs.test_implementation_loop import (
     verdict,
     without_contracts,
 )
-from workflows.waits import work_ends_at
+from workflows.ticket.waits import work_ends_at
 
 
 class Clock:

@@ -59,15 +59,6 @@ from tests.workflows.test_ci_round_per_head import took_patch
 from tests.workflows.test_cost_cap import PRICES
 from tests.workflows.test_review_phase import failed, following, merge, rounds_done
 from tests.workflows.test_ticket_workflow import awaiting, ticket_input, wait_until
-from workflows.messages import (
-    AnswerInput,
-    ApprovalInput,
-    BudgetInput,
-    RejectionInput,
-    Status,
-    TicketInput,
-    WaitPolicy,
-)
 from workflows.registry import WORKFLOWS
 from workflows.review.messages import (
     CommentKind,
@@ -77,7 +68,16 @@ from workflows.review.messages import (
     ReviewPolicy,
 )
 from workflows.review.phase import CI_ROUND_PER_HEAD
-from workflows.ticket import TicketWorkflow
+from workflows.ticket.messages import (
+    AnswerInput,
+    ApprovalInput,
+    BudgetInput,
+    RejectionInput,
+    Status,
+    TicketInput,
+    WaitPolicy,
+)
+from workflows.ticket.workflow import TicketWorkflow
 
 HERE = Path(__file__).parent
 UNTESTED = "untested-criteria"

@@ -23,9 +23,9 @@ from graphs.schemas import FileChange, Implementation, Plan, TicketContext
 from tests.conftest import register_search_attributes
 from tests.workflows.fakes import FakeActivities
 from tests.workflows.test_ticket_workflow import ticket_input
-from workflows.messages import ImplementationInput, Status, TicketResult
 from workflows.registry import WORKFLOWS
-from workflows.ticket import TicketWorkflow
+from workflows.ticket.messages import ImplementationInput, Status, TicketResult
+from workflows.ticket.workflow import TicketWorkflow
 
 THRESHOLD = 32 * 1024
 DEADLINE_S = 120

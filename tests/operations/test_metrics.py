@@ -33,7 +33,7 @@ from observability.metrics import (
     ticket_query,
 )
 from vocabulary.metrics import HUMAN_WAIT, record_human_wait
-from workflows.messages import Phase, Status
+from workflows.ticket.messages import Phase, Status
 
 
 def buffered() -> tuple[Runtime, MetricBuffer]:

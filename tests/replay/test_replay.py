@@ -11,8 +11,8 @@ from temporalio.worker import Replayer
 from temporalio.workflow import NondeterminismError
 
 from workflows.graph.messages import GraphInput, GraphResult
-from workflows.messages import TicketInput, TicketResult
 from workflows.registry import WORKFLOWS
+from workflows.ticket.messages import TicketInput, TicketResult
 
 HERE = Path(__file__).parents[1] / "histories"
 WORKFLOW_IDS = json.loads((HERE / "ids.json").read_text())

@@ -4,7 +4,7 @@ import pytest
 
 from cli.commands import parse_budget
 from cli.terminal import CommandError
-from workflows.messages import BudgetInput
+from workflows.ticket.messages import BudgetInput
 
 
 @pytest.mark.parametrize(

@@ -3,7 +3,7 @@
 import pytest
 
 from webhooks.commands import CommandError, budget_tokens, parse_comment
-from workflows.messages import AnswerInput, ApprovalInput, BudgetInput, RejectionInput
+from workflows.ticket.messages import AnswerInput, ApprovalInput, BudgetInput, RejectionInput
 
 
 @pytest.mark.parametrize(

@@ -26,7 +26,7 @@ from tests.workflows.fakes import FakeActivities
 from tests.workflows.test_review_phase import following
 from tests.workflows.test_ticket_workflow import awaiting, running_ticket, wait_until
 from webhooks.app import create_app
-from workflows.messages import Status, TicketStatus
+from workflows.ticket.messages import Status, TicketStatus
 
 REPOSITORY = "Codertocat/Hello-World"  # the repository of GitHub's examples
 API = f"https://api.github.com/repos/{REPOSITORY}"

@@ -9,8 +9,8 @@ from integrations.adf import markdown_to_adf
 from tests.webhooks.payloads import jira_request, server_comment_events, unique_key
 from tests.workflows.fakes import FakeActivities
 from tests.workflows.test_ticket_workflow import awaiting, running_ticket, ticket_input, wait_until
-from workflows.messages import ApprovalPolicy, Status
-from workflows.ticket import TicketWorkflow
+from workflows.ticket.messages import ApprovalPolicy, Status
+from workflows.ticket.workflow import TicketWorkflow
 
 
 async def test_comments_answer_and_approve_only_when_awaited(

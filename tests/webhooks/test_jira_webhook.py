@@ -13,8 +13,8 @@ from harness.jira_payloads import comment_event
 from tests.webhooks.payloads import created_event, jira_request, labels_event, unique_key
 from tests.workflows.fakes import FakeActivities
 from tests.workflows.test_ticket_workflow import awaiting, wait_until
-from workflows.messages import Status
 from workflows.registry import WORKFLOWS
+from workflows.ticket.messages import Status
 
 
 async def workflow_exists(client: Client, key: str) -> bool:

@@ -26,8 +26,8 @@ from tests.workflows.test_ticket_workflow import awaiting, running_ticket, wait_
 from webhooks.app import create_app
 from webhooks.security import WebhookSecretError
 from webhooks.unsigned import HEADER
-from workflows.messages import Status
 from workflows.registry import WORKFLOWS
+from workflows.ticket.messages import Status
 
 MAKE_ONE = 'python -c "import secrets; print(secrets.token_hex(32))"'
 

@@ -6,8 +6,8 @@ from activities.messages import RunTestsResult
 from graphs.schemas import FileChange, Implementation
 from integrations.advisories import Advisory
 from integrations.dependency_changes import DependencyChange
-from workflows import texts
-from workflows.advisory_texts import advisories_section, vulnerable_reason
+from workflows.ticket import texts
+from workflows.ticket.advisory_texts import advisories_section, vulnerable_reason
 
 HOSTILE = Advisory(
     id="GHSA-1234",

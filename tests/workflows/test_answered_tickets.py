@@ -13,8 +13,8 @@ from tests.workflows.test_ticket_workflow import (
     ticket_input,
     wait_until,
 )
-from workflows.messages import ApprovalInput, Phase, Status
-from workflows.ticket import TicketWorkflow
+from workflows.ticket.messages import ApprovalInput, Phase, Status
+from workflows.ticket.workflow import TicketWorkflow
 
 ANSWER = "It is intended: a half cent rounds to the even cent.\nNo code change is needed."
 

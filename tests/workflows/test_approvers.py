@@ -7,8 +7,14 @@ from temporalio.testing import WorkflowEnvironment
 from tests.support.notices import check_row
 from tests.workflows.fakes import FakeActivities
 from tests.workflows.test_ticket_workflow import awaiting, running_ticket, ticket_input, wait_until
-from workflows.messages import ApprovalInput, ApprovalPolicy, RejectionInput, Status, TicketInput
-from workflows.ticket import TicketWorkflow
+from workflows.ticket.messages import (
+    ApprovalInput,
+    ApprovalPolicy,
+    RejectionInput,
+    Status,
+    TicketInput,
+)
+from workflows.ticket.workflow import TicketWorkflow
 
 
 def governed(key: str, **policy: object) -> TicketInput:

@@ -14,10 +14,10 @@ from tests.workflows.fakes import FakeActivities
 from tests.workflows.test_ci_round_per_head import took_patch
 from tests.workflows.test_review_phase import HEAD, following, merge
 from tests.workflows.test_ticket_workflow import awaiting, running_ticket, wait_until
-from workflows.messages import Status, TicketStatus
 from workflows.review.messages import CheckInput, PullRequestChangeInput
 from workflows.review.phase import CI_RERUNS
-from workflows.ticket import TicketWorkflow
+from workflows.ticket.messages import Status, TicketStatus
+from workflows.ticket.workflow import TicketWorkflow
 
 TIMED_OUT = Flake(reason="the job timed out")
 NETWORK = Flake(reason="a network error", evidence="Could not resolve host: github.com")

@@ -12,10 +12,10 @@ from temporalio.testing import WorkflowEnvironment
 from tests.workflows.fakes import FakeActivities
 from tests.workflows.test_review_phase import HEAD, following, merge, rounds_done
 from tests.workflows.test_ticket_workflow import awaiting, running_ticket, wait_until
-from workflows.messages import Status
 from workflows.review.messages import CheckInput, PullRequestChangeInput
 from workflows.review.phase import CI_ROUND_PER_HEAD
-from workflows.ticket import TicketWorkflow
+from workflows.ticket.messages import Status
+from workflows.ticket.workflow import TicketWorkflow
 
 
 async def took_patch(handle: WorkflowHandle[Any, Any], patch: str, timeout_s: float = 30) -> None:

@@ -22,7 +22,8 @@ from tests.workflows.test_ticket_workflow import (
     ticket_input,
     wait_until,
 )
-from workflows.messages import (
+from workflows.registry import WORKFLOWS
+from workflows.ticket.messages import (
     AnswerInput,
     ApprovalInput,
     BudgetInput,
@@ -32,8 +33,7 @@ from workflows.messages import (
     TicketResult,
     TicketStatus,
 )
-from workflows.registry import WORKFLOWS
-from workflows.ticket import TicketWorkflow
+from workflows.ticket.workflow import TicketWorkflow
 
 Handle = WorkflowHandle[TicketWorkflow, TicketResult]
 # Ten cents an output token: the fakes' analysis (10 tokens) and questions (5) cost $1.50.

@@ -8,7 +8,7 @@ from graphs.schemas import CriterionCoverage
 from tests.support.notices import check_row
 from tests.workflows.fakes import FakeActivities
 from tests.workflows.test_ticket_workflow import DEADLINE_S, running_ticket, ticket_input
-from workflows.messages import Status
+from workflows.ticket.messages import Status
 
 # A criterion a test added by the change exercises, and passes.
 TESTED_BY_THE_CHANGE = CriterionCoverage(

@@ -8,14 +8,14 @@ from activities.review.round_messages import CommentJudgement, JudgeCommentsResu
 from tests.workflows.fakes import FakeActivities
 from tests.workflows.test_review_phase import HEAD, failed, following, merge, rounds_done
 from tests.workflows.test_ticket_workflow import awaiting, running_ticket, wait_until
-from workflows.messages import Status
 from workflows.review.messages import (
     CommentKind,
     PullRequestChangeInput,
     ReviewComment,
     ReviewFeedbackInput,
 )
-from workflows.ticket import TicketWorkflow
+from workflows.ticket.messages import Status
+from workflows.ticket.workflow import TicketWorkflow
 
 OPS, TESTS = "calc/operations.py", "tests/test_ops.py"
 

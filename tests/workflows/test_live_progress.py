@@ -25,9 +25,9 @@ from graphs.schemas import FileChange, Implementation, TestReport
 from tests.conftest import register_search_attributes, venv_binary
 from tests.workflows.fakes import FakeActivities
 from tests.workflows.test_ticket_workflow import ticket_input, wait_until
-from workflows.messages import Phase, Status, TicketStatus
 from workflows.registry import WORKFLOWS
-from workflows.ticket import TicketWorkflow
+from workflows.ticket.messages import Phase, Status, TicketStatus
+from workflows.ticket.workflow import TicketWorkflow
 
 PYTEST_SUMMARY = "FAILED tests/test_cli.py::test_pow\n1 failed, 3 passed in 0.12s"
 

@@ -15,7 +15,6 @@ from tests.workflows.test_ticket_workflow import (
     ticket_input,
     wait_until,
 )
-from workflows.messages import Phase, Status, TicketInput, TicketResult, TicketStatus
 from workflows.review.messages import (
     BaseMovedInput,
     CheckInput,
@@ -24,7 +23,8 @@ from workflows.review.messages import (
     ReviewComment,
     ReviewFeedbackInput,
 )
-from workflows.ticket import TicketWorkflow
+from workflows.ticket.messages import Phase, Status, TicketInput, TicketResult, TicketStatus
+from workflows.ticket.workflow import TicketWorkflow
 
 Handle = WorkflowHandle[TicketWorkflow, TicketResult]
 HEAD = "sha2"  # the fakes' second commit: plan, then code

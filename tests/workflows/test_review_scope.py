@@ -11,10 +11,10 @@ from tests.workflows.fakes import FakeActivities
 from tests.workflows.test_judged_rounds import OPS, TESTS, inline, replies
 from tests.workflows.test_review_phase import following, merge, rounds_done
 from tests.workflows.test_ticket_workflow import awaiting, running_ticket, wait_until
-from workflows.messages import FileChange, Status
 from workflows.review.messages import CommentKind, ReviewComment, ReviewFeedbackInput
 from workflows.review.scope import about, addressed_files, outside
-from workflows.ticket import TicketWorkflow
+from workflows.ticket.messages import FileChange, Status
+from workflows.ticket.workflow import TicketWorkflow
 
 CLI = "calc/cli.py"
 DOCSTRING = "Give power() a docstring saying negative exponents give floats."

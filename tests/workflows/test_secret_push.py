@@ -28,8 +28,14 @@ from tests.workflows.test_ticket_workflow import (
     ticket_input,
     wait_until,
 )
-from workflows.messages import ApprovalInput, ApprovalPolicy, RejectionInput, Status, TicketInput
-from workflows.ticket import TicketWorkflow
+from workflows.ticket.messages import (
+    ApprovalInput,
+    ApprovalPolicy,
+    RejectionInput,
+    Status,
+    TicketInput,
+)
+from workflows.ticket.workflow import TicketWorkflow
 
 TOKEN = "ghp_" + "Q1w2E3r4T5y6U7i8O9p0A1s2D3f4G5h6J7k8"  # a GitHub token's shape
 OWN = "jira-token-" + "of-the-worker-77"

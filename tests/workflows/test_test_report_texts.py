@@ -3,8 +3,8 @@
 from activities.messages import RunTestsResult
 from cli.render import render_status, to_text
 from graphs.schemas import FileChange, Implementation
-from workflows import texts
-from workflows.messages import Phase, Status, TicketStatus
+from workflows.ticket import texts
+from workflows.ticket.messages import Phase, Status, TicketStatus
 
 CODE = Implementation(changes=[FileChange(path="sizes/describe.py", content="x = 1\n")], notes="")
 BUILD_ERROR = (

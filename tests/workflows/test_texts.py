@@ -1,7 +1,7 @@
 """What the workflow writes claims only what happened: no code written is said as such."""
 
-from workflows.messages import FileChange, Implementation, Plan
-from workflows.texts import OFFLINE_PR_NOTE, answer_comment, pr_comment
+from workflows.ticket.messages import FileChange, Implementation, Plan
+from workflows.ticket.texts import OFFLINE_PR_NOTE, answer_comment, pr_comment
 
 URL = "http://127.0.0.1:8100/demo/calc/pull/1"
 

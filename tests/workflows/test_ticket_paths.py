@@ -18,7 +18,7 @@ from tests.workflows.test_ticket_workflow import (
     ticket_input,
     wait_until,
 )
-from workflows.messages import (
+from workflows.ticket.messages import (
     AnswerInput,
     ApprovalInput,
     BudgetInput,
@@ -26,7 +26,7 @@ from workflows.messages import (
     Status,
     WaitPolicy,
 )
-from workflows.ticket import TicketWorkflow
+from workflows.ticket.workflow import TicketWorkflow
 
 
 def steps_of(fakes: FakeActivities) -> list[str]:
@@ -222,7 +222,7 @@ async def test_a_follow_up_round_does_not_ask_again_what_was_answered(
 
 def test_questions_compare_without_case_spacing_or_closing_marks() -> None:
     from graphs.schemas import Question
-    from workflows.questions import unasked
+    from workflows.ticket.questions import unasked
 
     asked = [Question(text="Negative exponents?", why="")]
     pending = [

@@ -14,7 +14,9 @@ from temporalio.worker import Worker
 
 from tests.support.notices import check_row
 from tests.workflows.fakes import FakeActivities
-from workflows.messages import (
+from workflows.registry import WORKFLOWS
+from workflows.review.messages import ReviewPolicy
+from workflows.ticket.messages import (
     AnswerInput,
     ApprovalInput,
     Phase,
@@ -25,9 +27,7 @@ from workflows.messages import (
     TicketResult,
     TicketStatus,
 )
-from workflows.registry import WORKFLOWS
-from workflows.review.messages import ReviewPolicy
-from workflows.ticket import TicketWorkflow
+from workflows.ticket.workflow import TicketWorkflow
 
 DEADLINE_S = 30
 

@@ -3,7 +3,6 @@
 from temporalio import workflow
 
 with workflow.unsafe.imports_passed_through():
-    from workflows.messages import TicketStatus
     from workflows.review.inbox import PullRequestInbox
     from workflows.review.messages import (
         BaseMovedInput,
@@ -12,6 +11,7 @@ with workflow.unsafe.imports_passed_through():
         PullRequestView,
         ReviewFeedbackInput,
     )
+    from workflows.ticket.messages import TicketStatus
 
 PullRequestSignal = CheckInput | ReviewFeedbackInput | BaseMovedInput | PullRequestChangeInput
 

@@ -21,12 +21,12 @@ with workflow.unsafe.imports_passed_through():
         JudgeCommentsResult,
     )
     from activities.review.rounds import RoundActivities
-    from workflows.messages import Implementation
     from workflows.review import texts as review_texts
     from workflows.review.bounds import out_of_bounds
     from workflows.review.inbox import PullRequestInbox
     from workflows.review.messages import ReviewComment
     from workflows.review.scope import Verdicts, addressed_files, outside, without
+    from workflows.ticket.messages import Implementation
 
 
 class Rounds(Protocol):

@@ -5,7 +5,7 @@ from enum import StrEnum
 
 from pydantic import BaseModel
 
-from workflows.status_messages import CheckState, PullRequestView, RoundRecord
+from workflows.ticket.status_messages import CheckState, PullRequestView, RoundRecord
 
 __all__ = ["CheckState", "PullRequestView", "RoundRecord"]
 

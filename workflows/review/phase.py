@@ -9,14 +9,14 @@ from temporalio.exceptions import ActivityError, ApplicationError, is_cancelled_
 
 with workflow.unsafe.imports_passed_through():
     from activities.review.messages import CiFailureReport, FailedJob
-    from workflows.messages import Phase, Status, TicketInput
-    from workflows.outbox import Outbox
     from workflows.review import texts as review_texts
     from workflows.review.inbox import PullRequestInbox
     from workflows.review.messages import CheckInput, RoundRecord
     from workflows.review.reruns import CiReruns
     from workflows.review.rounds import PullRequestRounds
-    from workflows.tracker import Tracker
+    from workflows.ticket.messages import Phase, Status, TicketInput
+    from workflows.ticket.outbox import Outbox
+    from workflows.ticket.tracker import Tracker
 
 
 CI_ROUND_PER_HEAD = "ci-round-once-per-head"

@@ -25,10 +25,6 @@ with workflow.unsafe.imports_passed_through():
     from activities.review.pull_requests import PullRequestActivities
     from activities.review.round_messages import CommitRoundInput, CommitRoundResult
     from activities.review.rounds import RoundActivities
-    from workflows import texts
-    from workflows.budget import spend
-    from workflows.messages import Implementation, TicketContext, TicketInput, TicketStatus
-    from workflows.outbox import Outbox
     from workflows.policies import (
         HTTP_RETRY,
         HTTP_TIMEOUT,
@@ -42,6 +38,10 @@ with workflow.unsafe.imports_passed_through():
     from workflows.review.inbox import PullRequestInbox
     from workflows.review.judged_round import judged_review_round, quoted_comments
     from workflows.review.messages import CheckInput, ReviewComment
+    from workflows.ticket import texts
+    from workflows.ticket.budget import spend
+    from workflows.ticket.messages import Implementation, TicketContext, TicketInput, TicketStatus
+    from workflows.ticket.outbox import Outbox
 
 # A round's commit goes through commit_round_changes (merging in what others pushed).
 MERGED_PUSHES = "round-push-merges"

@@ -9,8 +9,8 @@ about: an inline comment is about its file, another comment about the files its 
 import re
 from pathlib import PurePosixPath
 
-from workflows.messages import FileChange
 from workflows.review.messages import ReviewComment
+from workflows.ticket.messages import FileChange
 
 Verdicts = dict[int, tuple[bool, str]]
 

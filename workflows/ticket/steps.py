@@ -21,20 +21,6 @@ with workflow.unsafe.imports_passed_through():
         RequirementsInput,
     )
     from activities.repo import RepoActivities
-    from workflows import texts
-    from workflows.budget import spend
-    from workflows.messages import (
-        Analysis,
-        FileChange,
-        Plan,
-        Question,
-        QuestionSet,
-        Requirements,
-        TicketContext,
-        TicketInput,
-        TicketStatus,
-    )
-    from workflows.outbox import Outbox
     from workflows.policies import (
         ANALYSIS_RETRY,
         GIT_RETRY,
@@ -45,7 +31,21 @@ with workflow.unsafe.imports_passed_through():
         LLM_RETRY,
         LLM_TIMEOUT,
     )
-    from workflows.tracker import Tracker
+    from workflows.ticket import texts
+    from workflows.ticket.budget import spend
+    from workflows.ticket.messages import (
+        Analysis,
+        FileChange,
+        Plan,
+        Question,
+        QuestionSet,
+        Requirements,
+        TicketContext,
+        TicketInput,
+        TicketStatus,
+    )
+    from workflows.ticket.outbox import Outbox
+    from workflows.ticket.tracker import Tracker
 
 PLAN_DIR = ".ticketsmith"
 T = TypeVar("T")

@@ -3,8 +3,8 @@
 from activities.advisories.messages import AdvisoryReport
 from activities.messages import RunTestsResult
 from graphs.cost import ModelCost
-from workflows.advisory_texts import advisories_section, vulnerable_note, vulnerable_reason
-from workflows.messages import Implementation, PhaseUsage, Plan, Question, TicketContext
+from workflows.ticket.advisory_texts import advisories_section, vulnerable_note, vulnerable_reason
+from workflows.ticket.messages import Implementation, PhaseUsage, Plan, Question, TicketContext
 
 OFFLINE_PR_NOTE = (
     "**Draft: a language model is needed to write the code.** This run used the offline "

@@ -4,8 +4,8 @@ from datetime import datetime
 
 from temporalio import workflow
 
-from workflows.budget import limit_reached
-from workflows.messages import (
+from workflows.ticket.budget import limit_reached
+from workflows.ticket.messages import (
     AnswerInput,
     ApprovalInput,
     ApprovalPolicy,

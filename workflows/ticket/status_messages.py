@@ -1,7 +1,7 @@
 """What a ticket's status says: the status query's answer and a ticket's result.
 
-Apart from workflows/messages.py so that the gRPC reads of `status` and `watch` build only these
-models (over HTTP they read the answer's JSON and build none).
+Apart from workflows/ticket/messages.py so that the gRPC reads of `status` and `watch` build only
+these models (over HTTP they read the answer's JSON and build none).
 """
 
 from datetime import datetime

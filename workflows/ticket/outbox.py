@@ -17,8 +17,8 @@ with workflow.unsafe.imports_passed_through():
         TransitionInput,
     )
     from activities.repo import RepoActivities
-    from workflows.messages import FileChange
     from workflows.policies import GIT_RETRY, GIT_TIMEOUT, HTTP_RETRY, HTTP_TIMEOUT
+    from workflows.ticket.messages import FileChange
 
 
 class Outbox:

@@ -5,8 +5,8 @@ reads them with the `steering` query and reports what it used with its progress.
 from temporalio import workflow
 
 with workflow.unsafe.imports_passed_through():
-    from workflows.human_input import HumanInput
-    from workflows.messages import (
+    from workflows.ticket.human_input import HumanInput
+    from workflows.ticket.messages import (
         Guidance,
         GuidanceGiven,
         HumanInputAccepted,
@@ -16,7 +16,7 @@ with workflow.unsafe.imports_passed_through():
         StopInput,
         TicketStatus,
     )
-    from workflows.status_messages import Steering
+    from workflows.ticket.status_messages import Steering
 
 MAX_GUIDANCE_CHARS = 2000
 STEERABLE = (Phase.IMPLEMENTATION, Phase.REVIEW)

@@ -18,7 +18,7 @@ from graphs.schemas import (
     TicketContext,
 )
 from workflows.review.messages import ReviewPolicy
-from workflows.status_messages import (
+from workflows.ticket.status_messages import (
     Decision,
     Guidance,
     Phase,

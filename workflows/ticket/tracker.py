@@ -9,7 +9,8 @@ from temporalio.common import SearchAttributeKey
 with workflow.unsafe.imports_passed_through():
     from graphs.cost import ModelCost
     from graphs.progress import ImplementationProgress, progress_markdown
-    from workflows.messages import (
+    from workflows.review.messages import PullRequestView
+    from workflows.ticket.messages import (
         Phase,
         PhaseUsage,
         Status,
@@ -17,7 +18,6 @@ with workflow.unsafe.imports_passed_through():
         TicketResult,
         TicketStatus,
     )
-    from workflows.review.messages import PullRequestView
 
 TICKET_KEY = SearchAttributeKey.for_keyword("TicketKey")
 PROJECT = SearchAttributeKey.for_keyword("Project")

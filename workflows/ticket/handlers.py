@@ -3,10 +3,10 @@
 from temporalio import workflow
 
 with workflow.unsafe.imports_passed_through():
-    from workflows.approvals import refusal
-    from workflows.budget import grant, limits_now
-    from workflows.human_input import HumanInput
-    from workflows.messages import (
+    from workflows.ticket.approvals import refusal
+    from workflows.ticket.budget import grant, limits_now
+    from workflows.ticket.human_input import HumanInput
+    from workflows.ticket.messages import (
         AnswerInput,
         ApprovalInput,
         ApprovalPolicy,

@@ -8,8 +8,8 @@ from temporalio import workflow
 
 with workflow.unsafe.imports_passed_through():
     from vocabulary.metrics import record_human_wait
-    from workflows.messages import Status, WaitPolicy
-    from workflows.outbox import Outbox
+    from workflows.ticket.messages import Status, WaitPolicy
+    from workflows.ticket.outbox import Outbox
 
 
 def reminder_text(key: str, what: str, number: int, left: timedelta) -> str:

@@ -24,10 +24,6 @@ with workflow.unsafe.imports_passed_through():
     from graphs.cost import ModelCost
     from graphs.progress import ImplementationProgress, progress_markdown
     from integrations.dependency_changes import is_dependency_file
-    from workflows import texts
-    from workflows.advisory_texts import vulnerable_reason
-    from workflows.messages import Implementation, ImplementationInput, ImplementationResult
-    from workflows.outbox import Outbox
     from workflows.policies import (
         ADVISORY_RETRY,
         GIT_TIMEOUT,
@@ -39,7 +35,11 @@ with workflow.unsafe.imports_passed_through():
         TEST_RETRY,
         TEST_TIMEOUT,
     )
-    from workflows.secret_approval import SECRETS_APPROVAL, findings_in_words, secrets_in
+    from workflows.ticket import texts
+    from workflows.ticket.advisory_texts import vulnerable_reason
+    from workflows.ticket.messages import Implementation, ImplementationInput, ImplementationResult
+    from workflows.ticket.outbox import Outbox
+    from workflows.ticket.secret_approval import SECRETS_APPROVAL, findings_in_words, secrets_in
 
 # A pull request whose tests pass but do not show the acceptance criteria met opens as a draft.
 UNPROVEN_CRITERIA_DRAFT = "draft-untested-criteria"

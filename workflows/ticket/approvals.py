@@ -5,10 +5,10 @@ from temporalio import workflow
 with workflow.unsafe.imports_passed_through():
     from activities.jira import JiraActivities
     from activities.messages import ApproverFacts, ApproverLookupInput
-    from workflows.human_input import HumanInput, Verdict
-    from workflows.messages import ApprovalInput, ApprovalPolicy, TicketStatus
-    from workflows.outbox import Outbox
     from workflows.policies import HTTP_RETRY, HTTP_TIMEOUT
+    from workflows.ticket.human_input import HumanInput, Verdict
+    from workflows.ticket.messages import ApprovalInput, ApprovalPolicy, TicketStatus
+    from workflows.ticket.outbox import Outbox
 
 
 def refusal(

@@ -14,11 +14,21 @@ from temporalio.exceptions import (
 
 with workflow.unsafe.imports_passed_through():
     from vocabulary.failures import failure_in_words
-    from workflows.approvals import Approvals
-    from workflows.budget import COST_CAP, Limit, awaited, limit_reached, paused_notice, spend
-    from workflows.handlers import HumanHandlers
-    from workflows.implementation import ImplementationWorkflow
-    from workflows.messages import (
+    from workflows.review.handlers import PullRequestHandlers
+    from workflows.review.phase import ReviewPhase
+    from workflows.review.rounds import PullRequestRounds
+    from workflows.ticket.approvals import Approvals
+    from workflows.ticket.budget import (
+        COST_CAP,
+        Limit,
+        awaited,
+        limit_reached,
+        paused_notice,
+        spend,
+    )
+    from workflows.ticket.handlers import HumanHandlers
+    from workflows.ticket.implementation import ImplementationWorkflow
+    from workflows.ticket.messages import (
         Analysis,
         ImplementationInput,
         ImplementationProgress,
@@ -32,12 +42,9 @@ with workflow.unsafe.imports_passed_through():
         TicketInput,
         TicketResult,
     )
-    from workflows.outbox import Outbox
-    from workflows.questions import NO_REPEATED_QUESTIONS, unasked
-    from workflows.review.handlers import PullRequestHandlers
-    from workflows.review.phase import ReviewPhase
-    from workflows.review.rounds import PullRequestRounds
-    from workflows.secret_approval import (
+    from workflows.ticket.outbox import Outbox
+    from workflows.ticket.questions import NO_REPEATED_QUESTIONS, unasked
+    from workflows.ticket.secret_approval import (
         SECRETS_APPROVAL,
         approval_comment,
         not_approvable,
@@ -45,11 +52,11 @@ with workflow.unsafe.imports_passed_through():
         still_held,
         waiting_for,
     )
-    from workflows.steering import SteeringHandlers
-    from workflows.steps import TicketSteps
-    from workflows.texts import ANSWERED, answer_comment
-    from workflows.tracker import Tracker
-    from workflows.waits import Waiter, work_ends_at
+    from workflows.ticket.steering import SteeringHandlers
+    from workflows.ticket.steps import TicketSteps
+    from workflows.ticket.texts import ANSWERED, answer_comment
+    from workflows.ticket.tracker import Tracker
+    from workflows.ticket.waits import Waiter, work_ends_at
 
 # An approved plan that answers the ticket's question ends the ticket with the answer on Jira.
 ANSWER_ONLY = "answer-only"
