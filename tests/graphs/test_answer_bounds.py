@@ -36,8 +36,13 @@ def unbounded(schema: dict[str, Any], defs: dict[str, Any], where: str = "") -> 
 @pytest.mark.parametrize(
     "schema",
     [
-        AnalysisAnswer, QuestionsAnswer, RequirementsAnswer, TriageAnswer, PlanAnswer,
-        ReviewAnswer, Checks,
+        AnalysisAnswer,
+        QuestionsAnswer,
+        RequirementsAnswer,
+        TriageAnswer,
+        PlanAnswer,
+        ReviewAnswer,
+        Checks,
     ],  # fmt: skip
 )
 def test_every_string_and_list_of_an_answer_is_bounded(schema: type[BaseModel]) -> None:
