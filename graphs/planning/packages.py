@@ -22,7 +22,7 @@ FOLDED = (
 
 def asks_for_package(text: str, package: str, modules: set[str]) -> bool:
     """Whether the text asks for the package itself: its `__init__.py`, an import from it, or a
-    name reached through it that is none of its modules (`listing.page_count`)."""
+    name reached through it that is none of its modules (`recipes.portions`)."""
     dotted = package.replace("/", ".")
     if INIT in text or re.search(rf"\bfrom\s+{re.escape(dotted)}\s+import\b", text):
         return True

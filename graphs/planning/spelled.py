@@ -94,7 +94,7 @@ def stand_ins(
 
 def home(plan: PlanAnswer, asked: str, name: str) -> str | None:
     """The planned source file a new function goes in: the module the ticket reaches it
-    through (`shipping.rates.bracket_price`), else the plan's only source file."""
+    through (`travel.fares.band_price`), else the plan's only source file."""
     sources = [
         f.path
         for f in plan.files

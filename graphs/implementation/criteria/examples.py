@@ -1,8 +1,8 @@
 """Acceptance criteria that state an example (`f(x)` returns `y`), written as tests as stated.
 
-The small model's own tests of a criterion are often wrong: for `chunked([1, 2, 3], 2)`
-returns `[[1, 2], [3]]` it wrote a test expecting a ValueError, and the code was fixed to
-that. An example the ticket spells is a test already; it costs no model call.
+The small model's own tests of a criterion are often wrong: for `pairs([1, 2, 3])`
+returns `[(1, 2), (2, 3)]` it may write a test expecting a ValueError, and the code is then
+fixed to that. An example the ticket spells is a test already; it costs no model call.
 """
 
 import ast
@@ -87,7 +87,7 @@ def is_builtin_exception(name: str) -> bool:
 
 def implied_subject(text: str, repo_dir: Path) -> str | None:
     """The function a ticket is about: the one function the repository defines of those its
-    text names in backticks (`settings.values.parse_bool`, `parse_bool()`), else None."""
+    text names in backticks (`app.options.read_flag`, `read_flag()`), else None."""
     names = set()
     for code in re.findall(r"`([^`\n]+)`", text):
         named = re.fullmatch(r"([A-Za-z_][\w.]*)(?:\(.*\))?", code.strip())

@@ -1,8 +1,8 @@
 """Source files the plan left out that the acceptance tests show the change needs.
 
-A three-module ticket ("the import fails on `kitchen,21.5,40`") was planned on the two modules
-that keep and show a reading, not on the one that parses the line; the acceptance tests, shown
-the parser, called it and failed inside it. Those tests are written from the ticket, so where
+A three-module ticket ("the import fails on `hall,3.5,2`") can be planned on the two modules
+that keep and show a record, not on the one that parses the line; the acceptance tests, shown
+the parser, call it and fail inside it. Those tests are written from the ticket, so where
 they fail on the original code is where the change belongs.
 """
 

@@ -3,8 +3,8 @@ an error is still raised, and a sentence of the answers that states an error.
 
 "Unknown units still raise ValueError" holds before the change, so a test of it passes on
 the code as it is; kept beside the tests that fail there, it stops a revision that would
-accept every unit. "Upper-case `D` is an error like any other unknown unit", said only in
-the answers, was twice broken by a revision that added `D` as a unit, and review passed it.
+accept every unit. An error said only in the answers ("an upper-case unit is an error like
+any other") is as easily broken by a revision that accepts it, and review passes it.
 """
 
 import re

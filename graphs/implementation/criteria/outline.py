@@ -140,7 +140,7 @@ def section(path: str, module: str | None, lines: list[str]) -> str:
 
 def api_outline(repo_dir: Path, paths: list[str], index: CodeIndex | None) -> list[str]:
     """For each Python file, what a test imports from it and calls; then the classes their
-    signatures take that other modules define (`Parcel` for `chargeable_kg(parcel: Parcel)`)."""
+    signatures take that other modules define (`Tank` for `fish_capacity(tank: Tank)`)."""
     sections: list[str] = []
     defined: set[str] = set()
     wanted: set[str] = set()

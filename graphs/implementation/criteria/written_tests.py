@@ -1,7 +1,7 @@
 """Criteria the examples reader cannot test as stated, tested by the model within bounds.
 
-"A negative rate raises ValueError" names no call; "`total(discount=10)` on a cart worth
-200.0 returns 180.0" calls a method on a cart it describes. The model writes the call; of its
+"A negative speed raises ValueError" names no call; "`fare(children=2)` on a trip of 40.0
+km returns 30.0" calls a function on a trip it describes. The model writes the call; of its
 tests only those that check exactly what the criterion states are kept: a `pytest.raises` of
 the error it names, or an assertion that a call equals a value it spells. Such a test
 computes no expected value, the small model's usual mistake in a test.
@@ -31,7 +31,7 @@ from graphs.implementation.criteria.ticket import ticket_criteria
 
 RAISES = re.compile(r"\braises?\s+(?:an?\s+)?([A-Z]\w*(?:Error|Exception))\b")
 EXISTING = re.compile(r"\b(still|already|as before|unchanged)\b", re.IGNORECASE)
-# Reporters write "gets a label weight of 19.5 kg" and "the circle shows `MJW`" as often as
+# Reporters write "gets a price of 4.5 euros" and "the corner shows `ABC`" as often as
 # "returns": a verb of showing may name what it shows before the value ("... of", "... as").
 # Not "prints": output is not what a call returns.
 STATED_VALUE = re.compile(
@@ -66,7 +66,7 @@ class Stated:
 
 def literal(text: str) -> object:
     """The Python value a stated text spells (plain words, or a line of display text such as
-    `kitchen: 21.5 °C`, are the text itself), else `UNREADABLE`."""
+    `hall: 3.5 m`, are the text itself), else `UNREADABLE`."""
     text = text.strip()
     if text.startswith("pytest.approx(") and text.endswith(")"):
         text = text[len("pytest.approx(") : -1]
@@ -98,7 +98,7 @@ def stated_values(criterion: str, subject: str | None = None) -> list[object]:
     found: list[object] = []
     for match in STATED_VALUE.finditer(criterion):
         found.append(literal(next(g for g in match.groups() if g)))
-        if match.group(1) is not None:  # "shows `MJW` for Mary-Jane, and `JLP` for Jean-Luc"
+        if match.group(1) is not None:  # "shows `AB` for Ann Bell, and `CD` for Carl Dent"
             later = (m for m in CODE_SPAN.finditer(criterion) if m.start() >= match.end())
             found += [literal(m.group(1)) for m in later if "(" not in m.group(1)]
     tested = [literal(e.value) for e in examples(criterion, subject) if e.value is not None]
@@ -159,7 +159,7 @@ def number(node: ast.expr) -> float | None:
 
 def raises_past_bounds(function: ast.FunctionDef, criterion: str) -> bool:
     """Whether no call expected to raise passes a bound the criterion says is allowed: for
-    "a discount below 0 or above 100 raises", `total(discount=0)` must not raise."""
+    "a volume below 0 or above 100 raises", `play(volume=0)` must not raise."""
     bounds = {float(b) for b in BOUND.findall(criterion)}
     for block in (n for n in ast.walk(function) if isinstance(n, ast.With)):
         last = block.body[-1] if block.body else None
@@ -219,7 +219,7 @@ def checks_stated_values(function: ast.FunctionDef, values: tuple[object, ...]) 
 
 def without_unstated_checks(function: ast.FunctionDef, values: tuple[object, ...]) -> None:
     """Drops the test's asserts of values the criterion does not state, when one it states
-    stays: the small model checked `sensor == "kitchen"` beside the stated humidity."""
+    stays: the small model checked `room == "hall"` beside the stated length."""
     results = call_results(function)
     stated = [
         s
@@ -232,7 +232,7 @@ def without_unstated_checks(function: ast.FunctionDef, values: tuple[object, ...
 
 def keywords_known(function: ast.FunctionDef, words: set[str]) -> bool:
     """Whether every keyword argument the test passes is a word the ticket or the code
-    spells (the small model copied `discount=` from its prompt's example into a tax test)."""
+    spells (the small model copies a keyword of its prompt's example into another test)."""
     return all(
         keyword.arg is None or keyword.arg in words
         for node in ast.walk(function)
@@ -243,8 +243,8 @@ def keywords_known(function: ast.FunctionDef, words: set[str]) -> bool:
 
 def keys_known(function: ast.FunctionDef, keys: set[str]) -> bool:
     """Whether every string key the test reads (`badge(c)["circle"]`) is one the code or the
-    ticket spells as code: the small model read "the circle shows `MJW`" as a key, and every
-    revision that made `badge` return it broke the repository's own test of `badge`."""
+    ticket spells as code: the small model read "the corner shows `ABC`" as a key, and every
+    revision that made `label` return it broke the repository's own test of `label`."""
     return all(
         node.slice.value in keys
         for node in ast.walk(function)
@@ -285,8 +285,8 @@ def borrows_inputs(function: ast.FunctionDef, criterion: str, others: Sequence[s
 
 def numbers_set_up(function: ast.FunctionDef) -> set[float]:
     """The numbers a test spells, and those two of them make together (a line of 100.0 times
-    2 sets up a cart worth 200.0)."""
-    # `round(total, 2)` sets nothing up: its 2 is no part of the criterion's cart of 200.0
+    2 sets up a trip of 200.0)."""
+    # `round(total, 2)` sets nothing up: its 2 is no part of the criterion's trip of 200.0
     builtin_arguments = {
         id(argument)
         for call in ast.walk(function)
@@ -312,8 +312,8 @@ def numbers_set_up(function: ast.FunctionDef) -> set[float]:
 
 def sets_up_stated_inputs(function: ast.FunctionDef, criterion: str, stated: Stated) -> bool:
     """Whether the test sets up every number the criterion's prose states besides the values
-    it returns: the small model checked "`total(discount=10)` on a cart worth 200.0 returns
-    180.0" on a cart of its own worth 18.0, which no right change can pass."""
+    it returns: the small model checked "`fare(children=2)` on a trip of 200.0 km returns
+    150.0" on a trip of its own of 20.0 km, which no right change can pass."""
     results = {
         float(v) for v in stated.values if isinstance(v, int | float) and not isinstance(v, bool)
     }

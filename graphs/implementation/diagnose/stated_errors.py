@@ -1,7 +1,7 @@
 """Errors the ticket says the change raises that no planned source file raises.
 
-The small model's plan left out "a discount below 0 or above 100 raises ValueError", its
-worker wrote no check, no test covered the criterion, and QA passed the revision. A look at
+A small model's plan can leave out "a volume below 0 or above 100 raises ValueError", its
+worker write no check, no test cover the criterion, and QA pass the revision. A look at
 the planned files' `raise` statements says so without a model call.
 """
 

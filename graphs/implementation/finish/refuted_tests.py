@@ -1,10 +1,10 @@
 """Before the result: tests the agent wrote that fail while every stated example passes.
 
-The small model's tests often contradict the ticket (`total(discount=10) == 16.8` for a cart
-of 18.0) while its code passes the examples the ticket states. Such tests would make the
-pull request's suite fail for a reason the ticket refutes, so the best revision is tried once
-without them; when every test then passes, it goes out that way and its notes say what was
-left out. One test run, no model call.
+The small model's tests often contradict the ticket (`fare(children=2) == 16.8` for a trip
+the ticket prices at 18.0) while its code passes the examples the ticket states. Such tests
+would make the pull request's suite fail for a reason the ticket refutes, so the best
+revision is tried once without them; when every test then passes, it goes out that way
+and its notes say what was left out. One test run, no model call.
 """
 
 from typing import Any
