@@ -15,7 +15,7 @@ from graphs import cost_text
 from graphs.cost_text import CostJson
 
 if TYPE_CHECKING:  # annotations only: the command line renders without building the models
-    from workflows.ticket.status_messages import PhaseUsage, TicketStatus
+    from workflows.ticket.messages import PhaseUsage, TicketStatus
 
 PREVIEW_CHARS = 100
 

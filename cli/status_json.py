@@ -1,7 +1,7 @@
 """A ticket's status as the JSON its query answers with, which is what the command line shows.
 
-Over HTTP the answer is shown as it arrives, without building the pydantic models of
-workflows/ticket/status_messages.py: building them takes longer than the rest of `status` together.
+Over HTTP the answer is shown as it arrives, without building the pydantic models of the status
+(workflows/ticket/messages.py): building them takes longer than the rest of `status` together.
 The gRPC reads and the tests hand models, written out as the same JSON.
 """
 

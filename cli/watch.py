@@ -27,7 +27,7 @@ from temporal.settings import TemporalEndpoints
 from vocabulary.ticket_states import Phase, Status
 
 if TYPE_CHECKING:  # annotations only: the command line shows the JSON, building no models
-    from workflows.ticket.status_messages import TicketStatus
+    from workflows.ticket.messages import TicketStatus
 
 POLL_SECONDS = 0.5
 

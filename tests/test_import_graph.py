@@ -1,6 +1,6 @@
 """The product's modules import one another in one direction: no circles, no test code (nor
 do the benches and the harness they share with the tests); the shared words are a leaf, and the
-layers below the workflows never import them."""
+layers below the workflows never import them, nor the command line more than their payloads."""
 
 import ast
 from collections.abc import Callable
@@ -18,6 +18,8 @@ TOP_MODULES = ("config", "worker", "starter")
 LEAF = "vocabulary"
 # Layers the workflows stand on: they read the shared words from the leaf, never `workflows`.
 BELOW_THE_WORKFLOWS = ("temporal", "observability")
+# The command line sends and reads the workflows' payload types, and nothing else of them.
+COMMAND_LINE = ("cli", "starter")
 
 
 def product_modules() -> dict[str, Path]:
@@ -176,6 +178,14 @@ def test_the_layers_below_the_workflows_never_import_them() -> None:
         lambda target: in_package(target, "workflows"),
     )
     assert leaks == set(), "read phases, statuses and failure words from the vocabulary"
+
+
+def test_the_command_line_imports_only_the_workflows_payload_types() -> None:
+    leaks = imports_where(
+        lambda name: in_package(name, COMMAND_LINE),
+        lambda target: in_package(target, "workflows") and not target.endswith(".messages"),
+    )
+    assert leaks == set(), "words go in the vocabulary; workflow code stays out of the command line"
 
 
 def test_a_circle_is_found_and_named() -> None:

@@ -24,8 +24,7 @@ from harness.processes import free_port, guard_children
 from temporal import http_api as api
 from tests.cli.test_grpc_status import ScriptedTicket, slow_tests
 from tests.conftest import SEARCH_ATTRIBUTES, venv_binary
-from workflows.ticket.messages import Status
-from workflows.ticket.status_messages import TicketStatus
+from workflows.ticket.messages import Status, TicketStatus
 
 
 @pytest.fixture(scope="module")

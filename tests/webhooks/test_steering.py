@@ -22,8 +22,15 @@ from harness.jira_payloads import comment_event
 from tests.webhooks.payloads import jira_request, unique_key
 from tests.workflows.fakes import FakeActivities
 from tests.workflows.test_ticket_workflow import awaiting, running_ticket, ticket_input, wait_until
-from workflows.ticket.messages import Guidance, Phase, SayInput, Status, StopInput, TicketStatus
-from workflows.ticket.status_messages import Steering
+from workflows.ticket.messages import (
+    Guidance,
+    Phase,
+    SayInput,
+    Status,
+    Steering,
+    StopInput,
+    TicketStatus,
+)
 from workflows.ticket.workflow import TicketWorkflow
 
 DEADLINE_S = 30

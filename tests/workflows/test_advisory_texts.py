@@ -7,7 +7,6 @@ from graphs.schemas import FileChange, Implementation
 from integrations.advisories import Advisory
 from integrations.dependency_changes import DependencyChange
 from workflows.ticket import texts
-from workflows.ticket.advisory_texts import advisories_section, vulnerable_reason
 
 HOSTILE = Advisory(
     id="GHSA-1234",
@@ -22,7 +21,7 @@ def report(*advisories: Advisory) -> AdvisoryReport:
 
 
 def test_the_index_words_stay_in_a_code_span_and_only_https_links_are_linked() -> None:
-    (line,) = [line for line in advisories_section(report(HOSTILE)) if line.startswith("- ")]
+    (line,) = [line for line in texts.advisories_section(report(HOSTILE)) if line.startswith("- ")]
     assert line == (
         "- `pyyaml 5.3` in `requirements.txt`: GHSA-1234:"
         " `Fixed by @everyone, see [this](https://evil.example) <img src=x> second line`"
@@ -31,10 +30,10 @@ def test_the_index_words_stay_in_a_code_span_and_only_https_links_are_linked() -
 
 def test_several_advisories_and_their_fixes_make_one_reason() -> None:
     fixed = Advisory(id="PYSEC-2021-142", fixed_in=["5.4"])
-    assert vulnerable_reason(report(fixed, HOSTILE)) == (
+    assert texts.vulnerable_reason(report(fixed, HOSTILE)) == (
         "pyyaml 5.3 has known vulnerabilities: PYSEC-2021-142 (fixed in 5.4), GHSA-1234"
     )
-    assert vulnerable_reason(report()) == "" and vulnerable_reason(None) == ""
+    assert texts.vulnerable_reason(report()) == "" and texts.vulnerable_reason(None) == ""
 
 
 def test_a_vulnerable_version_joins_failing_tests_as_a_reason() -> None:
@@ -48,9 +47,10 @@ def test_a_vulnerable_version_joins_failing_tests_as_a_reason() -> None:
 
 
 def test_a_failed_lookup_asks_for_a_check_by_hand() -> None:
-    lines = advisories_section(AdvisoryReport(failure="AdvisoryIndex GET /pypi/x/1/json -> 503"))
+    failure = "AdvisoryIndex GET /pypi/x/1/json -> 503"
+    lines = texts.advisories_section(AdvisoryReport(failure=failure))
     assert lines[2] == (
         "The advisories could not be checked (AdvisoryIndex GET /pypi/x/1/json -> 503):"
         " check the new versions by hand."
     )
-    assert advisories_section(AdvisoryReport()) == []
+    assert texts.advisories_section(AdvisoryReport()) == []

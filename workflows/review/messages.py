@@ -1,13 +1,10 @@
-"""Typed payloads of the review phase: pull-request events as signals, rounds, checks."""
+"""Typed payloads of the review phase: pull-request events as signals, rounds, checks, and what
+the status shows of the pull request."""
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from enum import StrEnum
 
-from pydantic import BaseModel
-
-from workflows.ticket.status_messages import CheckState, PullRequestView, RoundRecord
-
-__all__ = ["CheckState", "PullRequestView", "RoundRecord"]
+from pydantic import BaseModel, Field
 
 
 class ReviewPolicy(BaseModel):
@@ -89,3 +86,37 @@ class BaseMovedInput(BaseModel):
     sha: str
     delivery_id: str | None = None
     unsigned: bool = False  # from a delivery without a checked signature
+
+
+class CheckState(BaseModel):
+    """The last known conclusion of one check on the pull request's head."""
+
+    name: str
+    conclusion: str
+    head_sha: str
+
+
+class RoundRecord(BaseModel):
+    """One round of work on the pull request."""
+
+    number: int
+    kind: str  # ci | review | base | rerun (of flaky CI jobs: no commit)
+    trigger: str
+    started_at: datetime
+    commit: str | None = None
+    files: list[str] = Field(default_factory=list)
+    outcome: str = ""
+
+
+class PullRequestView(BaseModel):
+    """What the status query shows about the pull request."""
+
+    number: int | None = None
+    head_sha: str | None = None
+    state: str = "open"
+    checks: list[CheckState] = Field(default_factory=list)
+    rounds: list[RoundRecord] = Field(default_factory=list)
+    ci_rounds: int = 0
+    review_rounds: int = 0
+    ci_reruns: int = 0  # reruns of flaky CI jobs asked for, on every head
+    waiting_for: str = ""

@@ -3,8 +3,7 @@
 from enum import StrEnum
 
 from graphs.cost import ModelCost, money
-from workflows.ticket.messages import BudgetInput
-from workflows.ticket.status_messages import TicketStatus
+from workflows.ticket.messages import BudgetInput, TicketStatus
 
 # The cost cap pauses a ticket; histories from before it never did.
 COST_CAP = "cost-cap"

@@ -36,7 +36,6 @@ with workflow.unsafe.imports_passed_through():
         TEST_TIMEOUT,
     )
     from workflows.ticket import texts
-    from workflows.ticket.advisory_texts import vulnerable_reason
     from workflows.ticket.messages import Implementation, ImplementationInput, ImplementationResult
     from workflows.ticket.outbox import Outbox
     from workflows.ticket.secret_approval import SECRETS_APPROVAL, findings_in_words, secrets_in
@@ -161,7 +160,7 @@ class ImplementationWorkflow:
         advisories = None
         if writes_dependencies and workflow.patched(DEPENDENCY_ADVISORIES):
             advisories = await self._check_advisories(repo, implementation)
-        vulnerable = vulnerable_reason(advisories)
+        vulnerable = texts.vulnerable_reason(advisories)
         draft = draft or bool(vulnerable)
         summary = texts.tests_summary(tests.passed, tests.exit_code, tests.output, tests)
         note = texts.tests_note(tests)

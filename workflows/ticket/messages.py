@@ -1,10 +1,11 @@
-"""Typed inputs, results and human-input payloads of the ticket workflow and its activities."""
+"""Typed inputs, results, human-input payloads and the status of the ticket workflow and its
+implementation child."""
 
 from datetime import datetime, timedelta
 
 from pydantic import BaseModel, Field, model_validator
 
-from activities.messages import SecretFinding
+from activities.secret_findings import SecretFinding
 from graphs.cost import ModelCost
 from graphs.progress import ImplementationProgress
 from graphs.schemas import (
@@ -17,25 +18,12 @@ from graphs.schemas import (
     Requirements,
     TicketContext,
 )
-from workflows.review.messages import ReviewPolicy
-from workflows.ticket.status_messages import (
-    Decision,
-    Guidance,
-    Phase,
-    PhaseUsage,
-    Status,
-    TicketResult,
-    TicketStatus,
-)
+from vocabulary.ticket_states import Phase, Status
+from workflows.review.messages import PullRequestView, ReviewPolicy
 
 __all__ = [
-    "Decision",
-    "Guidance",
     "Phase",
-    "PhaseUsage",
     "Status",
-    "TicketResult",
-    "TicketStatus",
     "Analysis",
     "FileChange",
     "Implementation",
@@ -131,6 +119,110 @@ class TicketInput(BaseModel):
     # Started by a webhook delivery no signature vouched for (TICKETSMITH_WEBHOOK_ALLOW_UNSIGNED).
     unsigned_start: bool = False
     approval: ApprovalPolicy = Field(default_factory=ApprovalPolicy)
+
+
+class PhaseUsage(BaseModel):
+    """Time, model tokens and their cost one phase took; `waiting_seconds` is time spent
+    waiting on people."""
+
+    phase: Phase
+    started_at: datetime
+    ended_at: datetime | None = None
+    tokens: int = 0
+    cost: ModelCost = Field(default_factory=ModelCost)
+    waiting_seconds: float = 0.0
+    waiting_since: datetime | None = None  # set while the phase waits on people
+
+
+class Decision(BaseModel):
+    """One human input the workflow acted on."""
+
+    kind: str
+    author: str
+    at: datetime
+    text: str = ""
+    unsigned: bool = False  # it came in a webhook delivery no signature vouched for
+
+
+class Guidance(BaseModel):
+    """What a person said to a running implementation or review round, for its next revision."""
+
+    id: int
+    text: str  # untrusted: quoted to the model as a person's words
+    author: str
+    at: datetime
+    used_in_revision: int | None = None  # None while it waits for the next revision
+
+
+class Steering(BaseModel):
+    """What the running implementation reads from its ticket: every guidance, a stop."""
+
+    guidance: list[Guidance] = Field(default_factory=list)
+    stop_requested_by: str = ""
+
+
+class TicketStatus(BaseModel):
+    """The status query's answer."""
+
+    key: str
+    phase: Phase
+    status: Status
+    questions: list[Question] = Field(default_factory=list)
+    # Which round of questions is open (1: the first; follow-ups may repeat a question).
+    question_round: int = 0
+    answers: list[str] = Field(default_factory=list)
+    plan_version: int = 0
+    plan_markdown: str | None = None
+    branch: str | None = None
+    pr_url: str | None = None
+    pr_draft: bool | None = None
+    pr_draft_reason: str = ""
+    tests_passed: bool | None = None
+    tests_note: str = ""
+    decisions: list[Decision] = Field(default_factory=list)
+    # Webhook deliveries (signals, the start) the ticket took without a checked signature.
+    unsigned_deliveries: int = 0
+    tokens: int = 0
+    token_budget: int | None = None
+    cost: ModelCost = Field(default_factory=ModelCost)
+    cost_cap: float | None = None  # dollars
+    message: str = ""
+    usage: list[PhaseUsage] = Field(default_factory=list)
+    pull_request: PullRequestView | None = None
+    step: str | None = None
+    step_started_at: datetime | None = None
+    implementation: ImplementationProgress | None = None
+    # What the credential scan found in the change while it waits for an approver.
+    secrets_found: list[SecretFinding] = Field(default_factory=list)
+    # What people said to the running implementation (`starter.py say`, a comment), and a stop.
+    steering: Steering = Field(default_factory=Steering)
+
+
+class TicketResult(BaseModel):
+    """How a ticket ended."""
+
+    key: str
+    status: Status
+    plan_version: int = 0
+    branch: str | None = None
+    pr_url: str | None = None
+    pr_draft: bool | None = None
+    tests_passed: bool | None = None
+    message: str = ""
+    usage: list[PhaseUsage] = Field(default_factory=list)
+    pull_request: PullRequestView | None = None
+    # The status query's last answer: a closed ticket's status is read from here, no replay.
+    final_status: "TicketStatus | None" = None
+
+    def as_status(self) -> "TicketStatus":
+        """The ended ticket's status: its last recorded answer, else what the result says."""
+        if self.final_status is not None:
+            return self.final_status
+        return TicketStatus(
+            key=self.key, phase=Phase.DONE, status=self.status, plan_version=self.plan_version,
+            branch=self.branch, pr_url=self.pr_url, pr_draft=self.pr_draft,
+            tests_passed=self.tests_passed, message=self.message, usage=self.usage,
+        )  # fmt: skip
 
 
 class ImplementationInput(BaseModel):

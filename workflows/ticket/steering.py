@@ -13,10 +13,10 @@ with workflow.unsafe.imports_passed_through():
         Phase,
         SayInput,
         Status,
+        Steering,
         StopInput,
         TicketStatus,
     )
-    from workflows.ticket.status_messages import Steering
 
 MAX_GUIDANCE_CHARS = 2000
 STEERABLE = (Phase.IMPLEMENTATION, Phase.REVIEW)

@@ -1,11 +1,15 @@
-"""What the ticket workflow writes on Jira, Discord and the pull request (pure functions)."""
+"""What the ticket workflow writes on Jira, Discord and the pull request, the dependency
+advisories of a change among it (pure functions)."""
 
-from activities.advisories.messages import AdvisoryReport
+import re
+
+from activities.advisories.messages import AdvisoryReport, CheckedDependency
 from activities.messages import RunTestsResult
 from graphs.cost import ModelCost
-from workflows.ticket.advisory_texts import advisories_section, vulnerable_note, vulnerable_reason
+from integrations.advisories import Advisory
 from workflows.ticket.messages import Implementation, PhaseUsage, Plan, Question, TicketContext
 
+SAFE_LINK = re.compile(r"https://[^\s()<>\[\]]+")
 OFFLINE_PR_NOTE = (
     "**Draft: a language model is needed to write the code.** This run used the offline "
     "model, which does not write code; the branch holds the approved plan only. Give the "
@@ -288,3 +292,71 @@ def pr_comment(
     if criteria:
         text += "\n\nAcceptance criteria:\n" + "\n".join(criteria)
     return text + (f"\n\n{note}" if note else "")
+
+
+def vulnerable_reason(report: AdvisoryReport | None) -> str:
+    """Why known vulnerabilities make the pull request a draft ("" when none are known)."""
+    if report is None:
+        return ""
+    return "; ".join(
+        f"{d.change.name} {d.change.version} has known vulnerabilities: "
+        + ", ".join(_advisory_name(a) for a in d.advisories)
+        for d in report.vulnerable
+    )
+
+
+def _advisory_name(advisory: Advisory) -> str:
+    fixed = f" (fixed in {', '.join(advisory.fixed_in)})" if advisory.fixed_in else ""
+    return f"{advisory.id}{fixed}"
+
+
+def vulnerable_note(reason: str) -> str:
+    """The pull request's opening line when a dependency version has known vulnerabilities."""
+    return (
+        f"**Draft: {reason}.** Move to a fixed version, or mark it ready for review once you"
+        " have judged the advisories (listed below)."
+    )
+
+
+def advisories_section(report: AdvisoryReport | None) -> list[str]:
+    """The "Dependency advisories" section: each dependency added or moved and what the index
+    knows of its new version, or why it was not checked (no lines when none changed)."""
+    if report is None or not (report.dependencies or report.failure):
+        return []
+    lines = ["## Dependency advisories", ""]
+    if report.failure:
+        lines += [
+            f"The advisories could not be checked ({report.failure}): check the new versions"
+            " by hand.",
+            "",
+        ]
+    if report.dependencies:
+        checked = not report.failure
+        lines += [*(_dependency_line(d, checked) for d in report.dependencies), ""]
+    return lines
+
+
+def _dependency_line(dependency: CheckedDependency, checked: bool) -> str:
+    change = dependency.change
+    what = f"`{change.name} {change.version}`" if change.version else f"`{change.requirement}`"
+    if change.previous and change.version:
+        what += f" (was {change.previous})"
+    where = f" in `{change.path}`" if change.path else ""
+    if dependency.unchecked:
+        return f"- {what}{where}: not checked, {dependency.unchecked}"
+    if not checked:
+        return f"- {what}{where}"
+    if not dependency.advisories:
+        return f"- {what}{where}: no known vulnerabilities"
+    found = "; ".join(_advisory_line(a) for a in dependency.advisories)
+    return f"- {what}{where}: {found}"
+
+
+def _advisory_line(advisory: Advisory) -> str:
+    """The advisory's id (linked), fixed versions and summary; the index's words stay in a code
+    span, so that no markup, link or mention in them takes effect."""
+    text = _advisory_name(advisory)
+    if SAFE_LINK.fullmatch(advisory.link):
+        text = f"[{advisory.id}]({advisory.link}){text.removeprefix(advisory.id)}"
+    summary = " ".join(advisory.summary.replace("`", "'").split())
+    return f"{text}: `{summary}`" if summary else text
