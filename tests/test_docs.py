@@ -10,7 +10,10 @@ from config import ROOT
 
 PAGES = sorted(
     [ROOT / "README.md", ROOT / "CONTRIBUTING.md", *(ROOT / "docs").glob("*.md")]
-    + [ROOT / "graphs" / "implementation" / "README.md"]
+    + [
+        ROOT / "graphs" / "implementation" / "README.md",
+        ROOT / "workflows" / "ticket" / "README.md",
+    ]
 )
 # Pages that name the code by path: each backticked repository path must exist.
 PATH_PAGES = [ROOT / "docs" / "architecture.md", ROOT / "CONTRIBUTING.md"]
