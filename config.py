@@ -55,6 +55,11 @@ class Settings(BaseSettings):
     max_concurrent_http_activities: int = Field(default=20, ge=1)
     max_concurrent_agent_activities: int = Field(default=2, ge=1)
     graceful_shutdown_seconds: float = Field(default=30.0, ge=0)
+    # Worker Deployments: workers poll as the version <deployment name>.<build id>, both required
+    # when on (temporal/deployment.py; how each workflow type moves: workflows/versioning.py).
+    worker_versioning: bool = False
+    worker_deployment_name: str = ""
+    worker_build_id: str = ""
     # How long the embedded stack waits for each service to be ready: a busy machine can
     # take minutes to import the worker.
     ready_timeout_seconds: float = Field(default=600.0, gt=0)

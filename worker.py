@@ -18,7 +18,7 @@ from langchain_core.language_models import BaseChatModel
 from pydantic import SecretStr
 from temporalio.client import Client
 from temporalio.runtime import Runtime
-from temporalio.worker import Worker
+from temporalio.worker import Worker, WorkerDeploymentConfig
 
 from activities.advisories.check import AdvisoryActivities
 from activities.agents import AgentActivities
@@ -48,8 +48,10 @@ from observability.logs import configure_logging, secret_values
 from observability.metrics import TicketGauge, metrics_runtime
 from observability.tracing import flush_traces
 from temporal import connection as temporal_connection
+from temporal import deployment
 from tickets.projects import discord_webhook_for, load_projects
 from workflows.registry import WORKFLOWS
+from workflows.versioning import versioned
 
 log = logging.getLogger("ticketsmith.worker")
 
@@ -209,7 +211,11 @@ def build_workers(
     activities: ActivitySets,
     workflows: Sequence[type] = WORKFLOWS,
 ) -> list[Worker]:
-    """The workflow-and-services worker and, on its own task queue, the agent worker."""
+    """The workflow-and-services worker and, on its own task queue, the agent worker; with
+    versioning on, both poll as the settings' Worker Deployment Version."""
+    versioning = worker_deployment(settings)
+    if versioning is not None:
+        workflows = versioned(list(workflows))
     common: dict[str, Any] = {
         "interceptors": [
             ObservabilityInterceptor(),
@@ -219,6 +225,7 @@ def build_workers(
         # Heartbeats carry checkpoints: sent within 2 s, a lost worker repeats little work.
         "max_heartbeat_throttle_interval": timedelta(seconds=2),
         "default_heartbeat_throttle_interval": timedelta(seconds=2),
+        "deployment_config": versioning,
     }
     separate = bool(activities.agents) and settings.agent_task_queue != settings.task_queue
     main = Worker(
@@ -267,12 +274,13 @@ async def run_worker(settings: Settings, client: Client, stop: asyncio.Event) ->
             gauge = TicketGauge(client, runtime.metric_meter)
             tasks.append(asyncio.create_task(gauge.run(settings.ticket_gauge_seconds, stop)))
         log.info(
-            "worker polling task queues %s with model %s; metrics %s",
+            "worker polling task queues %s with model %s; metrics %s; %s",
             ", ".join(w.task_queue for w in workers),
             settings.resolved_model_provider,
             f"on {settings.metrics_host}:{settings.metrics_port}"
             if settings.metrics_port
             else "off",
+            deployment.in_words(worker_deployment(settings)),
         )
         await run_workers(workers, stop)
         await asyncio.gather(*tasks)
@@ -299,6 +307,22 @@ def check_sandbox(settings: Settings) -> None:
     )
 
 
+def worker_deployment(settings: Settings) -> WorkerDeploymentConfig | None:
+    """The Worker Deployment Version the workers poll as; None unversioned."""
+    return deployment.deployment_config(
+        settings.worker_versioning, settings.worker_deployment_name, settings.worker_build_id
+    )
+
+
+def check_versioning(settings: Settings) -> None:
+    """Refuse to start with versioning on and no deployment name or build id."""
+    try:
+        worker_deployment(settings)
+    except deployment.VersioningConfigError as err:
+        log.error("worker not started: %s", err)
+        raise SystemExit(f"worker not started: {err}") from err
+
+
 def check_github_app(settings: Settings) -> None:
     """Refuse to start when the GitHub App's private key cannot be read or parsed."""
     try:
@@ -314,6 +338,7 @@ async def main() -> None:
     configure_logging(secrets=[*secret_values(settings), *temporal_connection.secrets()])
     # Only ticketsmith's own loggers: other libraries' debug lines can carry request headers.
     logging.getLogger("ticketsmith").setLevel(settings.log_level)
+    check_versioning(settings)
     check_sandbox(settings)
     check_github_app(settings)
     runtime = metrics_runtime(settings.metrics_host, settings.metrics_port)
