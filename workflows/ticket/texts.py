@@ -1,5 +1,5 @@
-"""What the ticket workflow writes on Jira, Discord and the pull request, the dependency
-advisories of a change among it (pure functions)."""
+"""What the ticket workflow writes on Jira, Discord and the pull request, the advisories of the
+dependencies a change brings included (pure functions)."""
 
 import re
 
