@@ -12,7 +12,7 @@ from config import ROOT
 PRODUCT = (
     "workflows", "activities", "graphs", "integrations", "webhooks", "emulators", "localmodel",
     "embedded", "observability", "encryption", "tickets", "cli", "temporal", "toolserver",
-    "research", "faults", "access",
+    "research", "faults", "access", "vocabulary",
 )  # fmt: skip
 LOCAL = {*PRODUCT, "config", "worker", "starter"}
 
