@@ -17,7 +17,7 @@ from graphs.implementation.criteria.checks import (
     check_tests,
 )
 from graphs.implementation.criteria.ticket import criteria_path
-from graphs.schemas import Contract, Plan, PlannedFile, TicketContext
+from graphs.schemas import Contract, Implementation, Plan, PlannedFile, TicketContext
 from harness.local_tester import LocalTester
 from tests.graphs.conftest import write_tree
 from tests.graphs.test_implementation_loop import Reply, file_answer, team, verdict
@@ -121,9 +121,17 @@ def checks_answer(checks: list[dict[str, Any]]) -> str:
     return json.dumps({"checks": checks})
 
 
-async def test_checks_are_kept_as_they_behave_on_the_original_code(tmp_path: Path) -> None:
+async def run_with_checks(tmp_path: Path, handle: Any, revisions: int) -> Implementation:
+    """The loop on the small repository with acceptance checks on, its model `handle`."""
     repo = write_tree(tmp_path / "repo", REPO)
     tester = LocalTester(repo, tmp_path / "runs", "python -m pytest -q")
+    return await implement_plan(
+        team(handle), repo, TICKET, PLAN, None, tester=tester, max_revisions=revisions,
+        example_tests=True, acceptance_checks=True,
+    )  # fmt: skip
+
+
+async def test_checks_are_kept_as_they_behave_on_the_original_code(tmp_path: Path) -> None:
     listed = [
         {"criterion": 1, "call": "plants_per_row(60)", "returns": "3"},  # fails: kept
         {"criterion": 1, "call": "plants_per_row(90)", "returns": "4"},  # fails: kept
@@ -140,10 +148,7 @@ async def test_checks_are_kept_as_they_behave_on_the_original_code(tmp_path: Pat
             return checks_answer(listed)
         return verdict(True) if task == "review" else file_answer(BEDS, FIXED)
 
-    result = await implement_plan(
-        team(handle), repo, TICKET, PLAN, None, tester=tester, max_revisions=2,
-        example_tests=True, acceptance_checks=True,
-    )  # fmt: skip
+    result = await run_with_checks(tmp_path, handle, revisions=2)
     changes = {c.path: c.content for c in result.changes}
     module = changes[criteria_path(TICKET.key)]
     assert "def test_check_1_criterion_1" in module and "def test_check_2_criterion_1" in module
@@ -158,8 +163,6 @@ async def test_checks_are_kept_as_they_behave_on_the_original_code(tmp_path: Pat
 
 
 async def test_no_check_of_the_change_failing_keeps_no_test_module(tmp_path: Path) -> None:
-    repo = write_tree(tmp_path / "repo", REPO)
-    tester = LocalTester(repo, tmp_path / "runs", "python -m pytest -q")
     listed = [{"criterion": 1, "call": "parse('3')", "returns": "3.0"}]
 
     def handle(task: str, inputs: dict[str, Any], messages: list[BaseMessage]) -> Reply:
@@ -167,9 +170,6 @@ async def test_no_check_of_the_change_failing_keeps_no_test_module(tmp_path: Pat
             return checks_answer(listed)
         return verdict(True) if task == "review" else file_answer(BEDS, FIXED)
 
-    result = await implement_plan(
-        team(handle), repo, TICKET, PLAN, None, tester=tester, max_revisions=1,
-        example_tests=True, acceptance_checks=True,
-    )  # fmt: skip
+    result = await run_with_checks(tmp_path, handle, revisions=1)
     assert criteria_path(TICKET.key) not in {c.path for c in result.changes}
     assert "checks dropped, none of the change fails on the original code" in result.notes
