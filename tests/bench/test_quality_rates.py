@@ -123,10 +123,11 @@ def test_a_file_that_is_not_results_is_named(tmp_path: Path) -> None:
 
 
 def test_every_run_gets_its_own_data_directory_and_seed(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
 ) -> None:
-    for name in [k for k in os.environ if k.startswith("TICKETSMITH_")]:
-        monkeypatch.setenv(name, os.environ[name])  # restored after the test
+    # run_settings writes os.environ, which later tests in this process read: it is restored
+    saved = dict(os.environ)
+    request.addfinalizer(lambda: (os.environ.clear(), os.environ.update(saved)))
     for name in ("DATA_DIR", "PROJECTS_FILE", "EMULATOR_SEED_FILE", "MODEL_PROVIDER",
                  "MODEL_SEED", "JIRA_ACCEPTANCE_CRITERIA_FIELD"):  # fmt: skip
         monkeypatch.delenv(f"TICKETSMITH_{name}", raising=False)
