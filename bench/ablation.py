@@ -6,9 +6,11 @@
 Runs the implementation loop alone (`implement_plan`, no stack, no planner) on each
 quality-benchmark ticket that takes a change, once per step setting and run, from the same
 plan: the files the ticket's reference changes (bench/quality/reference_plan.py), so that
-only the step differs. The repository's tests run as the loop's tester on a copy; the changes
-it returns are scored with the ticket's hidden tests. A revision cap, not a time limit, bounds
-each run, so a busy machine makes a run slower but not different. At temperature zero the
+only the step differs; the step `floor` is no loop at all but one bare call of the model on
+the same files (bench/floor.py), the mark the loop must beat. The repository's tests run as
+the loop's tester on a copy; the changes it returns are scored with the ticket's hidden tests.
+A revision cap, not a time limit, bounds each run, so a busy machine makes a run slower but
+not different. At temperature zero the
 runs of one setting are the same; `--runs N --temperature T` samples N of them (seed S, S+1,
 ...) for a rate. Prints a row per ticket (resolved runs per setting) and a row per setting
 (resolve rate, hidden tests passed, tokens and seconds per run), and keeps the figures in
@@ -32,6 +34,7 @@ from pathlib import Path
 
 from langchain_core.language_models import BaseChatModel
 
+from bench.floor import floor_changes
 from bench.quality.reference_plan import reference_input
 from bench.quality.report import RESULTS_DIR
 from bench.quality.scoring import score_checkout
@@ -48,6 +51,7 @@ from localmodel.chat import local_chat_model
 from localmodel.server import LocalModelMissingError
 
 ABLATIONS_DIR = RESULTS_DIR / "ablations"
+FLOOR = "floor"
 TEST_COMMAND = "python -m pytest -q"
 TEST_TIMEOUT_S = 120.0
 # Each optional step of the loop, as the loop's options with it switched from the defaults.
@@ -57,6 +61,8 @@ STEPS: dict[str, dict[str, object]] = {
     "no-failing-review": {"review_failing": False},
     "whole-files": {"definition_edits": False},
     "checks": {"acceptance_checks": True},
+    # Not the loop: one bare call of the model on the same files (bench/floor.py).
+    FLOOR: {},
 }
 
 
@@ -119,20 +125,25 @@ async def run_loop(
     given = reference_input(ticket, repo)
     tester = LocalTester(repo, work / "tests", TEST_COMMAND, TEST_TIMEOUT_S, check_imports=True)
     began = time.monotonic()
-    done = await implement_plan(
-        model, repo, given["ticket"], given["plan"], given["requirements"],
-        tester=tester, max_revisions=max_revisions, **loop_options(step),  # type: ignore[arg-type]
-    )  # fmt: skip
+    if step == FLOOR:
+        changes, tokens = await floor_changes(model, ticket, repo)
+        revisions, notes = 1, "one bare call: the ticket and its files in, whole files out"
+    else:
+        done = await implement_plan(
+            model, repo, given["ticket"], given["plan"], given["requirements"],
+            tester=tester, max_revisions=max_revisions, **loop_options(step),  # type: ignore[arg-type]
+        )  # fmt: skip
+        changes, tokens, revisions, notes = done.changes, done.tokens, done.revisions, done.notes
     seconds = time.monotonic() - began
     checkout = work / "checkout"
     copy_tree(ticket.repo_dir, checkout)
-    write_changes(checkout, done.changes)
+    write_changes(checkout, changes)
     score = await asyncio.to_thread(score_checkout, ticket, checkout)
     return LoopRun(
         ticket=ticket.name, step=step, seed=seed, resolved=score.resolved,
         hidden_passed=score.hidden.passed, hidden_total=score.hidden.total,
-        revisions=done.revisions, tokens=done.tokens, seconds=round(seconds, 1),
-        notes=done.notes, diff=changes_diff(ticket.repo_dir, done.changes),
+        revisions=revisions, tokens=tokens, seconds=round(seconds, 1),
+        notes=notes, diff=changes_diff(ticket.repo_dir, changes),
     )  # fmt: skip
 
 
