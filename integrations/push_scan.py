@@ -48,7 +48,7 @@ class SecretsFound(Exception):
             f"environment variable, say) and restart the ticket or comment on the pull request; "
             f"or, for a test fixture, have someone who may change `{base}` allow it there with "
             f"a `pragma: allowlist secret` comment on the line or the file's path in "
-            f"`{ALLOWLIST}` (docs/security.md, what leaves the worker)"
+            f"`{ALLOWLIST}` (docs/running/security.md, what leaves the worker)"
         )
 
     def details(self) -> list[dict[str, Any]]:

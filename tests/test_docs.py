@@ -1,5 +1,6 @@
 """The README and the docs point at what exists: every relative link and its anchor, every path
-the architecture and contributing pages name, and a Reference entry for every docs page."""
+the architecture and contributing pages name, and an entry for every docs page in the README's
+Reference and in the docs' index."""
 
 import re
 from pathlib import Path
@@ -8,15 +9,20 @@ import pytest
 
 from config import ROOT
 
+DOCS = ROOT / "docs"
+INDEX = DOCS / "README.md"
+# The docs pages by reader (docs/using/, docs/running/, docs/changing/), the index apart.
+DOCS_PAGES = sorted(page for page in DOCS.rglob("*.md") if page != INDEX)
 PAGES = sorted(
-    [ROOT / "README.md", ROOT / "CONTRIBUTING.md", *(ROOT / "docs").glob("*.md")]
+    [ROOT / "README.md", ROOT / "CONTRIBUTING.md", INDEX, *DOCS_PAGES]
     + [
         ROOT / "graphs" / "implementation" / "README.md",
         ROOT / "workflows" / "ticket" / "README.md",
+        ROOT / "bench" / "quality" / "HISTORY.md",
     ]
 )
 # Pages that name the code by path: each backticked repository path must exist.
-PATH_PAGES = [ROOT / "docs" / "architecture.md", ROOT / "CONTRIBUTING.md"]
+PATH_PAGES = [DOCS / "changing" / "architecture.md", ROOT / "CONTRIBUTING.md"]
 FENCE = re.compile(r"^```.*?^```", re.DOTALL | re.MULTILINE)
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
 CODE = re.compile(r"`([^`\s]+)`")
@@ -79,6 +85,13 @@ def test_a_broken_link_or_anchor_is_caught(tmp_path: Path) -> None:
 def test_the_readme_references_every_docs_page() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     reference = readme.split("## Reference", 1)[1]
-    pages = [f"docs/{page.name}" for page in sorted((ROOT / "docs").glob("*.md"))]
+    pages = [str(page.relative_to(ROOT)) for page in [INDEX, *DOCS_PAGES]]
     assert [page for page in pages if f"]({page}" not in reference] == []
     assert "](CONTRIBUTING.md)" in reference
+
+
+def test_the_docs_index_references_every_page() -> None:
+    index = INDEX.read_text(encoding="utf-8")
+    pages = [str(page.relative_to(DOCS)) for page in DOCS_PAGES]
+    assert [page for page in pages if f"]({page}" not in index] == []
+    assert "](../CONTRIBUTING.md)" in index

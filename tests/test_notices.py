@@ -1,4 +1,4 @@
-"""The table of what ticketsmith says (docs/integrations.md): every row is checked by a test,
+"""The table of what ticketsmith says (docs/using/integrations.md): every row is checked by a test,
 a check fails when a text is missing, and the README points at the table."""
 
 import ast
@@ -9,7 +9,7 @@ import pytest
 from config import ROOT
 from tests.support.notices import MOVED, QUOTED, check_row, rows
 
-ANCHOR = "docs/integrations.md#what-ticketsmith-says-and-where"
+ANCHOR = "docs/using/integrations.md#what-ticketsmith-says-and-where"
 
 
 def checked_rows() -> dict[str, list[str]]:

@@ -8,7 +8,7 @@ one commit and the check goes green. A person pushes to the branch, a reviewer a
 changes inline, a passer-by asks for something, the reviewer asks again past the bound, the
 base moves into a conflict that is merged in; the PR is merged with `starter.py merge` and Jira
 says Done.
-Every row of the table of what ticketsmith says (docs/integrations.md) that this life reaches
+Every row of the table of what ticketsmith says (docs/using/integrations.md) that this life reaches
 is checked against what Jira, Discord and GitHub got.
 """
 

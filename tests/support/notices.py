@@ -1,4 +1,4 @@
-"""The table of what ticketsmith says on Jira, Discord and GitHub (docs/integrations.md), read
+"""The table of what ticketsmith says on Jira, Discord and GitHub (docs/using/integrations.md), read
 row by row, and each row checked against the texts a test saw posted."""
 
 import re
@@ -8,7 +8,7 @@ from functools import cache
 
 from config import ROOT
 
-TABLE_FILE = ROOT / "docs" / "integrations.md"
+TABLE_FILE = ROOT / "docs" / "using" / "integrations.md"
 HEADING = "## What ticketsmith says, and where"
 QUOTED = re.compile(r'"([^"]+)"')
 MOVED = re.compile(r"moved to \*([^*]+)\*")
