@@ -18,6 +18,7 @@ PAGES = sorted(
     + [
         ROOT / "graphs" / "implementation" / "README.md",
         ROOT / "workflows" / "ticket" / "README.md",
+        ROOT / "bench" / "quality" / "README.md",
         ROOT / "bench" / "quality" / "HISTORY.md",
     ]
 )
