@@ -1,8 +1,8 @@
-"""Settings and the one Temporal client builder (per-project config: tickets/projects.py)."""
+"""Settings: the plain values every process reads from its environment (projects: tickets/)."""
 
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from pydantic import (
     AliasChoices,
@@ -12,19 +12,8 @@ from pydantic import (
 )
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from integrations.sandbox import Limits, Sandbox, SandboxMode
-from integrations.uid_leases import UidRange
-from localmodel.layout import Layout
-from temporal import settings as temporal
-
-if TYPE_CHECKING:  # the client is imported where it connects: `status` and `list` go without it
-    import httpx
-    from temporalio.client import Client
-    from temporalio.converter import DataConverter
-    from temporalio.runtime import Runtime
-
-    from activities.pricing import ModelPrice
-    from integrations.github_auth import TokenSource
+import temporal_settings as temporal
+from vocabulary.prices import ModelPrice, parse_prices
 
 ROOT = Path(__file__).resolve().parent
 
@@ -36,10 +25,10 @@ class Settings(BaseSettings):
 
     # The level of the worker's own loggers; DEBUG adds every prompt and answer of the local model.
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
-    # Read without pydantic by `status`, `list` and `watch` (temporal/settings.py).
+    # Read without pydantic by `status`, `list` and `watch` (temporal_settings.py).
     # Unset, the address and namespace come from Temporal's client configuration when it sets
     # them (TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, a temporal.toml profile): see
-    # temporal/connection.py, which also takes TLS and the API key from there.
+    # temporal/connection.py, which takes TLS and the API key from there.
     temporal_address: str = temporal.TEMPORAL_ADDRESS
     temporal_namespace: str = temporal.TEMPORAL_NAMESPACE
     # Read Temporal's client configuration at all (the embedded stack's processes do not: they
@@ -199,7 +188,8 @@ class Settings(BaseSettings):
     # Minutes a ticket's implementation may spend revising; then its best revision goes out.
     implementation_minutes: float | None = Field(default=None, gt=0)
     # Workspace commands run in bubblewrap; `none` runs them unsandboxed (explicitly, warned).
-    sandbox: SandboxMode = "bwrap"
+    # The modes of integrations/sandbox.py (`SandboxMode`), which builds the sandbox from these.
+    sandbox: Literal["bwrap", "none"] = "bwrap"
     sandbox_memory_mb: int = Field(default=2048, ge=64, description="address space per process")
     sandbox_max_processes: int = Field(default=256, ge=8)
     sandbox_cpu_seconds: int = Field(default=600, ge=1, description="CPU time per process")
@@ -242,9 +232,7 @@ class Settings(BaseSettings):
     def _apply_temporal_client_config(self) -> None:
         """Temporal's client configuration is in use: its address and namespace where ours are
         not set, and reads over gRPC, which alone applies its TLS and credentials."""
-        from temporal.connection import configured_endpoint
-
-        address, namespace = configured_endpoint()
+        address, namespace = temporal.configured_endpoint()
         if address and "temporal_address" not in self.model_fields_set:
             self.temporal_address = address
         if namespace and "temporal_namespace" not in self.model_fields_set:
@@ -278,28 +266,6 @@ class Settings(BaseSettings):
             )
         return self
 
-    def github_token_source(
-        self, transport: "httpx.AsyncBaseTransport | None" = None
-    ) -> "TokenSource":
-        """The personal token, or the GitHub App's installation tokens (the key is read now)."""
-        from integrations.github_app import (
-            KEY_SETTING,
-            InstallationTokens,
-            load_private_key,
-            read_private_key,
-        )
-        from integrations.github_auth import StaticToken
-
-        if self.github_app_id is None:
-            return StaticToken(self.github_token.get_secret_value())
-        if self.github_app_private_key is not None:
-            pem = self.github_app_private_key.get_secret_value()
-            key = load_private_key(pem, KEY_SETTING)
-        else:
-            assert self.github_app_private_key_path is not None  # the validator says so
-            key = read_private_key(self.github_app_private_key_path)
-        return InstallationTokens(self.github_app_id, key, self.github_api_url, transport)
-
     @property
     def workspace_dir(self) -> Path:
         """Local clones: a cache only, every activity starts from the remote."""
@@ -326,94 +292,22 @@ class Settings(BaseSettings):
         self.prices()
         return self
 
-    def prices(self) -> "dict[str, ModelPrice]":
+    def prices(self) -> dict[str, ModelPrice]:
         """The model prices by model name."""
-        from activities.pricing import parse_prices
-
         return parse_prices(self.model_prices)
-
-    @property
-    def priced_model(self) -> str:
-        """The model name prices are looked up by: the OpenAI model, else `local` or `offline`."""
-        provider = self.resolved_model_provider
-        return self.openai_model if provider == "openai" else provider
 
     @property
     def setup_hosts(self) -> list[str]:
         """The extra hosts set-up may reach, one entry each."""
         return self.setup_allowed_hosts.replace(",", " ").split()
 
-    def sandbox_config(self) -> Sandbox:
-        """The sandbox workspace commands run in."""
-        limits = Limits(
-            memory_mb=self.sandbox_memory_mb,
-            processes=self.sandbox_max_processes,
-            cpu_seconds=self.sandbox_cpu_seconds,
-            output_bytes=self.sandbox_output_mb * 1024 * 1024,
-        )
-        uids = UidRange(base=self.sandbox_uid_base, count=self.sandbox_uid_count)
-        return Sandbox(mode=self.sandbox, limits=limits, uids=uids)
-
     @property
     def emulator_state_dir(self) -> Path:
         """Where the emulators keep their state and bare git repositories."""
         return self.data_dir / "emulators"
-
-    @property
-    def resolved_model_provider(self) -> str:
-        """The provider: an explicit choice, else openai with a key, else local if installed."""
-        if self.model_provider != "auto":
-            return self.model_provider
-        if self.openai_api_key:
-            return "openai"
-        return "local" if Layout(self.models_dir, self.local_model_path).installed() else "offline"
 
 
 @lru_cache
 def get_settings() -> Settings:
     """The process-wide settings; tests call `get_settings.cache_clear()` to override."""
     return Settings()
-
-
-def converter_for(settings: Settings) -> "DataConverter":
-    """The data converter every client and worker uses: pydantic, codec, payload store."""
-    from encryption.codec import data_converter
-    from encryption.store import payload_storage
-
-    keys = settings.encryption_keys.get_secret_value() if settings.encryption_keys else None
-    threshold = settings.payload_store_threshold_kib * 1024
-    return data_converter(keys, payload_storage(settings.payload_store_path, threshold))
-
-
-async def connect_temporal(
-    settings: Settings | None = None, runtime: "Runtime | None" = None
-) -> "Client":
-    """The one Temporal client builder: worker, starter, webhooks and tests use it.
-
-    Raises TemporalConfigError, one sentence naming the setting, when Temporal's client
-    configuration (TLS files, client certificate, API key) cannot work.
-    """
-    from temporalio.client import Client
-
-    from observability.tracing import tracing_interceptors
-    from temporal.connection import connection
-
-    settings = settings or get_settings()
-    how = connection(
-        settings.temporal_address, settings.temporal_namespace, settings.temporal_env_config
-    )
-    try:
-        return await Client.connect(
-            how.address,
-            namespace=how.namespace,
-            tls=how.tls,
-            api_key=how.api_key,
-            rpc_metadata=how.rpc_metadata,
-            data_converter=converter_for(settings),
-            interceptors=tracing_interceptors(settings.otel_endpoint, settings.otel_service_name),
-            runtime=runtime,
-        )
-    except RuntimeError as err:
-        if refusal := how.refused(err):
-            raise refusal from None
-        raise

@@ -29,26 +29,30 @@ from activities.graph_agents import team_agents
 from activities.jira import JiraActivities
 from activities.mvp.agents import MvpAgents
 from activities.mvp.project import ProjectAgents
+from activities.pricing import priced_model
 from activities.repo import RepoActivities, Workspaces
 from activities.research.agents import ResearchActivities
 from activities.review.pull_requests import PullRequestActivities
 from activities.review.rounds import RoundActivities
-from config import Settings, connect_temporal, get_settings
+from config import Settings, get_settings
 from graphs.models import make_chat_model
 from integrations.advisories import AdvisoryIndexClient
 from integrations.discord import DiscordClient
 from integrations.environments import Environments
 from integrations.github_app import GitHubAppConfigError
+from integrations.github_auth import github_token_source
 from integrations.github_pulls import PullRequestClient
 from integrations.jira import JiraClient
-from integrations.sandbox import SandboxUnavailable
+from integrations.sandbox import SandboxUnavailable, sandbox_from
 from integrations.secrets import SecretFinder
+from localmodel.provider import resolved_model_provider
 from observability.interceptors import ObservabilityInterceptor
 from observability.logs import configure_logging, secret_values
 from observability.metrics import TicketGauge, metrics_runtime
 from observability.tracing import flush_traces
 from temporal import connection as temporal_connection
 from temporal import deployment
+from temporal.client import connect_temporal
 from tickets.projects import discord_webhook_for, load_projects
 from workflows.registry import WORKFLOWS
 from workflows.versioning import versioned
@@ -99,7 +103,7 @@ def chat_model(settings: Settings) -> BaseChatModel:
     """The agents' model: the provider, server, temperature and seed the settings name."""
     api_key = settings.openai_api_key.get_secret_value() if settings.openai_api_key else None
     return make_chat_model(
-        settings.resolved_model_provider,
+        resolved_model_provider(settings),
         api_key=api_key,
         base_url=settings.openai_base_url,
         model=settings.openai_model,
@@ -121,7 +125,7 @@ def build_activities(settings: Settings, stack: AsyncExitStack) -> ActivitySets:
         secrets=secrets,
     )
     # One source for the API client and git: a GitHub App's tokens are cached once per worker.
-    github_tokens = settings.github_token_source()
+    github_tokens = github_token_source(settings)
     github = PullRequestClient(settings.github_api_url, github_tokens, secrets=secrets)
     discord = DiscordClient(secrets=secrets)
     advisory_url = settings.advisory_index_url
@@ -130,7 +134,7 @@ def build_activities(settings: Settings, stack: AsyncExitStack) -> ActivitySets:
         stack.push_async_callback(client.aclose)
     environments = Environments(
         settings.environments_dir,
-        settings.sandbox_config(),
+        sandbox_from(settings),
         settings.environment_setup_timeout_seconds,
         settings.setup_hosts,
     )
@@ -219,7 +223,7 @@ def build_workers(
     common: dict[str, Any] = {
         "interceptors": [
             ObservabilityInterceptor(),
-            CostInterceptor(settings.priced_model, settings.prices()),
+            CostInterceptor(priced_model(settings), settings.prices()),
         ],
         "graceful_shutdown_timeout": timedelta(seconds=settings.graceful_shutdown_seconds),
         # Heartbeats carry checkpoints: sent within 2 s, a lost worker repeats little work.
@@ -276,7 +280,7 @@ async def run_worker(settings: Settings, client: Client, stop: asyncio.Event) ->
         log.info(
             "worker polling task queues %s with model %s; metrics %s; %s",
             ", ".join(w.task_queue for w in workers),
-            settings.resolved_model_provider,
+            resolved_model_provider(settings),
             f"on {settings.metrics_host}:{settings.metrics_port}"
             if settings.metrics_port
             else "off",
@@ -288,7 +292,7 @@ async def run_worker(settings: Settings, client: Client, stop: asyncio.Event) ->
 
 def check_sandbox(settings: Settings) -> None:
     """Refuse to start when workspace commands cannot be sandboxed (unless told `none`)."""
-    sandbox = settings.sandbox_config()
+    sandbox = sandbox_from(settings)
     if not sandbox.sandboxed:
         log.warning(
             "TICKETSMITH_SANDBOX=none: tests and other workspace commands run UNSANDBOXED, as "
@@ -326,7 +330,7 @@ def check_versioning(settings: Settings) -> None:
 def check_github_app(settings: Settings) -> None:
     """Refuse to start when the GitHub App's private key cannot be read or parsed."""
     try:
-        settings.github_token_source()
+        github_token_source(settings)
     except GitHubAppConfigError as err:
         log.error("worker not started: %s", err)
         raise SystemExit(f"worker not started: {err}") from err

@@ -14,9 +14,10 @@ from temporalio.worker import (
     Interceptor,
 )
 
-from activities.pricing import ModelPrice, cost_of
+from activities.pricing import cost_of
 from graphs.cost import ModelCost
 from graphs.metering import TokenMeter, metering
+from vocabulary.prices import ModelPrice
 
 
 class CostInterceptor(Interceptor):

@@ -26,6 +26,7 @@ from integrations.git import GitError, GitWorkspace
 from integrations.git_mirror import GitMirror, mirror_name
 from integrations.github_auth import TokenSource
 from integrations.push_scan import Finding, PushScan, SecretsFound
+from integrations.sandbox import sandbox_from
 from integrations.secrets import SecretFinder, shapes_only
 
 MIRRORS = ".mirrors"  # beside the tickets' directories (workflow ids never start with a dot)
@@ -59,7 +60,7 @@ class Workspaces:
             settings = get_settings()
             self._environments = Environments(
                 self._root.parent / "environments",  # beside the workspaces, in the data dir
-                settings.sandbox_config(),
+                sandbox_from(settings),
                 settings.environment_setup_timeout_seconds,
                 settings.setup_hosts,
             )

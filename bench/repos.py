@@ -44,6 +44,7 @@ from integrations.git import GitWorkspace
 from integrations.indexes import package_sources
 from integrations.junit import CaseResult
 from integrations.sandbox import Limits, Sandbox
+from localmodel.provider import resolved_model_provider
 
 CACHE = ROOT / ".data" / "bench-repos"
 TEST_COMMAND = "python -m pytest -q -p no:cacheprovider"
@@ -236,7 +237,7 @@ async def main(pins: list[str], analyse: bool) -> int:
         return await compare(pins, None)
     settings = get_settings()
     try:
-        provider = settings.resolved_model_provider
+        provider = resolved_model_provider(settings)
         async with bench_model(provider, settings, CACHE / "logs") as chosen:
             print(f"analysis model: {chosen.description}")
             return await compare(pins, chosen.model)

@@ -12,7 +12,8 @@ from temporalio.service import RPCError, RPCStatusCode
 from cli.grpc_status import StatusUnreadable, read_status, shown_status
 from cli.status_json import StatusJson
 from cli.terminal import CommandError
-from config import Settings, connect_temporal
+from config import Settings
+from temporal.client import connect_temporal
 from temporal.connection import TemporalConfigError
 from tickets.launch import LaunchError, start_ticket, ticket_input, web_ui_link, workflow_id
 from tickets.routing import TicketFacts

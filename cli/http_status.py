@@ -8,7 +8,7 @@ from cli.status_json import StatusJson, result_status
 from cli.terminal import CommandError
 from cli.worker_version import worker_version
 from temporal import http_api as api
-from temporal.settings import TemporalEndpoints
+from temporal_settings import TemporalEndpoints
 from vocabulary.ticket_states import Phase, Status
 
 

@@ -13,7 +13,7 @@ from cli.graph_list import render_runs
 from cli.render import render_list
 from cli.terminal import Answer, temporal_endpoints
 from temporal import http_api as api
-from temporal.settings import TemporalEndpoints
+from temporal_settings import TemporalEndpoints
 
 
 def list_tickets(args: argparse.Namespace) -> RenderableType | Coroutine[Any, Any, Answer]:

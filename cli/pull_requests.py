@@ -6,6 +6,7 @@ from urllib.parse import urlparse
 
 from cli.commands import CommandError, status
 from config import Settings, get_settings
+from integrations.github_auth import github_token_source
 
 if TYPE_CHECKING:
     from integrations.github_auth import TokenSource
@@ -71,6 +72,6 @@ def _github_tokens(settings: Settings) -> "TokenSource":
     from integrations.github_app import GitHubAppConfigError
 
     try:
-        return settings.github_token_source()
+        return github_token_source(settings)
     except GitHubAppConfigError as err:
         raise CommandError(str(err)) from err

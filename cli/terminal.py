@@ -7,8 +7,8 @@ from typing import Any
 
 from rich.console import Console, RenderableType
 
+import temporal_settings
 from encryption.errors import PayloadStoreError
-from temporal import settings as temporal_settings
 
 KEY_PATTERN = re.compile(r"^[A-Z][A-Z0-9_]+-[1-9][0-9]*$")
 Answer = RenderableType | int | None

@@ -23,7 +23,7 @@ from cli.terminal import CommandError, check_key, console, temporal_endpoints
 from graphs import cost_text
 from graphs.test_summary import tests_line
 from temporal import http_api as api
-from temporal.settings import TemporalEndpoints
+from temporal_settings import TemporalEndpoints
 from vocabulary.ticket_states import Phase, Status
 
 if TYPE_CHECKING:  # annotations only: the command line shows the JSON, building no models

@@ -13,9 +13,10 @@ from temporalio.service import RPCError
 from cli.render import to_text, usage_table
 from cli.terminal import console
 from cli.watch import ENDED, Display
-from config import ROOT, Settings, connect_temporal
+from config import ROOT, Settings
 from embedded.demo_review import jira_status, review_round
 from embedded.stack import Stack, StackError, child_env
+from temporal.client import connect_temporal
 from tickets.launch import describe
 from workflows.ticket.messages import Status, TicketResult, TicketStatus
 

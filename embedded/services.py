@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 import httpx
 
 from config import Settings
+from localmodel.provider import resolved_model_provider
 
 SEARCH_ATTRIBUTES = ("TicketKey", "Phase", "Status", "Project")
 
@@ -85,7 +86,7 @@ def child_env(settings: Settings) -> dict[str, str]:
             "TICKETSMITH_METRICS_PORT": str(settings.metrics_port),
             "TICKETSMITH_TICKET_GAUGE_SECONDS": str(settings.ticket_gauge_seconds),
             "TICKETSMITH_CODEC_PORT": str(settings.codec_port),
-            "TICKETSMITH_MODEL_PROVIDER": settings.resolved_model_provider,
+            "TICKETSMITH_MODEL_PROVIDER": resolved_model_provider(settings),
             "TICKETSMITH_MODELS_DIR": str(settings.models_dir),
             "TICKETSMITH_LOCAL_MODEL_PORT": str(settings.local_model_port),
             "PYTHONUNBUFFERED": "1",

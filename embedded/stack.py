@@ -30,6 +30,7 @@ from embedded.services import (
     temporal_port,
 )
 from embedded.webhook_secret import secret_source, with_webhook_secret
+from localmodel.provider import resolved_model_provider
 from localmodel.server import LocalModelMissingError, describe_model, server_argv, server_ready
 
 __all__ = [
@@ -134,7 +135,7 @@ class Stack:
     def _local_model(self) -> list[Service]:
         """The local model server, when the worker's model is `local`."""
         s = self.settings
-        if s.resolved_model_provider != "local":
+        if resolved_model_provider(s) != "local":
             return []
         try:
             argv = server_argv(s)
@@ -159,7 +160,7 @@ class Stack:
         from temporalio.api.taskqueue.v1 import TaskQueue
         from temporalio.api.workflowservice.v1 import DescribeTaskQueueRequest
 
-        from config import connect_temporal
+        from temporal.client import connect_temporal
 
         if self._client is None:
             self._client = await connect_temporal(self.settings)

@@ -3,7 +3,6 @@
 from pydantic import BaseModel, Field
 
 from graphs import cost_text
-from graphs.cost_text import PRICES_SETTING as PRICES_SETTING
 from graphs.cost_text import money as money
 
 

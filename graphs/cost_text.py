@@ -4,7 +4,8 @@ the command line shows a status's JSON without building its models."""
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-PRICES_SETTING = "TICKETSMITH_MODEL_PRICES"
+from vocabulary.amounts import PRICES_SETTING
+
 CostJson = Mapping[str, Any]
 
 

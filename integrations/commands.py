@@ -17,7 +17,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from integrations.limits import LIMIT_NAMES, limit_hit
-from integrations.sandbox import Limits, Mounts, Sandbox
+from integrations.sandbox import Limits, Mounts, Sandbox, sandbox_from
 
 OUTPUT_LIMIT = 8000
 SYSTEM_PATH = "/usr/local/bin:/usr/bin:/bin"
@@ -163,7 +163,7 @@ def default_sandbox() -> Sandbox:
     """The sandbox the worker's settings describe."""
     from config import get_settings  # late: integrations do not depend on settings at import
 
-    return get_settings().sandbox_config()
+    return sandbox_from(get_settings())
 
 
 def _scratch(root: Path) -> Path:

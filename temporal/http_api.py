@@ -12,7 +12,7 @@ import urllib.parse
 import urllib.request
 from typing import Any
 
-from temporal.settings import TemporalEndpoints
+from temporal_settings import TemporalEndpoints
 from vocabulary.failure_words import sentence, stopped_in_words
 
 CONNECT_SECONDS = 2.0

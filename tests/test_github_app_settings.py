@@ -12,7 +12,7 @@ from pydantic import ValidationError
 
 from config import ROOT, Settings
 from integrations.github_app import GitHubAppConfigError, InstallationTokens
-from integrations.github_auth import StaticToken
+from integrations.github_auth import StaticToken, github_token_source
 from tests.support.github_app import private_pem
 
 
@@ -36,7 +36,7 @@ def pem_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_a_personal_token_alone_is_used_as_it_is(monkeypatch: pytest.MonkeyPatch) -> None:
-    source = settings_from(monkeypatch, GITHUB_TOKEN="ghp_x").github_token_source()
+    source = github_token_source(settings_from(monkeypatch, GITHUB_TOKEN="ghp_x"))
     assert isinstance(source, StaticToken)
 
 
@@ -48,12 +48,12 @@ async def test_an_app_with_its_key_file_gives_installation_tokens(
         monkeypatch, GITHUB_APP_ID="123", GITHUB_APP_PRIVATE_KEY_PATH=str(pem_file),
         GITHUB_TOKEN="",
     )  # fmt: skip
-    source = settings.github_token_source()
+    source = github_token_source(settings)
     assert isinstance(source, InstallationTokens)
     assert source.app_id == "123"
     monkeypatch.delenv("TICKETSMITH_GITHUB_APP_PRIVATE_KEY_PATH")
     text = settings_from(monkeypatch, GITHUB_APP_PRIVATE_KEY=pem_file.read_text())
-    assert isinstance(text.github_token_source(), InstallationTokens)
+    assert isinstance(github_token_source(text), InstallationTokens)
     assert pem_file.read_text() not in repr(text)
 
 
@@ -96,7 +96,7 @@ def test_a_bad_private_key_names_the_setting(
         monkeypatch, GITHUB_APP_ID="123", GITHUB_APP_PRIVATE_KEY_PATH=str(missing)
     )
     with pytest.raises(GitHubAppConfigError, match=r"TICKETSMITH_GITHUB_APP_PRIVATE_KEY_PATH="):
-        settings.github_token_source()
+        github_token_source(settings)
 
     garbled = tmp_path / "garbled.pem"
     garbled.write_text(
@@ -104,7 +104,7 @@ def test_a_bad_private_key_names_the_setting(
     )
     monkeypatch.setenv("TICKETSMITH_GITHUB_APP_PRIVATE_KEY_PATH", str(garbled))
     with pytest.raises(GitHubAppConfigError) as bad:
-        Settings(_env_file=None).github_token_source()  # type: ignore[call-arg]
+        github_token_source(Settings(_env_file=None))  # type: ignore[call-arg]
     assert f"TICKETSMITH_GITHUB_APP_PRIVATE_KEY_PATH ({garbled}) is not a PEM private key" in str(
         bad.value
     )
@@ -115,7 +115,7 @@ def test_a_bad_private_key_names_the_setting(
     with pytest.raises(
         GitHubAppConfigError, match="TICKETSMITH_GITHUB_APP_PRIVATE_KEY is not an RSA"
     ):
-        Settings(_env_file=None).github_token_source()  # type: ignore[call-arg]
+        github_token_source(Settings(_env_file=None))  # type: ignore[call-arg]
 
 
 @pytest.mark.parametrize(

@@ -5,10 +5,11 @@ from pathlib import Path
 
 import pytest
 
-from activities.pricing import cost_of, parse_prices
+from activities.pricing import cost_of
 from cli.commands import CommandError
 from cli.graph_list import is_graph_id, render_runs
 from cli.graph_runs import checked_definition, render_graph_status
+from vocabulary.prices import parse_prices
 from workflows.graph.messages import GraphStatus, GraphStatusValue, StepRecord
 
 

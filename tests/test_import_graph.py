@@ -13,7 +13,7 @@ PACKAGES = (
     "embedded", "observability", "encryption", "tickets", "cli", "temporal", "toolserver",
     "research", "faults", "access", "vocabulary",
 )  # fmt: skip
-TOP_MODULES = ("config", "worker", "starter")
+TOP_MODULES = ("config", "temporal_settings", "worker", "starter")
 # The words and enums every layer reads; they import nothing of the product.
 LEAF = "vocabulary"
 # Layers the workflows stand on: they read the shared words from the leaf, never `workflows`.

@@ -2,8 +2,9 @@
 
 from datetime import UTC, datetime, timedelta
 
-from activities.pricing import cost_of, parse_prices
+from activities.pricing import cost_of
 from cli.render import preview, render_list, render_status, to_text, usage_table
+from vocabulary.prices import parse_prices
 from workflows.ticket.messages import Decision, Phase, PhaseUsage, Status, TicketStatus
 
 T0 = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)

@@ -1,6 +1,9 @@
-"""How people write a higher cost cap: `+$5`, or `+5usd` where a shell would read `$5`."""
+"""How people write money: a higher cost cap (`+$5`, or `+5usd` where a shell would read `$5`),
+and the setting they price model tokens in."""
 
 import re
+
+PRICES_SETTING = "TICKETSMITH_MODEL_PRICES"
 
 DOLLARS = re.compile(
     r"\+?(?:\$(?P<number>\d[\d,]*(?:\.\d+)?)|(?P<usd>\d[\d,]*(?:\.\d+)?)usd)", re.IGNORECASE

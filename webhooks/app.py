@@ -12,10 +12,11 @@ from temporalio.client import Client, WorkflowExecutionStatus
 from temporalio.common import SearchAttributeKey
 from temporalio.service import RPCError, RPCStatusCode
 
-from config import Settings, connect_temporal, get_settings
+from config import Settings, get_settings
 from integrations.github_app import GitHubAppConfigError
 from observability.logs import configure_logging, secret_values
 from temporal import connection as temporal_connection
+from temporal.client import connect_temporal
 from tickets.launch import LaunchError, start_ticket, ticket_input, workflow_id
 from tickets.routing import TicketFacts
 from webhooks.commands import CommandError, parse_comment

@@ -15,6 +15,7 @@ from temporalio.client import Client, WorkflowExecutionStatus
 from temporalio.service import RPCError, RPCStatusCode
 
 from config import Settings
+from integrations.github_auth import github_token_source
 from tickets.launch import workflow_id
 from tickets.projects import ProjectConfig, ProjectConfigError, load_projects, project_for
 from webhooks.dedup import DeliveryLog
@@ -35,7 +36,7 @@ def create_github_router(
     """The `/webhooks/github` route; `secret` None takes unsigned deliveries (the app decides)."""
     router = APIRouter()
     bot = settings.github_bot_login
-    github_tokens = settings.github_token_source(github_transport)
+    github_tokens = github_token_source(settings, github_transport)
 
     @router.post("/webhooks/github")
     async def github_webhook(request: Request) -> JSONResponse:

@@ -30,6 +30,7 @@ from graphs.mvp.manager import ManagerDecision
 from graphs.mvp.project import slugify, write_tree
 from graphs.mvp.usage import Usage
 from integrations.environments import Environments
+from integrations.sandbox import sandbox_from
 from localmodel.server import describe_model
 from workflows.graph.messages import GraphStatus
 
@@ -151,7 +152,7 @@ async def run(args: argparse.Namespace) -> int:
     """Start the stack, build and score every prompt, report."""
     prompts = load_prompts(args.prompts or None)
     settings = bench_settings(args.model, args.seed)
-    environments = Environments(DATA_DIR / "score-envs", settings.sandbox_config())
+    environments = Environments(DATA_DIR / "score-envs", sandbox_from(settings))
     path = RESULTS_DIR / f"{datetime.now(UTC):%Y%m%dT%H%M%SZ}-{args.model}.json"
     recorded = {
         "commit": commit(),

@@ -21,9 +21,10 @@ from bench.quality.revisions import (
 from bench.quality.scoring import Score, check_answer, score_checkout, score_unchanged
 from bench.quality.setup import OWNER
 from bench.quality.tickets import Ticket
-from config import Settings, connect_temporal
+from config import Settings
 from embedded.demo import WAIT_S, starter, wait_for_status
 from embedded.stack import StackError
+from temporal.client import connect_temporal
 from workflows.ticket.messages import Phase, Status, TicketResult, TicketStatus
 
 MAX_ANSWER_ROUNDS = 4

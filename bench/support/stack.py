@@ -18,13 +18,14 @@ from typing import Any
 from temporalio.client import Client
 
 from bench.support.figures import CannotMeasureError
-from config import Settings, connect_temporal
+from config import Settings
 from embedded.stack import Stack, StackError, child_env
 from emulators.app import DEFAULT_SEED
 from emulators.state import seed_data
 from harness.model_server import FakeModelServer
 from harness.stacks import stack_settings
 from harness.team import TeamBrain
+from temporal.client import connect_temporal
 from tickets.launch import ticket_input
 from workflows.ticket.messages import TicketResult
 

@@ -12,7 +12,8 @@ from temporalio import activity, workflow
 from temporalio.worker import Worker
 
 with workflow.unsafe.imports_passed_through():  # the sandbox re-imports this module
-    from config import connect_temporal, get_settings
+    from config import get_settings
+    from temporal.client import connect_temporal
 
 
 @activity.defn

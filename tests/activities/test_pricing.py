@@ -4,10 +4,11 @@ import pytest
 from pydantic import ValidationError
 
 from activities.costing import CostInterceptor
-from activities.pricing import ModelPrice, PricesError, cost_of, parse_prices
+from activities.pricing import cost_of, priced_model
 from config import Settings
 from graphs.cost import ModelCost, money
 from graphs.metering import TokenMeter
+from vocabulary.prices import ModelPrice, PricesError, parse_prices
 
 MINI = '{"gpt-4o-mini": {"input": 0.15, "output": 0.60}}'
 
@@ -66,9 +67,9 @@ def test_the_worker_settings_refuse_bad_prices_at_start() -> None:
     with pytest.raises(ValidationError, match="TICKETSMITH_MODEL_PRICES is not JSON"):
         Settings(model_prices="{gpt")
     settings = Settings(model_prices=MINI, model_provider="openai", openai_model="gpt-4o-mini")
-    assert settings.priced_model == "gpt-4o-mini"
+    assert priced_model(settings) == "gpt-4o-mini"
     assert settings.prices()["gpt-4o-mini"] == ModelPrice(input=0.15, output=0.60)
-    assert Settings(model_provider="offline").priced_model == "offline"
+    assert priced_model(Settings(model_provider="offline")) == "offline"
 
 
 def test_an_activity_cost_splits_its_tokens_as_its_calls_were_counted() -> None:

@@ -15,7 +15,7 @@ from bench.mvp.scoring import CHECKS, MvpScore, score_project
 from config import Settings
 from graphs.mvp.usage import Usage
 from integrations.environments import Environments
-from integrations.sandbox import Sandbox, SandboxUnavailable
+from integrations.sandbox import Sandbox, SandboxUnavailable, sandbox_from
 
 REFERENCES = Path(__file__).resolve().parent.parent / "data" / "mvp_references"
 SUFFIX = ".txt"
@@ -55,7 +55,7 @@ def environments(tmp_path_factory: pytest.TempPathFactory) -> Environments:
     """Environments in the sandbox the default settings name (bubblewrap), built once for the
     module: the projects have no dependency files, so they share one (pytest only). Where
     bubblewrap cannot run, unsandboxed, as the graph's own tests run."""
-    sandbox = Settings(_env_file=None, temporal_env_config=False).sandbox_config()  # type: ignore[call-arg]
+    sandbox = sandbox_from(Settings(_env_file=None, temporal_env_config=False))  # type: ignore[call-arg]
     try:
         sandbox.check()
     except SandboxUnavailable:

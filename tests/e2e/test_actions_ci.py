@@ -17,10 +17,10 @@ from typing import Any
 import httpx
 import pytest
 
-from config import connect_temporal
 from embedded.demo import starter
 from embedded.stack import Stack
 from harness.model_server import FakeModelServer, task_of
+from temporal.client import connect_temporal
 from tests.e2e.review_helpers import KEY, REPO, as_person, following_stack, waiting_after
 from tests.e2e.stacks import poll
 from tests.support.pr_team import OPS, pull_request_brain

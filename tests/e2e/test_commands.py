@@ -9,8 +9,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from config import ROOT, connect_temporal
+from config import ROOT
 from embedded.stack import Stack, child_env
+from temporal.client import connect_temporal
 from workflows.ticket.messages import Status, TicketStatus
 
 pytestmark = pytest.mark.e2e

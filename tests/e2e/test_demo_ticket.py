@@ -12,9 +12,9 @@ import pytest
 from temporalio.client import WorkflowExecutionStatus
 from temporalio.service import RPCError
 
-from config import connect_temporal
 from embedded.demo import DEMO_KEY, drive, starter, stop_earlier_run
 from embedded.stack import Stack
+from temporal.client import connect_temporal
 from tests.e2e.stacks import clone_branch, poll, pull_requests
 from workflows.ticket.messages import Status
 

@@ -12,10 +12,10 @@ import pytest
 from temporalio.client import WorkflowFailureError
 from temporalio.exceptions import ActivityError, ApplicationError
 
-from config import connect_temporal
 from embedded.demo import DEMO_KEY, drive
 from embedded.stack import Stack
 from harness.stacks import stack_settings
+from temporal.client import connect_temporal
 from tests.e2e.stacks import admin, poll, running
 from tickets.launch import start_ticket, ticket_input
 from workflows.ticket.messages import Status, TicketStatus

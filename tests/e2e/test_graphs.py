@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 from temporalio.api.enums.v1 import EventType
 
-from config import ROOT, connect_temporal
+from config import ROOT
 from embedded.stack import Stack, child_env
+from temporal.client import connect_temporal
 from tests.e2e.stacks import admin
 from tests.e2e.webui import render_workflow_page
 from workflows.graph.messages import GraphStatus, GraphStatusValue

@@ -11,11 +11,12 @@ import pytest
 from pydantic import SecretStr
 from temporalio.client import Client
 
-from config import Settings, connect_temporal
+from config import Settings
 from embedded.demo import DEMO_ANSWER, DEMO_KEY
 from embedded.stack import Stack
 from harness.stacks import stack_settings
 from integrations.adf import markdown_to_adf
+from temporal.client import connect_temporal
 from tests.e2e.stacks import admin, poll, running
 from workflows.ticket.messages import Status, TicketResult, TicketStatus
 

@@ -16,12 +16,13 @@ from pathlib import Path
 import pytest
 from temporalio.service import RPCError
 
-from config import Settings, connect_temporal
+from config import Settings
 from embedded import demo
 from embedded.demo import DEMO_KEY
 from embedded.stack import Stack
 from harness.stacks import stack_settings
-from localmodel.server import layout_for
+from localmodel.layout import layout_for
+from temporal.client import connect_temporal
 from tests.e2e.stacks import clone_branch, pull_requests, running
 from workflows.ticket.messages import Status, TicketResult, TicketStatus
 

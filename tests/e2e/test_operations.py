@@ -22,11 +22,12 @@ from temporalio.api.taskqueue.v1 import TaskQueue
 from temporalio.api.workflowservice.v1 import DescribeTaskQueueRequest
 from temporalio.client import Client
 
-from config import Settings, connect_temporal
+from config import Settings
 from embedded.demo import DEMO_ANSWER, DEMO_KEY, drive
 from embedded.stack import SEARCH_ATTRIBUTES, Stack
 from encryption.codec import new_key
 from harness.stacks import stack_settings
+from temporal.client import connect_temporal
 from tests.e2e.webui import render_workflow_page
 from workflows.ticket.messages import Phase, Status, TicketResult
 

@@ -13,10 +13,10 @@ from typing import Any
 import httpx
 import pytest
 
-from config import connect_temporal
 from embedded.demo import starter
 from embedded.stack import Stack
 from harness.stacks import stack_settings
+from temporal.client import connect_temporal
 from tests.e2e.stacks import running
 from workflows.ticket.messages import TicketResult
 

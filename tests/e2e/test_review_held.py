@@ -15,10 +15,10 @@ from typing import Any
 import httpx
 import pytest
 
-from config import connect_temporal
 from embedded.demo import starter
 from embedded.stack import Stack
 from harness.model_server import FakeModelServer
+from temporal.client import connect_temporal
 from tests.e2e.review_helpers import (
     KEY,
     REPO,

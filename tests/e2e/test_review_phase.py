@@ -22,11 +22,11 @@ import pytest
 from temporalio.client import Client
 from temporalio.service import RPCError
 
-from config import connect_temporal
 from embedded.demo import starter
 from embedded.stack import Stack
 from harness.model_server import FakeModelServer
 from integrations.adf import adf_to_markdown
+from temporal.client import connect_temporal
 from tests.e2e.review_helpers import (
     KEY,
     REPO,

@@ -15,8 +15,9 @@ import time
 import pytest
 from temporalio.client import WorkflowExecutionStatus
 
-from config import ROOT, connect_temporal
+from config import ROOT
 from embedded.stack import Stack, child_env
+from temporal.client import connect_temporal
 from tests.e2e.test_commands import starter, wait_for
 from workflows.ticket.messages import Status
 

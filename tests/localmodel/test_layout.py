@@ -7,6 +7,7 @@ from pydantic import SecretStr
 
 from config import Settings
 from localmodel.layout import Layout
+from localmodel.provider import resolved_model_provider
 from tests.localmodel.conftest import fake_install
 
 
@@ -49,12 +50,12 @@ def no_key(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.mark.usefixtures("no_key")
 def test_provider_order_key_then_local_then_offline(installed: Layout, tmp_path: Path) -> None:
     with_key = Settings(models_dir=installed.models_dir, openai_api_key=SecretStr("sk-test"))
-    assert with_key.resolved_model_provider == "openai"
-    assert Settings(models_dir=installed.models_dir).resolved_model_provider == "local"
-    assert Settings(models_dir=tmp_path / "empty").resolved_model_provider == "offline"
+    assert resolved_model_provider(with_key) == "openai"
+    assert resolved_model_provider(Settings(models_dir=installed.models_dir)) == "local"
+    assert resolved_model_provider(Settings(models_dir=tmp_path / "empty")) == "offline"
 
 
 @pytest.mark.usefixtures("no_key")
 def test_an_explicit_provider_wins(installed: Layout) -> None:
     settings = Settings(models_dir=installed.models_dir, model_provider="offline")
-    assert settings.resolved_model_provider == "offline"
+    assert resolved_model_provider(settings) == "offline"

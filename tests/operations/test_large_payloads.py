@@ -16,10 +16,11 @@ from temporalio.worker import Replayer, Worker
 
 from bench.support.histories import events, payloads_in, size
 from cli.grpc_status import read_status
-from config import Settings, converter_for
+from config import Settings
 from encryption.codec import new_key
 from encryption.store import SETTING, PayloadStoreError, reference_in
 from graphs.schemas import FileChange, Implementation, Plan, TicketContext
+from temporal.client import converter_for
 from tests.conftest import register_search_attributes
 from tests.workflows.fakes import FakeActivities
 from tests.workflows.test_ticket_workflow import ticket_input

@@ -13,7 +13,7 @@ from temporalio.api.common.v1 import Payload
 from temporalio.converter import StorageDriverClaim, StorageDriverRetrieveContext
 
 from cli.terminal import run
-from config import Settings, converter_for
+from config import Settings
 from encryption.codec import ENCODING, new_key
 from encryption.server import create_app
 from encryption.store import (
@@ -24,6 +24,7 @@ from encryption.store import (
     reference_in,
 )
 from graphs.schemas import FileChange
+from temporal.client import converter_for
 
 LARGE = FileChange(path="calc/big.py", content="TOTAL = 1  # marker-line\n" * 4000)  # ~100 KB
 

@@ -27,7 +27,8 @@ def load(path: Path) -> WorkflowHistory:
 def replayer(workflows: list[type], store: Path) -> Replayer:
     """A replayer with the worker's converter; replayed large payloads go to `store`."""
     # Imported here: the workflow sandbox re-imports this module, and config's imports break it.
-    from config import Settings, converter_for
+    from config import Settings
+    from temporal.client import converter_for
 
     settings = Settings(payload_store_dir=store, _env_file=None)  # type: ignore[call-arg]
     return Replayer(workflows=workflows, data_converter=converter_for(settings))

@@ -10,7 +10,7 @@ from config import Settings
 from embedded.services import child_env
 from temporal import connection as temporal_connection
 from temporal.connection import TemporalConfigError, TemporalConnection, connection
-from temporal.settings import client_config_in_use, config_file, read
+from temporal_settings import client_config_in_use, config_file, read
 
 
 def settings_with(monkeypatch: pytest.MonkeyPatch, **variables: str) -> Settings:

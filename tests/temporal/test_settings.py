@@ -7,7 +7,7 @@ import pytest
 
 from cli.terminal import CommandError, temporal_endpoints
 from config import Settings
-from temporal.settings import TemporalSettings, read
+from temporal_settings import TemporalSettings, read
 
 NAMES = (
     "temporal_address",

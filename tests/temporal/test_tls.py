@@ -19,9 +19,10 @@ from temporalio.testing import WorkflowEnvironment
 from temporalio.worker import UnsandboxedWorkflowRunner, Worker
 
 from bench.support.stack import pollers
-from config import ROOT, Settings, connect_temporal
+from config import ROOT, Settings
 from harness.processes import guard_children, until
 from temporal import connection as temporal_connection
+from temporal.client import connect_temporal
 from temporal.connection import TemporalConfigError
 from tests.conftest import venv_binary
 from tests.support.tls_proxy import CertificateAuthority, Identity, TlsProxy, tls_proxy

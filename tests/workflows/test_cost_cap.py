@@ -11,7 +11,6 @@ from temporalio.testing import WorkflowEnvironment
 from temporalio.worker import Worker
 
 from activities.costing import CostInterceptor
-from activities.pricing import parse_prices
 from tests.support.notices import check_row
 from tests.workflows.fakes import FakeActivities
 from tests.workflows.test_ticket_paths import steps_of
@@ -22,6 +21,7 @@ from tests.workflows.test_ticket_workflow import (
     ticket_input,
     wait_until,
 )
+from vocabulary.prices import parse_prices
 from workflows.registry import WORKFLOWS
 from workflows.ticket.messages import (
     AnswerInput,

@@ -3,8 +3,9 @@
 `config.Settings` takes these settings' defaults and derived URLs from here, so the quick path
 and every other process read the same values from the same `TICKETSMITH_*` variables and `.env`.
 Whether Temporal's own client configuration (a `temporal.toml` profile, `TEMPORAL_*` variables)
-is in use is told here too, without the SDK: then those commands read over gRPC, where the SDK
-applies it (temporal/connection.py).
+is in use is told here too, without the SDK, and the address and namespace it sets, with it:
+then those commands read over gRPC, where the SDK applies the rest (temporal/connection.py).
+Below `config`, it imports nothing of the project.
 """
 
 import os
@@ -136,6 +137,25 @@ def client_config_in_use(environ: Mapping[str, str] = os.environ) -> str:
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
         return str(path)  # the SDK says what is wrong with it
     return f"profile '{profile}' of {path}" if profiles.get(profile) else ""
+
+
+def client_variables(environ: Mapping[str, str]) -> dict[str, str]:
+    """The `TEMPORAL_*` variables the SDK is given: the set ones."""
+    return {
+        name: value for name, value in environ.items() if name.startswith("TEMPORAL_") and value
+    }
+
+
+def configured_endpoint(environ: Mapping[str, str] = os.environ) -> tuple[str | None, str | None]:
+    """The address and namespace Temporal's client configuration sets, if it can be read
+    (connecting says what is wrong with it)."""
+    from temporalio.envconfig import ClientConfigProfile  # only when that configuration is in use
+
+    try:
+        profile = ClientConfigProfile.load(override_env_vars=client_variables(environ))
+    except RuntimeError:  # the SDK's ConfigError; temporal.connection words it
+        return None, None
+    return profile.address or None, profile.namespace or None
 
 
 def config_file(environ: Mapping[str, str] = os.environ) -> Path:
