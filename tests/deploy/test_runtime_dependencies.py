@@ -8,13 +8,9 @@ from pathlib import Path
 from packaging.requirements import Requirement
 
 from config import ROOT
+from tests.test_import_graph import PACKAGES as PRODUCT
+from tests.test_import_graph import TOP_MODULES
 
-PRODUCT = (
-    "workflows", "activities", "graphs", "integrations", "webhooks", "emulators", "localmodel",
-    "embedded", "observability", "encryption", "tickets", "cli", "temporal", "toolserver",
-    "research", "faults", "access", "vocabulary",
-)  # fmt: skip
-TOP_MODULES = ("config", "temporal_settings", "worker", "starter")
 LOCAL = {*PRODUCT, *TOP_MODULES}
 
 
