@@ -154,6 +154,7 @@ def build_activities(settings: Settings, stack: AsyncExitStack) -> ActivitySets:
         workspaces,
         example_tests=settings.implementation_example_tests,
         definition_edits=settings.implementation_definition_edits,
+        definition_targets=settings.implementation_definition_targets,
         acceptance_checks=settings.implementation_acceptance_checks,
         max_revisions=settings.implementation_max_revisions,
         minutes=settings.implementation_minutes,

@@ -98,12 +98,14 @@ class AgentActivities:
         example_tests: bool = False,
         minutes: float | None = None,
         definition_edits: bool = True,
+        definition_targets: bool = False,
         acceptance_checks: bool = False,
     ) -> None:
         self._model = model
         self._workspaces = workspaces
         self._example_tests = example_tests
         self._definition_edits = definition_edits
+        self._definition_targets = definition_targets
         self._acceptance_checks = acceptance_checks
         self._max_revisions = max_revisions
         self._minutes = minutes
@@ -214,6 +216,7 @@ class AgentActivities:
                 max_revisions=max_revisions,
                 example_tests=self._example_tests,
                 definition_edits=self._definition_edits,
+                definition_targets=self._definition_targets,
                 acceptance_checks=self._acceptance_checks,
                 minutes=self._minutes,
                 seconds_left=seconds_until(getattr(inp, "finish_by", None)),

@@ -60,6 +60,7 @@ STEPS: dict[str, dict[str, object]] = {
     "no-example-tests": {"example_tests": False},
     "no-failing-review": {"review_failing": False},
     "whole-files": {"definition_edits": False},
+    "no-targets": {"definition_targets": False},
     "checks": {"acceptance_checks": True},
     # Not the loop: one bare call of the model on the same files (bench/floor.py).
     FLOOR: {},
@@ -95,6 +96,7 @@ def loop_options(step: str) -> dict[str, object]:
         "example_tests": settings.implementation_example_tests,
         "review_failing": True,
         "definition_edits": settings.implementation_definition_edits,
+        "definition_targets": settings.implementation_definition_targets,
         "acceptance_checks": settings.implementation_acceptance_checks,
     }
     return options | STEPS[step]

@@ -21,6 +21,7 @@ TASKS = (
     "plan",
     "criteria_tests",
     "acceptance_checks",
+    "targets",
     "implement_file",
     "review",
     "manager",

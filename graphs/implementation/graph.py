@@ -107,6 +107,7 @@ def build_implementation_graph(
     example_tests: bool = False,
     review_failing: bool = True,
     definition_edits: bool = True,
+    definition_targets: bool = False,
     acceptance_checks: bool = False,
     minutes: float | None = None,
     steering: Steering | None = None,
@@ -120,7 +121,7 @@ def build_implementation_graph(
     criteria = make_criteria(model, tester, journal, example_tests, acceptance_checks)
     builder.add_node("criteria", criteria)
     builder.add_node("supervisor", make_supervisor(steering, budget))
-    worker = make_worker(model, tools, journal, definition_edits)
+    worker = make_worker(model, tools, journal, definition_edits, definition_targets)
     builder.add_node("worker", worker, input_schema=WorkerState)
     builder.add_node("tester", make_tester(tester, journal))
     builder.add_node("review", make_review(model, journal, budget, review_failing))
@@ -164,6 +165,7 @@ async def implement_plan(
     example_tests: bool = False,
     review_failing: bool = True,
     definition_edits: bool = True,
+    definition_targets: bool = False,
     acceptance_checks: bool = False,
     minutes: float | None = None,
     progress: Progress | None = None,
@@ -182,7 +184,9 @@ async def implement_plan(
     reason. Without `review_failing`, QA's model reviews only a revision whose tests pass
     (a failing one cannot pass; its failures are the next revision's feedback). With
     `definition_edits`, a worker answers a Python file of some length with the definitions
-    it adds or changes, spliced in by the syntax tree, instead of the whole file. With
+    it adds or changes, spliced in by the syntax tree, instead of the whole file; with
+    `definition_targets` too, it first chooses which definitions change and is shown only
+    those. With
     `acceptance_checks` (and `example_tests`), the acceptance tests come from checks the model
     lists as data (`criteria/checks.py`) instead of the criteria's stated examples. With
     `minutes`, no revision starts
@@ -202,6 +206,7 @@ async def implement_plan(
         example_tests=example_tests,
         review_failing=review_failing,
         definition_edits=definition_edits,
+        definition_targets=definition_targets,
         acceptance_checks=acceptance_checks,
         minutes=minutes,
         steering=steering,

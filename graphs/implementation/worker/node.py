@@ -31,6 +31,15 @@ from graphs.implementation.worker.retries import (
     with_note,
     write_focused,
 )
+from graphs.implementation.worker.targets import (
+    MIN_DEFINITIONS,
+    Definition,
+    ask_targets,
+    definitions_of,
+    only_targets,
+    others_note,
+    shown_targets,
+)
 from graphs.implementation.worker.window import (
     MAX_WINDOW_CHARS,
     choose_window,
@@ -57,10 +66,12 @@ def make_worker(
     tools: Sequence[BaseTool],
     journal: Journal,
     definition_edits: bool = True,
+    definition_targets: bool = False,
 ) -> AsyncNode[WorkerState]:
     """The node that writes one file (or replays it from the journal); with
     `definition_edits` a Python file of some length is answered by the definitions that
-    change, spliced in by its syntax tree."""
+    change, spliced in by its syntax tree, and with `definition_targets` the worker is shown
+    only the definitions it first chose to change."""
 
     async def worker(state: WorkerState) -> dict[str, Any]:
         path, revision = state["assignment"]["file"].path, state["revision"]
@@ -68,7 +79,9 @@ def make_worker(
         if outcome is None:
             journal.start("worker", revision, path)
             first = warmer(model) if state.get("warm") else model
-            outcome = await write_file(first, tools, state, definitions=definition_edits)
+            outcome = await write_file(
+                first, tools, state, definitions=definition_edits, targets=definition_targets
+            )
             tried = journal.tried(path, revision)
             why = "" if is_offline(model) else ask_again_because(outcome, state, tried)
             focus = state.get("focus") if stuck(why) else None
@@ -79,7 +92,13 @@ def make_worker(
                 # The same prompt gives the same answer, and a small model sure of its code
                 # gives it again even warmer: the prompt says why it cannot stand.
                 noted = with_note(state, why)
-                again = await write_file(warmer(model), tools, noted, definitions=definition_edits)
+                again = await write_file(
+                    warmer(model),
+                    tools,
+                    noted,
+                    definitions=definition_edits,
+                    targets=definition_targets,
+                )
                 outcome = again.model_copy(update={"tokens": outcome.tokens + again.tokens})
             if not is_offline(model):
                 outcome = await add_missing_functions(model, tools, state, outcome)
@@ -96,10 +115,12 @@ async def write_file(
     focus: tuple[int, int] | None = None,
     *,
     definitions: bool = False,
+    targets: bool = False,
 ) -> WorkerOutcome:
     """Ask the model for the whole new content of one file (or the window it is shown: the
     `focus` lines when given and still there); with `definitions`, for the definitions it
-    adds or changes when the file is long enough to be answered so."""
+    adds or changes when the file is long enough to be answered so, and with `targets` shown
+    only the definitions it chose to change first."""
     planned = state["assignment"]["file"]
     path, revision = planned.path, state["revision"]
     target = state["repo_dir"] / path
@@ -121,12 +142,25 @@ async def write_file(
         shown = statement_window(current, choose_window(current, query, DEFINITIONS_WINDOW_CHARS))
         by_definitions = len(shown.text) <= 2 * DEFINITIONS_WINDOW_CHARS
         window = shown if by_definitions else window
+    found: list[Definition] = []
+    names: list[str] = []
+    shown_as: str | None = None
+    spent = 0
+    if by_definitions and targets and not is_offline(model):
+        found = definitions_of(current)
+        if len(found) >= MIN_DEFINITIONS:
+            names, spent = await ask_targets(model, state, path, found)
+            chosen = shown_targets(current, found, names)
+            if chosen is not None:
+                window, shown_as = chosen, others_note(found, names, chosen.total)
     if len(window.text) > MAX_WINDOW_CHARS and not by_definitions:  # generated code
         return outcome(f"{path}: unchanged, its lines are too long to rewrite (minified?)")
     worker_tools = list(tools)
     if find_tool(worker_tools, CONTEXT_QUERY) is None:
         worker_tools.append(make_context_query_tool(state["index"]))
-    messages = worker_messages(state, window, current, definitions=by_definitions)
+    messages = worker_messages(
+        state, window, current, shown_as=shown_as, definitions=by_definitions
+    )
     # Bounded by the repository's file, not a previous version: a looping answer cut at its
     # bound and shown back as the file to fix would raise the bound revision after revision.
     basis = window.text if state["current"] is None else (read_current(target) or "")
@@ -135,6 +169,10 @@ async def write_file(
     new_text, tokens, problem = await ask_for_file(
         answer_model, messages, worker_tools, path, window.text
     )
+    tokens += spent
+    left_out: list[str] = []
+    if new_text and shown_as is not None:
+        new_text, left_out = only_targets(new_text, found, names)
     if new_text is None:
         why = problem or "the answer had no code block"
         return outcome(f"{path}: unchanged, {why}", tokens=tokens)
@@ -162,4 +200,8 @@ async def write_file(
         verb += " (added the missing " + ", ".join(f"`{m}`" for m in added) + ")"
     if placed:
         verb += " (moved into their class: " + ", ".join(f"`{m}`" for m in placed) + ")"
+    if shown_as is not None:
+        verb += " (shown " + ", ".join(f"`{n}`" for n in names) + ")"
+    if left_out:
+        verb += " (kept as they were: " + ", ".join(f"`{n}`" for n in left_out) + ")"
     return outcome(f"{path}: {verb}", FileChange(path=path, content=content), tokens)
