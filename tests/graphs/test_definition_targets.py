@@ -5,6 +5,7 @@ from pathlib import Path
 from graphs.implementation import implement_plan
 from graphs.implementation.worker.targets import (
     definitions_of,
+    named_in,
     only_targets,
     others_note,
     shown_targets,
@@ -52,6 +53,16 @@ def test_a_modules_definitions_are_its_functions_classes_methods_and_constants()
     ]  # fmt: skip
     assert found[1].outline == "def count(jars: list[int]) -> int: How many jars there are."
     assert found[2].outline == "def heaviest(jars: list[int]) -> int:"
+
+
+def test_what_a_text_names_as_code_is_found_and_plain_words_are_not() -> None:
+    found = definitions_of(SHELF)
+    text = "Shelf.full() is wrong at the limit; count the jars. LIMIT stays 12."
+    assert named_in(text, found) == ["Shelf.full", "LIMIT"]  # a capitalised word is a word
+    assert named_in("`count` returns one too many", found) == ["count"]
+    trace = 'File "calc/shelf.py", line 14, in heaviest\n    return max(jars)'
+    assert named_in(trace, found) == ["heaviest"]
+    assert named_in("the heaviest jar weighs too much", found) == []
 
 
 def test_the_chosen_definitions_are_shown_whole_and_methods_under_their_class_once() -> None:

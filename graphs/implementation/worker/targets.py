@@ -8,6 +8,7 @@ only be about the size of the change.
 """
 
 import ast
+import re
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
@@ -22,6 +23,7 @@ from graphs.prompting import task_prompt
 from graphs.structured import ModelAnswerError, ask_structured, capped, trim
 
 MAX_TARGETS = 3
+MAX_SHOWN = 4  # those the ticket names and those the model chose
 # A module with fewer definitions than this is shown whole: choosing among them saves little.
 MIN_DEFINITIONS = 3
 FEEDBACK_CHARS = 1200
@@ -72,6 +74,26 @@ def definitions_of(content: str) -> list[Definition]:
     return found
 
 
+def _looks_like_code(name: str) -> bool:
+    """Whether a name cannot be read as an English word: snake_case, camelCase or digits."""
+    return "_" in name.strip("_") or any(c.isdigit() for c in name) or name[1:] != name[1:].lower()
+
+
+def named_in(text: str, found: list[Definition]) -> list[str]:
+    """The definitions a text names as code, in the order it names them: called (`name(`),
+    quoted (`` `name` ``), a traceback's frame (`, in name`), or as a name no word could be."""
+    places: dict[str, int] = {}
+    for definition in found:
+        name = re.escape(definition.name.rpartition(".")[2])
+        spellings = [rf"\b{name}\(", rf"`{name}\b", rf"\.{name}\b", rf", in {name}\b"]
+        if "." not in definition.name and _looks_like_code(definition.name):
+            spellings.append(rf"(?<![\w.]){name}\b")
+        match = re.search("|".join(spellings), text)
+        if match:
+            places[definition.name] = match.start()
+    return sorted(places, key=places.__getitem__)
+
+
 def targets_schema(names: list[str]) -> type[BaseModel]:
     """The answer's shape: up to MAX_TARGETS of the module's definition names."""
     choice: Any = Literal[tuple(names)]
@@ -88,8 +110,8 @@ def targets_schema(names: list[str]) -> type[BaseModel]:
 async def ask_targets(
     model: BaseChatModel, state: WorkerState, path: str, found: list[Definition]
 ) -> tuple[list[str], int]:
-    """The names of the definitions the change touches (none when the model's answer cannot
-    be used), and the tokens the call used."""
+    """The names of the definitions the change touches: those the ticket or the failing tests
+    name as code, then the model's choice; and the tokens the call used."""
     ticket, requirements = state["ticket"], state["requirements"]
     planned = state["assignment"]["file"]
     names = [d.name for d in found]
@@ -110,11 +132,19 @@ async def ask_targets(
         feedback=trim(state["feedback"], FEEDBACK_CHARS) or "(first revision)",
         path=path,
     )
+    # What the ticket and the failing tests name as code is shown whatever the model chose:
+    # a small model's choice among many names is the weaker evidence.
+    spelled = named_in(
+        "\n".join([ticket.summary, ticket.description, criteria_text(ticket, requirements),
+                   answers_text(requirements), state["feedback"]]),
+        found,
+    )  # fmt: skip
     try:
         answer, tokens = await ask_structured(model, system, human, targets_schema(names))
     except ModelAnswerError as error:
-        return [], error.tokens
-    return list(dict.fromkeys(getattr(answer, "change", []))), tokens
+        return spelled[:MAX_SHOWN], error.tokens
+    chosen = list(dict.fromkeys([*spelled, *getattr(answer, "change", [])]))
+    return chosen[:MAX_SHOWN], tokens
 
 
 def shown_targets(content: str, found: list[Definition], names: list[str]) -> Window | None:
