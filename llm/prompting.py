@@ -39,7 +39,7 @@ _INPUTS_OPEN = "```json\n"
 
 @cache
 def load_prompt(name: str) -> str:
-    """The text of `graphs/prompts/<name>.md`."""
+    """The text of `llm/prompts/<name>.md`."""
     return (PROMPTS_DIR / f"{name}.md").read_text(encoding="utf-8")
 
 

@@ -11,8 +11,8 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 from langchain_openai import ChatOpenAI
 from pydantic import BaseModel, BeforeValidator, ValidationError
 
-from graphs.answer_shape import outline
-from graphs.metering import count_call
+from llm.answer_shape import outline
+from llm.metering import count_call
 
 M = TypeVar("M", bound=BaseModel)
 
