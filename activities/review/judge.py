@@ -9,7 +9,7 @@ from activities.review.round_messages import (
     JudgeCommentsResult,
 )
 from graphs.judging import NO_CHANGE, Judged, judge_comments, nearest_hunk
-from integrations.git import GitWorkspace
+from integrations.git.client import GitWorkspace
 from llm.structured import ModelAnswerError
 
 

@@ -15,8 +15,8 @@ from activities.review.round_messages import CommitRoundInput
 from activities.review.rounds import RoundActivities
 from graphs.models import ScriptedChatModel
 from graphs.schemas import FileChange, Plan, PlannedFile, TicketContext
-from integrations.push_scan import ALLOWLIST
-from integrations.secrets import SecretFinder
+from integrations.security.push_scan import ALLOWLIST
+from integrations.security.secrets import SecretFinder
 from llm.prompting import read_task
 from tests.activities.test_agents import GOOD_OPS, NEW_TESTS, OPS, PASS, TESTS
 
