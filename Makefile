@@ -99,7 +99,7 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy config.py temporal_settings.py worker.py starter.py workflows activities graphs integrations webhooks emulators localmodel
-	$(VENV)/bin/mypy embedded observability encryption tickets cli temporal toolserver research faults access vocabulary bench harness
+	$(VENV)/bin/mypy embedded observability encryption tickets cli temporal toolserver research faults access vocabulary llm bench harness
 
 # Real open-source projects set up and tested as a ticket would, against a reference run
 # (REPOS="name==version ..." for others; source distributions cached in .data/bench-repos).

@@ -191,7 +191,8 @@ class Settings(BaseSettings):
     # Minutes a ticket's implementation may spend revising; then its best revision goes out.
     implementation_minutes: float | None = Field(default=None, gt=0)
     # Workspace commands run in bubblewrap; `none` runs them unsandboxed (explicitly, warned).
-    # The modes of integrations/sandbox.py (`SandboxMode`), which builds the sandbox from these.
+    # The modes of integrations/workspace/sandbox.py (`SandboxMode`), which builds the sandbox
+    # from these.
     sandbox: Literal["bwrap", "none"] = "bwrap"
     sandbox_memory_mb: int = Field(default=2048, ge=64, description="address space per process")
     sandbox_max_processes: int = Field(default=256, ge=8)

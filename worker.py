@@ -36,15 +36,15 @@ from activities.review.pull_requests import PullRequestActivities
 from activities.review.rounds import RoundActivities
 from config import Settings, get_settings
 from graphs.models import make_chat_model
-from integrations.advisories import AdvisoryIndexClient
-from integrations.discord import DiscordClient
-from integrations.environments import Environments
-from integrations.github_app import GitHubAppConfigError
-from integrations.github_auth import github_token_source
-from integrations.github_pulls import PullRequestClient
-from integrations.jira import JiraClient
-from integrations.sandbox import SandboxUnavailable, sandbox_from
-from integrations.secrets import SecretFinder
+from integrations.discord.client import DiscordClient
+from integrations.environments.build import Environments
+from integrations.github.app import GitHubAppConfigError
+from integrations.github.auth import github_token_source
+from integrations.github.pulls import PullRequestClient
+from integrations.jira.client import JiraClient
+from integrations.security.advisories import AdvisoryIndexClient
+from integrations.security.secrets import SecretFinder
+from integrations.workspace.sandbox import SandboxUnavailable, sandbox_from
 from localmodel.provider import resolved_model_provider
 from observability.interceptors import ObservabilityInterceptor
 from observability.logs import configure_logging, secret_values

@@ -43,7 +43,7 @@ from graphs.implementation.journal import Progress
 from graphs.planning.graph import create_plan
 from graphs.refinement.graph import generate_questions, refine_requirements
 from graphs.schemas import Analysis, Implementation, Plan, QuestionSet, Requirements
-from graphs.structured import ModelAnswerError, trim
+from llm.structured import ModelAnswerError, trim
 
 WORKSPACE = "agents"
 TEST_TIMEOUT_SECONDS = 600.0

@@ -16,7 +16,7 @@ from temporalio.worker import (
 
 from activities.pricing import cost_of
 from graphs.cost import ModelCost
-from graphs.metering import TokenMeter, metering
+from llm.metering import TokenMeter, metering
 from vocabulary.prices import ModelPrice
 
 

@@ -5,7 +5,7 @@ from collections.abc import Callable
 from temporalio import activity
 
 from activities.messages import DiscordNoticeInput, DiscordNoticeResult
-from integrations.discord import DiscordClient
+from integrations.discord.client import DiscordClient
 
 
 class DiscordActivities:

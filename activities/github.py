@@ -3,7 +3,7 @@
 from temporalio import activity
 
 from activities.messages import OpenPullRequestInput, OpenPullRequestResult
-from integrations.github import GitHubClient
+from integrations.github.client import GitHubClient
 
 # Said once per new run: a retry finds the description already updated and says nothing.
 UPDATED = (

@@ -13,8 +13,8 @@ from activities.messages import (
     TransitionResult,
 )
 from graphs.schemas import TicketContext
-from integrations.criteria_section import split_criteria
-from integrations.jira import JiraClient
+from integrations.jira.client import JiraClient
+from integrations.jira.criteria_section import split_criteria
 
 
 def marker_line(marker: str) -> str:

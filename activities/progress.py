@@ -15,7 +15,7 @@ from temporalio.client import Client
 from graphs.implementation.journal import Progress
 from graphs.progress import ImplementationProgress, TestCounts
 from graphs.schemas import TestReport
-from graphs.structured import trim
+from llm.structured import trim
 
 MIN_INTERVAL_SECONDS = 1.0
 VERDICT_CHARS = 200

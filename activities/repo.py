@@ -20,14 +20,14 @@ from activities.messages import (
 )
 from activities.testing.run import run_project_tests
 from graphs.schemas import FileChange
-from integrations.branch_names import branch_name
-from integrations.environments import Environments
-from integrations.git import GitError, GitWorkspace
-from integrations.git_mirror import GitMirror, mirror_name
-from integrations.github_auth import TokenSource
-from integrations.push_scan import Finding, PushScan, SecretsFound
-from integrations.sandbox import sandbox_from
-from integrations.secrets import SecretFinder, shapes_only
+from integrations.environments.build import Environments
+from integrations.git.branch_names import branch_name
+from integrations.git.client import GitError, GitWorkspace
+from integrations.git.mirror import GitMirror, mirror_name
+from integrations.github.auth import TokenSource
+from integrations.security.push_scan import Finding, PushScan, SecretsFound
+from integrations.security.secrets import SecretFinder, shapes_only
+from integrations.workspace.sandbox import sandbox_from
 
 MIRRORS = ".mirrors"  # beside the tickets' directories (workflow ids never start with a dot)
 

@@ -9,8 +9,8 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from bench.quality.tickets import Ticket
 from graphs.fences import fence, fenced_blocks
 from graphs.implementation.worker.window import fence_language
-from graphs.metering import count_call
 from graphs.schemas import FileChange
+from llm.metering import count_call
 
 SYSTEM = (
     "You are a software engineer. Change the files below as the ticket asks. Answer with"

@@ -23,8 +23,8 @@ from fastapi import FastAPI
 from bench.support.figures import Report, run_main
 from emulators.git_hosting import SEED_REPOS_DIR, create_git_router, ensure_seed_repository
 from harness.serving import serve
-from integrations.git import GitWorkspace
-from integrations.git_mirror import GitMirror, mirror_name
+from integrations.git.client import GitWorkspace
+from integrations.git.mirror import GitMirror, mirror_name
 
 SYNCS = 7  # per ticket, below
 

@@ -39,11 +39,11 @@ from bench.support.research_model import ModelUnavailableError, bench_model
 from config import ROOT, get_settings
 from graphs.analysis import analyse_repository
 from graphs.schemas import TicketContext
-from integrations.environments import Environments, uv_binary
-from integrations.git import GitWorkspace
-from integrations.indexes import package_sources
-from integrations.junit import CaseResult
-from integrations.sandbox import Limits, Sandbox
+from integrations.environments.build import Environments, uv_binary
+from integrations.environments.indexes import package_sources
+from integrations.git.client import GitWorkspace
+from integrations.workspace.junit import CaseResult
+from integrations.workspace.sandbox import Limits, Sandbox
 from localmodel.provider import resolved_model_provider
 
 CACHE = ROOT / ".data" / "bench-repos"

@@ -37,8 +37,8 @@ from graphs.implementation.worker.answer import bounded
 from graphs.implementation.worker.prompt import worker_messages
 from graphs.implementation.worker.window import choose_window
 from graphs.schemas import FileChange, TestReport
-from graphs.structured import structured_messages
 from harness.processes import free_port
+from llm.structured import structured_messages
 from localmodel.chat import LocalChatModel, cached_tokens, local_chat_model
 from localmodel.server import (
     LocalModelMissingError,

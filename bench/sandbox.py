@@ -16,9 +16,9 @@ import time
 from pathlib import Path
 
 from config import ROOT
-from integrations.commands import run_command
-from integrations.environments import Environments
-from integrations.sandbox import Sandbox
+from integrations.environments.build import Environments
+from integrations.workspace.commands import run_command
+from integrations.workspace.sandbox import Sandbox
 
 SEED = ROOT / "emulators" / "seed" / "repos" / "sizes"
 COMMANDS = {

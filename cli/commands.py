@@ -21,7 +21,7 @@ from vocabulary.amounts import dollars_in
 from workflows.ticket.messages import BudgetInput, HumanInputAccepted, TicketStatus
 
 if TYPE_CHECKING:
-    from integrations.jira import JiraIssue
+    from integrations.jira.client import JiraIssue
 
 T = TypeVar("T")
 
@@ -44,7 +44,7 @@ async def ensure_ticket_exists(settings: Settings, key: str) -> "JiraIssue":
     # Only `start` reads Jira: status and list stay quick without httpx and the parsers.
     import httpx
 
-    from integrations.jira import JiraClient
+    from integrations.jira.client import JiraClient
 
     jira = JiraClient(
         settings.jira_base_url,

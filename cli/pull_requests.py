@@ -6,10 +6,10 @@ from urllib.parse import urlparse
 
 from cli.commands import CommandError, status
 from config import Settings, get_settings
-from integrations.github_auth import github_token_source
+from integrations.github.auth import github_token_source
 
 if TYPE_CHECKING:
-    from integrations.github_auth import TokenSource
+    from integrations.github.auth import TokenSource
 
 
 async def _pull_request(settings: Settings, key: str) -> tuple[str, int]:
@@ -27,7 +27,7 @@ async def merge(settings: Settings, key: str) -> str:
     """Merge the ticket's pull request; the ticket closes when GitHub's webhook arrives."""
     from temporalio.exceptions import ApplicationError
 
-    from integrations.github_pulls import PullRequestClient
+    from integrations.github.pulls import PullRequestClient
 
     repository, number = await _pull_request(settings, key)
     async with PullRequestClient(settings.github_api_url, _github_tokens(settings)) as github:
@@ -42,7 +42,7 @@ async def close(settings: Settings, key: str) -> str:
     """Close the ticket's pull request without merging; its branch is left."""
     from temporalio.exceptions import ApplicationError
 
-    from integrations.github_pulls import PullRequestClient
+    from integrations.github.pulls import PullRequestClient
 
     repository, number = await _pull_request(settings, key)
     async with PullRequestClient(settings.github_api_url, _github_tokens(settings)) as github:
@@ -69,7 +69,7 @@ async def close_command(args: argparse.Namespace) -> str:
 
 def _github_tokens(settings: Settings) -> "TokenSource":
     """The settings' GitHub credentials; a GitHub App's unreadable key is a CommandError."""
-    from integrations.github_app import GitHubAppConfigError
+    from integrations.github.app import GitHubAppConfigError
 
     try:
         return github_token_source(settings)

@@ -2,13 +2,13 @@
 
 uv does not read pip's configuration; `make install` evaluates this output before
 `uv pip install`, so both resolve from the same places (a mirror, local wheels, constraints).
-The translation is the one the sandbox uses (`integrations/indexes.py`); settings already
-given to uv in the environment win. Run from the checkout: `python -m deploy.uv_env`.
+The translation is the one the sandbox uses (`integrations/environments/indexes.py`); settings
+already given to uv in the environment win. Run from the checkout: `python -m deploy.uv_env`.
 """
 
 import shlex
 
-from integrations.indexes import package_sources
+from integrations.environments.indexes import package_sources
 
 
 def uv_exports() -> dict[str, str]:

@@ -9,7 +9,7 @@ from pydantic import BaseModel, Field
 from emulators.git_hosting import create_empty_repository
 from emulators.jira.views import jira_time
 from emulators.state import EmulatorState
-from integrations.adf import markdown_to_adf
+from integrations.jira.adf import markdown_to_adf
 
 NAME = r"^[A-Za-z0-9_.-]+$"
 

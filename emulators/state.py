@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Self
 
-from integrations.adf import markdown_to_adf
+from integrations.jira.adf import markdown_to_adf
 
 
 class EmulatorError(Exception):

@@ -11,8 +11,8 @@ from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel, BeforeValidator, Field
 
 from graphs.feedback import quote_untrusted
-from graphs.prompting import task_prompt
-from graphs.structured import ask_structured, capped
+from llm.prompting import task_prompt
+from llm.structured import ask_structured, capped
 
 MAX_COMMENTS = 12
 REPLY_LIMIT = 300

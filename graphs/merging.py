@@ -3,8 +3,8 @@
 from langchain_core.language_models import BaseChatModel
 
 from graphs.fences import fence, find_file_block
-from graphs.metering import count_call
-from graphs.prompting import task_messages
+from llm.metering import count_call
+from llm.prompting import task_messages
 
 MARKERS = ("<<<<<<<", ">>>>>>>")
 

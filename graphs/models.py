@@ -10,9 +10,9 @@ from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import Field, PrivateAttr, SecretStr
 
-from graphs.call_seeds import SeededChatOpenAI
 from graphs.offline import InProcessChatModel, OfflineChatModel, usage
-from graphs.structured import trim
+from llm.call_seeds import SeededChatOpenAI
+from llm.structured import trim
 
 PROVIDERS = ("openai", "offline", "local")
 NO_KEY = "not-needed"

@@ -13,9 +13,9 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langchain_core.messages.ai import UsageMetadata
 from langchain_core.outputs import ChatGeneration, ChatResult
 
-from graphs.metering import estimate_tokens
 from graphs.offline_tasks import OFFLINE_NOTICE, answer_task
-from graphs.prompting import read_task
+from llm.metering import estimate_tokens
+from llm.prompting import read_task
 
 
 def usage(messages: list[BaseMessage], answer: str) -> UsageMetadata:

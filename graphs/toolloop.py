@@ -12,8 +12,8 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMe
 from langchain_core.runnables import Runnable
 from langchain_core.tools import BaseTool
 
-from graphs.metering import count_call
-from graphs.structured import extract_json, trim
+from llm.metering import count_call
+from llm.structured import extract_json, trim
 
 MAX_TOOL_ROUNDS = 2
 MAX_CALLS_PER_ROUND = 3

@@ -24,7 +24,7 @@ from activities.testing.trace import (
 )
 from graphs.implementation.tester.gate import module_name
 from graphs.schemas import FileChange, TestReport
-from integrations.junit import read_junit
+from integrations.workspace.junit import read_junit
 
 OUTPUT_LIMIT = 8000
 

@@ -18,8 +18,8 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
-from graphs.metering import estimate_tokens
-from graphs.prompting import read_task
+from llm.metering import estimate_tokens
+from llm.prompting import read_task
 
 
 @dataclass

@@ -16,7 +16,7 @@ from typing import Any, Self
 import httpx
 from temporalio.exceptions import ApplicationError
 
-from integrations.secrets import SecretFinder, shapes_only
+from integrations.security.secrets import SecretFinder, shapes_only
 
 TIMEOUT = httpx.Timeout(30, connect=10)
 _REASONS = {422: "ValidationFailed"}

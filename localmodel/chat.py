@@ -13,10 +13,10 @@ from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResu
 from pydantic import SecretStr
 
 from config import get_settings
-from graphs.call_seeds import SeededChatOpenAI
-from graphs.metering import estimate_tokens
-from graphs.prompting import without_inputs
-from graphs.structured import trim
+from llm.call_seeds import SeededChatOpenAI
+from llm.metering import estimate_tokens
+from llm.prompting import without_inputs
+from llm.structured import trim
 from localmodel.context import Fitted, fit_messages
 from localmodel.loops import CUT_REASONS, LOOPED, repeating_block, repeating_run
 from localmodel.server import LOCAL_MODEL_ALIAS, base_url

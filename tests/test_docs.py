@@ -11,6 +11,8 @@ from config import ROOT
 
 DOCS = ROOT / "docs"
 INDEX = DOCS / "README.md"
+# Each integrations/ folder's README: what it talks to, its modules, how it is tested.
+INTEGRATION_READMES = sorted((ROOT / "integrations").glob("*/README.md"))
 # The docs pages by reader (docs/using/, docs/running/, docs/changing/), the index apart.
 DOCS_PAGES = sorted(page for page in DOCS.rglob("*.md") if page != INDEX)
 PAGES = sorted(
@@ -20,10 +22,11 @@ PAGES = sorted(
         ROOT / "workflows" / "ticket" / "README.md",
         ROOT / "bench" / "quality" / "README.md",
         ROOT / "bench" / "quality" / "HISTORY.md",
+        *INTEGRATION_READMES,
     ]
 )
 # Pages that name the code by path: each backticked repository path must exist.
-PATH_PAGES = [DOCS / "changing" / "architecture.md", ROOT / "CONTRIBUTING.md"]
+PATH_PAGES = [DOCS / "changing" / "architecture.md", ROOT / "CONTRIBUTING.md", *INTEGRATION_READMES]
 FENCE = re.compile(r"^```.*?^```", re.DOTALL | re.MULTILINE)
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
 CODE = re.compile(r"`([^`\s]+)`")

@@ -11,8 +11,8 @@ from cryptography.hazmat.primitives.asymmetric import ec, rsa
 from pydantic import ValidationError
 
 from config import ROOT, Settings
-from integrations.github_app import GitHubAppConfigError, InstallationTokens
-from integrations.github_auth import StaticToken, github_token_source
+from integrations.github.app import GitHubAppConfigError, InstallationTokens
+from integrations.github.auth import StaticToken, github_token_source
 from tests.support.github_app import private_pem
 
 

@@ -14,8 +14,17 @@ from config import ROOT
 FLOORS = (
     ("vocabulary",),  # the words and enums every layer reads
     ("temporal_settings", "config"),  # the settings, plain values
-    # What the clients, codecs, telemetry, the sandbox and the local model are made of.
-    ("access", "faults", "encryption", "integrations", "localmodel", "observability", "temporal"),
+    # What the clients, codecs, telemetry, the sandbox and the models are made of.
+    (
+        "access",
+        "faults",
+        "encryption",
+        "integrations",
+        "llm",
+        "localmodel",
+        "observability",
+        "temporal",
+    ),  # fmt: skip
     ("graphs",),  # the agents
     ("activities",),  # every call out of a workflow
     ("workflows",),
@@ -24,14 +33,7 @@ FLOORS = (
     ("embedded", "emulators", "research", "starter", "toolserver", "worker"),  # the processes
 )
 # Known arrows up, each to be turned around: (module, the module it imports).
-UPWARD = {
-    # The local model's chat client counts, seeds and structures its calls with the graphs' code
-    # (to be turned around: those pieces move below the graphs, or the graphs hand them in).
-    ("localmodel.chat", "graphs.call_seeds"),
-    ("localmodel.chat", "graphs.metering"),
-    ("localmodel.chat", "graphs.prompting"),
-    ("localmodel.chat", "graphs.structured"),
-}
+UPWARD: set[tuple[str, str]] = set()
 FLOOR = {name: number for number, names in enumerate(FLOORS) for name in names}
 PACKAGES = tuple(name for name in FLOOR if (ROOT / name).is_dir())
 TOP_MODULES = tuple(name for name in FLOOR if name not in PACKAGES)

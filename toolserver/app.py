@@ -18,7 +18,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from access.admin import AdminAccess, AdminGuard
-from integrations.jira import JiraClient
+from integrations.jira.client import JiraClient
 from toolserver.call_log import CallLog
 from toolserver.documents import DocumentNotFoundError, DocumentStore
 from toolserver.faults import FaultProfile, ToolFaults, first_problem

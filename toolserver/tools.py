@@ -8,7 +8,7 @@ from mcp.server.fastmcp.exceptions import ToolError
 from pydantic import Field
 from temporalio.exceptions import ApplicationError
 
-from integrations.jira import JiraClient
+from integrations.jira.client import JiraClient
 from toolserver.documents import DocumentNotFoundError, DocumentStore
 from toolserver.metrics import ToolMetrics
 from toolserver.models import (

@@ -13,7 +13,7 @@ from temporalio.common import SearchAttributeKey
 from temporalio.service import RPCError, RPCStatusCode
 
 from config import Settings, get_settings
-from integrations.github_app import GitHubAppConfigError
+from integrations.github.app import GitHubAppConfigError
 from observability.logs import configure_logging, secret_values
 from temporal import connection as temporal_connection
 from temporal.client import connect_temporal

@@ -15,7 +15,7 @@ from temporalio.client import Client, WorkflowExecutionStatus
 from temporalio.service import RPCError, RPCStatusCode
 
 from config import Settings
-from integrations.github_auth import github_token_source
+from integrations.github.auth import github_token_source
 from tickets.launch import workflow_id
 from tickets.projects import ProjectConfig, ProjectConfigError, load_projects, project_for
 from webhooks.dedup import DeliveryLog
@@ -152,7 +152,7 @@ def create_github_router(
         """The head branch of a pull request the payload names only by number."""
         if number is None or not repository:
             return []
-        from integrations.github import GitHubClient
+        from integrations.github.client import GitHubClient
 
         async with GitHubClient(settings.github_api_url, github_tokens, github_transport) as github:
             return [(await github.get_pull_request(repository, number)).head]

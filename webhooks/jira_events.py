@@ -4,8 +4,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from integrations.adf import adf_to_markdown
-from integrations.wiki import wiki_to_markdown
+from integrations.jira.adf import adf_to_markdown
+from integrations.jira.wiki import wiki_to_markdown
 
 
 class MalformedEvent(ValueError):

@@ -5,8 +5,8 @@ from temporalio.exceptions import ApplicationError
 
 from activities.advisories.messages import AdvisoryReport, CheckAdvisoriesInput, CheckedDependency
 from activities.repo import Workspaces
-from integrations.advisories import SERVICE, Advisory, AdvisoryIndexClient
-from integrations.dependency_changes import dependency_changes, is_dependency_file
+from integrations.environments.dependency_changes import dependency_changes, is_dependency_file
+from integrations.security.advisories import SERVICE, Advisory, AdvisoryIndexClient
 
 UNPINNED = "not pinned to one version"
 NOT_ON_INDEX = "the index has no such release"

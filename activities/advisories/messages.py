@@ -4,8 +4,8 @@ from pydantic import BaseModel, Field
 
 from activities.messages import RepoRef
 from graphs.schemas import FileChange
-from integrations.advisories import Advisory
-from integrations.dependency_changes import DependencyChange
+from integrations.environments.dependency_changes import DependencyChange
+from integrations.security.advisories import Advisory
 
 
 class CheckAdvisoriesInput(BaseModel):

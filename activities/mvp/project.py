@@ -21,9 +21,9 @@ from graphs.dsl.calls import AgentCall, AgentResult
 from graphs.mvp.manager import ManagerDecision
 from graphs.mvp.project import slugify, write_tree
 from graphs.mvp.usage import Usage
-from integrations.git import GitWorkspace
-from integrations.github import GitHubClient
-from integrations.github_repos import ensure_user_repository
+from integrations.git.client import GitWorkspace
+from integrations.github.client import GitHubClient
+from integrations.github.repos import ensure_user_repository
 
 TEST_TIMEOUT_SECONDS = 300.0
 DEFAULT_TEST_COMMAND = "python -m pytest -q"

@@ -5,8 +5,8 @@ from pathlib import Path
 
 from graphs.mvp.findings import SmokeRun
 from graphs.mvp.usage import Usage
-from integrations.commands import run_command
-from integrations.environments import Environments
+from integrations.environments.build import Environments
+from integrations.workspace.commands import run_command
 
 SMOKE_TIMEOUT_S = 60.0
 OUTPUT_CHARS = 2000

@@ -4,10 +4,10 @@ Actions job behind it (a flake to rerun, or the change's failure), before any mo
 from temporalio.exceptions import ApplicationError
 
 from activities.review.messages import CiFailureReport, FailedJob, ReadCiFailureInput
-from integrations.ci_failures import Deterministic, Flake, classify
-from integrations.github_actions import FAILED, ActionsJob
-from integrations.github_pulls import PullRequestClient
-from integrations.job_logs import failure_excerpt
+from integrations.github.actions import FAILED, ActionsJob
+from integrations.github.ci_failures import Deterministic, Flake, classify
+from integrations.github.job_logs import failure_excerpt
+from integrations.github.pulls import PullRequestClient
 
 REPORT_LIMIT = 8_000
 ACTIONS_APP = "github-actions"  # the app of the check run Actions makes for each job

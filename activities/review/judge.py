@@ -9,8 +9,8 @@ from activities.review.round_messages import (
     JudgeCommentsResult,
 )
 from graphs.judging import NO_CHANGE, Judged, judge_comments, nearest_hunk
-from graphs.structured import ModelAnswerError
-from integrations.git import GitWorkspace
+from integrations.git.client import GitWorkspace
+from llm.structured import ModelAnswerError
 
 
 async def judge_round(

@@ -5,8 +5,8 @@ from langchain_core.language_models import BaseChatModel
 from activities.review.messages import UpdateFromBaseInput, UpdateFromBaseResult
 from activities.testing.run import run_project_tests
 from graphs.merging import resolve_conflict
-from integrations.environments import Environments
-from integrations.git import GitWorkspace
+from integrations.environments.build import Environments
+from integrations.git.client import GitWorkspace
 
 TEST_TIMEOUT_SECONDS = 600.0
 

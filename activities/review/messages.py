@@ -6,7 +6,7 @@ from activities.messages import RepoRef
 from graphs.comment_scope import InlineComment
 from graphs.cost import ModelCost
 from graphs.schemas import TicketContext
-from integrations.ci_failures import CiVerdict
+from integrations.github.ci_failures import CiVerdict
 
 __all__ = ["CiVerdict", "InlineComment"]
 

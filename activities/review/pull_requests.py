@@ -15,7 +15,7 @@ from activities.review.messages import (
     RerunJobResult,
     ReviewReplyInput,
 )
-from integrations.github_pulls import PullRequestClient
+from integrations.github.pulls import PullRequestClient
 
 
 class PullRequestActivities:

@@ -14,9 +14,9 @@ from activities.repo import apply_changes
 from activities.review.round_messages import CommitRoundInput, CommitRoundResult
 from activities.testing.run import run_project_tests
 from graphs.merging import resolve_conflict
-from integrations.environments import Environments
-from integrations.git import GitWorkspace
-from integrations.git_push import (
+from integrations.environments.build import Environments
+from integrations.git.client import GitWorkspace
+from integrations.git.push import (
     conclude,
     fetch_branch,
     is_ancestor,

@@ -4,7 +4,7 @@ import shlex
 from pathlib import Path
 
 from graphs.schemas import FailedTest, TestReport
-from integrations.junit import CaseResult, read_junit
+from integrations.workspace.junit import CaseResult, read_junit
 
 JUNIT_PATH = ".ticketsmith-junit.xml"
 MAX_PASSED_IDS = 500

@@ -7,9 +7,9 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from integrations.commands import SYSTEM_PATH
-from integrations.git import GitWorkspace
-from integrations.sandbox import Sandbox
+from integrations.git.client import GitWorkspace
+from integrations.workspace.commands import SYSTEM_PATH
+from integrations.workspace.sandbox import Sandbox
 
 TAIL_LINES = 20
 CHECK_TIMEOUT_S = 300.0

@@ -10,9 +10,9 @@ from activities.testing.cases import (
 from activities.testing.instruction_checks import run_checks
 from activities.testing.trace import read_traces, trace_command, traced_tests, with_traces
 from graphs.schemas import TestReport
-from integrations.environments import Environment, Environments
-from integrations.git import GitWorkspace
-from integrations.limits import LIMIT_NAMES
+from integrations.environments.build import Environment, Environments
+from integrations.git.client import GitWorkspace
+from integrations.workspace.limits import LIMIT_NAMES
 
 UNSANDBOXED = "unsandboxed: TICKETSMITH_SANDBOX=none ran this without bubblewrap"
 

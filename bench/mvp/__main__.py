@@ -29,8 +29,8 @@ from embedded.stack import Stack, StackError
 from graphs.mvp.manager import ManagerDecision
 from graphs.mvp.project import slugify, write_tree
 from graphs.mvp.usage import Usage
-from integrations.environments import Environments
-from integrations.sandbox import sandbox_from
+from integrations.environments.build import Environments
+from integrations.workspace.sandbox import sandbox_from
 from localmodel.server import describe_model
 from workflows.graph.messages import GraphStatus
 

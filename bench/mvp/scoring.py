@@ -15,9 +15,9 @@ from graphs.mvp.project import write_tree
 from graphs.mvp.reach import unreached_modules
 from graphs.mvp.stubs import stub_functions
 from graphs.mvp.usage import Usage, entry_module, inline_code
-from integrations.commands import run_command
-from integrations.environments import Environments
-from integrations.git import GitWorkspace
+from integrations.environments.build import Environments
+from integrations.git.client import GitWorkspace
+from integrations.workspace.commands import run_command
 
 REPOSITORY = "bench-mvp"
 TEST_COMMAND = "python -m pytest -q -p no:cacheprovider"

@@ -5,7 +5,7 @@ import re
 
 from bench.quality.tickets import Ticket
 from config import Settings
-from integrations.jira import JiraClient, JiraComment
+from integrations.jira.client import JiraClient, JiraComment
 
 _MARKER = re.compile(r"ticketsmith ref: \S+/(?P<step>[\w.-]+)")
 _SPACE = re.compile(r"\s+")

@@ -12,7 +12,7 @@ from pydantic import BaseModel, Field
 
 from bench.quality.answers import missing_facts
 from bench.quality.tickets import HIDDEN_DIR, Ticket, add_hidden_tests, copy_tree
-from integrations.junit import CaseResult, read_junit
+from integrations.workspace.junit import CaseResult, read_junit
 
 TEST_TIMEOUT_S = 120.0
 OUTPUT_CHARS = 4000

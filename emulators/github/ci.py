@@ -19,8 +19,8 @@ from emulators.github.ci_actions import ActionsReporter
 from emulators.github.store import Json, bare_path, find_repo
 from emulators.github.webhooks import GitHubWebhooks
 from emulators.state import EmulatorState
-from integrations.commands import CommandResult, default_sandbox, run_command
-from integrations.environments import Environments
+from integrations.environments.build import Environments
+from integrations.workspace.commands import CommandResult, default_sandbox, run_command
 
 log = structlog.get_logger(__name__)
 CHECK_NAME = "ci / tests"

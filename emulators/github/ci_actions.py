@@ -18,7 +18,7 @@ from emulators.github.routes import _git, github_time
 from emulators.github.store import Json, bare_path
 from emulators.github.webhooks import GitHubWebhooks
 from emulators.state import EmulatorState
-from integrations.commands import CommandResult
+from integrations.workspace.commands import CommandResult
 
 CHECKOUT = "Run actions/checkout@v4"
 Test = Callable[[], Awaitable[CommandResult]]

@@ -12,7 +12,7 @@ from fastapi import APIRouter, Depends, Request
 from emulators.jira.routes import API, check_version
 from emulators.jira.views import JiraViews, jira_error
 from emulators.state import EmulatorState
-from integrations.adf import adf_to_markdown
+from integrations.jira.adf import adf_to_markdown
 
 _CLAUSE = re.compile(
     r'^\s*(text\s*~\s*"(?P<text>[^"]*)"|project\s*=\s*"?(?P<project>[A-Z][A-Z0-9_]*)"?)\s*$',

@@ -4,8 +4,8 @@ from typing import Any
 
 from emulators.adf_check import adf_problems
 from emulators.state import EmulatorError, EmulatorState, now
-from integrations.adf import adf_to_markdown
-from integrations.wiki import adf_to_wiki, wiki_to_adf
+from integrations.jira.adf import adf_to_markdown
+from integrations.jira.wiki import adf_to_wiki, wiki_to_adf
 
 # status name -> (status id, status category key)
 STATUSES = {

@@ -13,7 +13,7 @@ from graphs.analysis.scan import mentioned_files, scan_files, select_files
 from graphs.analysis.state import AnalysisInput, AnalysisState
 from graphs.offline import is_offline
 from graphs.schemas import Analysis, TicketContext
-from integrations.envdetect import detect_environment
+from integrations.environments.detect import detect_environment
 
 MAX_ANALYSIS_FILES = 300
 RELEVANT_FILES = 50

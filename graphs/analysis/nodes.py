@@ -17,9 +17,9 @@ from graphs.analysis.scan import (
 )
 from graphs.analysis.state import AnalysisAnswer, AnalysisState
 from graphs.node_types import AsyncNode
-from graphs.prompting import task_prompt
 from graphs.schemas import TicketContext
-from graphs.structured import ModelAnswerError, ask_structured, trim
+from llm.prompting import task_prompt
+from llm.structured import ModelAnswerError, ask_structured, trim
 
 log = logging.getLogger("ticketsmith.analysis")
 # The prompt holds at most these, however large the repository: its size must not grow with it.

@@ -7,7 +7,7 @@ from pydantic import BaseModel, Field
 
 from graphs.analysis.index import CodeIndex
 from graphs.schemas import TicketContext
-from graphs.structured import cut_text
+from llm.structured import cut_text
 
 # Five sentences fit; a local server's grammar closes the string here, so a summary that goes
 # on stops early instead of running to the answer's token limit and being asked again.

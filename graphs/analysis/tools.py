@@ -8,7 +8,7 @@ from pydantic import BaseModel, Field
 
 from graphs.analysis.index import CodeIndex, Snippet
 from graphs.fences import fence
-from graphs.structured import trim
+from llm.structured import trim
 
 CONTEXT_QUERY = "context_query"
 FIND_DEFINITION = "find_definition"

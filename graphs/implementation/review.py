@@ -24,9 +24,9 @@ from graphs.implementation.state import (
 )
 from graphs.node_types import AsyncNode
 from graphs.planning.paths import is_test_path
-from graphs.prompting import task_prompt
 from graphs.schemas import FileChange, TestReport
-from graphs.structured import ModelAnswerError, ask_structured, trim
+from llm.prompting import task_prompt
+from llm.structured import ModelAnswerError, ask_structured, trim
 
 DIFF_CHARS = 6000
 FILE_DIFF_CHARS = 3000

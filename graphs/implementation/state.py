@@ -22,7 +22,7 @@ from graphs.schemas import (
     TestReport,
     TicketContext,
 )
-from graphs.structured import capped
+from llm.structured import capped
 
 MAX_FIXES = 10
 

@@ -6,8 +6,8 @@ from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel, Field
 
 from graphs.offline import is_offline
-from graphs.prompting import task_prompt
-from graphs.structured import ask_structured, capped, cut_text
+from llm.prompting import task_prompt
+from llm.structured import ask_structured, capped, cut_text
 
 MAX_TASKS = 10
 MAX_PROMPT_CHARS = 4000

@@ -33,9 +33,9 @@ from graphs.planning.state import (
     PlanningState,
     plan_answer_schema,
 )
-from graphs.prompting import task_prompt
 from graphs.schemas import Analysis, Contract, Plan, PlannedFile, Requirements, TicketContext
-from graphs.structured import ModelAnswerError, ask_structured, trim
+from llm.prompting import task_prompt
+from llm.structured import ModelAnswerError, ask_structured, trim
 
 CANDIDATE_FILES = 40
 RELATED_SNIPPETS = 4

@@ -7,7 +7,7 @@ from pydantic import BaseModel, Field, create_model
 
 from graphs.refinement.state import without_default
 from graphs.schemas import Analysis, Plan, Requirements, TicketContext
-from graphs.structured import capped, cut_text
+from llm.structured import capped, cut_text
 
 MAX_FILES = 20
 MAX_ITEMS = 10

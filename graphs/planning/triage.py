@@ -15,9 +15,9 @@ from pydantic import BaseModel, Field
 
 from graphs.node_types import AsyncNode
 from graphs.planning.state import ANSWER_CHARS, LINE_CHARS, PlanAnswer, PlanningState
-from graphs.prompting import task_prompt
 from graphs.schemas import Requirements, TicketContext
-from graphs.structured import ModelAnswerError, ask_structured, cut_text
+from llm.prompting import task_prompt
+from llm.structured import ModelAnswerError, ask_structured, cut_text
 
 # "I don't want anything changed", "we don't need a fix", "no code change", "the code stays
 # as it is", "leave it as it is", "we only need to know", "just an explanation".

@@ -7,10 +7,10 @@ from langchain_core.language_models import BaseChatModel
 
 from graphs.node_types import AsyncNode
 from graphs.offline import is_offline
-from graphs.prompting import task_prompt
 from graphs.refinement.state import QuestionsAnswer, RefinementState, RequirementsAnswer
 from graphs.schemas import Analysis, Question, QuestionSet, Requirements
-from graphs.structured import ask_structured
+from llm.prompting import task_prompt
+from llm.structured import ask_structured
 
 
 def analysis_brief(analysis: Analysis) -> dict[str, Any]:

@@ -5,7 +5,7 @@ from typing import Annotated, Any, Literal, NotRequired, TypedDict
 from pydantic import BaseModel, Field
 
 from graphs.schemas import Analysis, Question, QuestionSet, Requirements, TicketContext
-from graphs.structured import capped, cut_text
+from llm.structured import capped, cut_text
 
 # Each question costs the reporter a reply and the model a minute of writing on two cores;
 # the local model filled five slots with questions the ticket had answered.

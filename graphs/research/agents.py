@@ -12,7 +12,6 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.tools import BaseTool
 
 from graphs.node_types import AsyncNode
-from graphs.prompting import task_prompt
 from graphs.research.calls import ToolFailedError, call
 from graphs.research.sources import KEY, brief, doc_sources, ticket_source, web_sources
 from graphs.research.state import (
@@ -27,7 +26,8 @@ from graphs.research.state import (
     Source,
 )
 from graphs.research.synthesis import make_synthesis
-from graphs.structured import ask_structured
+from llm.prompting import task_prompt
+from llm.structured import ask_structured
 
 Node = AsyncNode[ResearchState]
 SEARCH_LIMIT = 5

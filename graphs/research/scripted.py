@@ -11,10 +11,10 @@ from typing import Any
 from langchain_core.messages import BaseMessage
 
 from graphs.models import ScriptedChatModel
-from graphs.prompting import read_task
 from graphs.research.offline import SECTION_TITLES
 from graphs.research.reading import sentences
 from graphs.research.state import MAX_CLAIMS, MAX_FINDINGS, MAX_SECTIONS
+from llm.prompting import read_task
 
 
 def _plan(inputs: dict[str, Any], plan: dict[str, list[str]] | None) -> dict[str, Any]:

@@ -6,7 +6,6 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 
 from graphs.node_types import AsyncNode
-from graphs.prompting import task_prompt
 from graphs.research.sources import cite
 from graphs.research.state import (
     AgentFindings,
@@ -16,7 +15,8 @@ from graphs.research.state import (
     ResearchState,
     Source,
 )
-from graphs.structured import ask_structured
+from llm.prompting import task_prompt
+from llm.structured import ask_structured
 
 # A bracketed citation a model writes inline; not a markdown link (`[text](url)`).
 INLINE_CITATION = re.compile(r"\[([^\[\]\n]{1,200})\](?!\()")

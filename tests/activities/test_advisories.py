@@ -16,7 +16,7 @@ from activities.messages import RepoRef
 from activities.repo import Workspaces
 from graphs.schemas import FileChange
 from harness.serving import serve
-from integrations.advisories import AdvisoryIndexClient
+from integrations.security.advisories import AdvisoryIndexClient
 from tests.activities.test_push_secrets import commit_to_base
 
 REQUESTS_ADVISORY = {

@@ -19,8 +19,8 @@ from activities.messages import ImplementInput, QuestionsInput, RepoRef
 from activities.repo import Workspaces
 from graphs.implementation.journal import Progress
 from graphs.models import ScriptedChatModel
-from graphs.prompting import read_task
 from graphs.schemas import Analysis, Plan, PlannedFile, TicketContext
+from llm.prompting import read_task
 
 OPS = "calc/ops.py"
 GOOD_OPS = (

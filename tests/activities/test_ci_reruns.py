@@ -10,7 +10,7 @@ from temporalio.testing import ActivityEnvironment
 
 from activities.review.messages import ReadCiFailureInput, RerunJobInput
 from activities.review.pull_requests import PullRequestActivities
-from integrations.github_pulls import PullRequestClient
+from integrations.github.pulls import PullRequestClient
 from tests.contracts.github.test_emulator_webhooks import REPO
 from tests.support.actions_ci import ServedActions, served_actions
 

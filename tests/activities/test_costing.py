@@ -8,10 +8,10 @@ from temporalio import activity, workflow
 from temporalio.testing import WorkflowEnvironment
 
 from config import Settings
-from graphs.metering import estimate_tokens
 from graphs.models import ScriptedChatModel
 from graphs.schemas import QuestionSet
-from graphs.structured import ask_structured
+from llm.metering import estimate_tokens
+from llm.structured import ask_structured
 from worker import ActivitySets, build_workers
 
 # A script whose first answer does not parse: the second attempt counts too.

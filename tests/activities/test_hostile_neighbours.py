@@ -10,8 +10,8 @@ import pytest
 from activities.messages import RepoRef, RunTestsResult
 from activities.repo import RepoActivities, Workspaces
 from harness.processes import until
-from integrations.environments import Environments
-from integrations.sandbox import SHARED_UID
+from integrations.environments.build import Environments
+from integrations.workspace.sandbox import SHARED_UID
 from tests.support.sandboxes import SMALL, root_sandbox
 from tests.support.victim import run_attack, victim_remote
 

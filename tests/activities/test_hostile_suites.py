@@ -12,7 +12,7 @@ from temporalio.testing import ActivityEnvironment
 from activities.messages import RepoRef, RunTestsInput
 from activities.repo import RepoActivities, Workspaces
 from graphs.schemas import FileChange
-from integrations.environments import Environments
+from integrations.environments.build import Environments
 from tests.support.sandboxes import working_sandbox
 from tests.support.victim import GOOD_TEST, git, run_attack, victim_remote
 

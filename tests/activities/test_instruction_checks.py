@@ -8,8 +8,8 @@ from activities.messages import RepoRef
 from activities.repo import Workspaces
 from activities.testing.tester import WorkspaceTester, instruction_checks
 from graphs.schemas import FileChange
-from integrations.environments import Environments
-from integrations.sandbox import Limits
+from integrations.environments.build import Environments
+from integrations.workspace.sandbox import Limits
 from tests.support.sandboxes import working_sandbox
 
 TEST_OPS = "from calc.ops import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n"

@@ -20,8 +20,8 @@ from graphs.dsl import load_definition
 from graphs.dsl.calls import AgentCall, AgentResult
 from graphs.models import make_chat_model
 from harness.model_server import FakeModelServer
-from integrations.environments import Environments
-from integrations.sandbox import Sandbox
+from integrations.environments.build import Environments
+from integrations.workspace.sandbox import Sandbox
 from tests.support.fake_mvp import TODO_FIXED, MvpBrain, StubMvpBrain
 from workflows.graph.messages import GraphInput, GraphStatusValue
 from workflows.graph.workflow import GraphWorkflow

@@ -7,7 +7,7 @@ from activities.costing import CostInterceptor
 from activities.pricing import cost_of, priced_model
 from config import Settings
 from graphs.cost import ModelCost, money
-from graphs.metering import TokenMeter
+from llm.metering import TokenMeter
 from vocabulary.prices import ModelPrice, PricesError, parse_prices
 
 MINI = '{"gpt-4o-mini": {"input": 0.15, "output": 0.60}}'

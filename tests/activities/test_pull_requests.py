@@ -11,7 +11,7 @@ from temporalio.testing import ActivityEnvironment
 from activities.review.messages import PullRequestCommentInput, ReadCiFailureInput, ReviewReplyInput
 from activities.review.pull_requests import PullRequestActivities
 from emulators.app import create_app
-from integrations.github_pulls import PullRequestClient
+from integrations.github.pulls import PullRequestClient
 from tests.emulators.helpers import BASE_URL, add_branch
 
 REPO = "demo/calc"

@@ -14,10 +14,10 @@ from activities.repo import RepoActivities, Workspaces
 from activities.review.round_messages import CommitRoundInput
 from activities.review.rounds import RoundActivities
 from graphs.models import ScriptedChatModel
-from graphs.prompting import read_task
 from graphs.schemas import FileChange, Plan, PlannedFile, TicketContext
-from integrations.push_scan import ALLOWLIST
-from integrations.secrets import SecretFinder
+from integrations.security.push_scan import ALLOWLIST
+from integrations.security.secrets import SecretFinder
+from llm.prompting import read_task
 from tests.activities.test_agents import GOOD_OPS, NEW_TESTS, OPS, PASS, TESTS
 
 TOKEN = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"  # a GitHub token's shape

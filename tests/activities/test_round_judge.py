@@ -12,8 +12,8 @@ from activities.review.round_messages import CommentToJudge, JudgeCommentsInput
 from activities.review.rounds import RoundActivities
 from graphs.judging import Verdicts, nearest_hunk
 from graphs.models import ScriptedChatModel
-from graphs.prompting import read_task
 from graphs.schemas import FileChange
+from llm.prompting import read_task
 
 OPS = "calc/ops.py"
 CHECKED = "def add(a: int, b: int) -> int:\n    return a + b  # both ints\n"

@@ -13,8 +13,8 @@ from activities.review.messages import ReviseInput, UpdateFromBaseInput
 from activities.review.rounds import RoundActivities
 from graphs.comment_scope import InlineComment
 from graphs.models import ScriptedChatModel
-from graphs.prompting import read_task
 from graphs.schemas import TicketContext
+from llm.prompting import read_task
 from tests.activities.test_agents import PASS, git
 from tests.graphs.conftest import TINY_REPO
 

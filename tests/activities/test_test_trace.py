@@ -9,8 +9,8 @@ from activities.testing.trace import read_traces, trace_command, traced_tests, w
 from graphs.implementation.diagnose.failures import describe_failures
 from graphs.schemas import FailedTest, FileChange, Returned, TestReport
 from harness.local_tester import LocalTester
-from integrations.commands import run_command
-from integrations.sandbox import Limits, Mounts, Sandbox
+from integrations.workspace.commands import run_command
+from integrations.workspace.sandbox import Limits, Mounts, Sandbox
 from tests.graphs.conftest import write_tree
 from tests.support.sandboxes import working_sandbox
 

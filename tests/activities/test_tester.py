@@ -5,8 +5,8 @@ from pathlib import Path
 
 from activities.testing.cases import import_check_command, import_errors, with_junit
 from graphs.implementation.tester.gate import module_name
-from integrations.commands import run_command
-from integrations.sandbox import Sandbox
+from integrations.workspace.commands import run_command
+from integrations.workspace.sandbox import Sandbox
 
 
 def test_pytest_commands_ask_for_junit_xml() -> None:

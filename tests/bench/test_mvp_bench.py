@@ -14,8 +14,8 @@ from bench.mvp.prompts import ACCEPTANCE_DIR, PromptError, load_prompts
 from bench.mvp.scoring import CHECKS, MvpScore, score_project
 from config import Settings
 from graphs.mvp.usage import Usage
-from integrations.environments import Environments
-from integrations.sandbox import Sandbox, SandboxUnavailable, sandbox_from
+from integrations.environments.build import Environments
+from integrations.workspace.sandbox import Sandbox, SandboxUnavailable, sandbox_from
 
 REFERENCES = Path(__file__).resolve().parent.parent / "data" / "mvp_references"
 SUFFIX = ".txt"

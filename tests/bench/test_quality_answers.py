@@ -4,7 +4,7 @@ from datetime import UTC, datetime
 
 from bench.quality.answers import missing_facts, posted_answer
 from bench.quality.tickets import load_tickets
-from integrations.jira import JiraComment
+from integrations.jira.client import JiraComment
 
 (QUESTION,) = load_tickets(["cents-rounding"])
 

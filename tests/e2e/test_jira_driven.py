@@ -15,7 +15,7 @@ from config import Settings
 from embedded.demo import DEMO_ANSWER, DEMO_KEY
 from embedded.stack import Stack
 from harness.stacks import stack_settings
-from integrations.adf import markdown_to_adf
+from integrations.jira.adf import markdown_to_adf
 from temporal.client import connect_temporal
 from tests.e2e.stacks import admin, poll, running
 from workflows.ticket.messages import Status, TicketResult, TicketStatus

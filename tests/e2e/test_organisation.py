@@ -18,7 +18,7 @@ from embedded.stack import Stack, child_env
 from harness.model_server import FakeModelServer
 from harness.processes import kill, start_worker
 from harness.stacks import stack_settings
-from integrations.adf import adf_to_markdown, markdown_to_adf
+from integrations.jira.adf import adf_to_markdown, markdown_to_adf
 from temporal.client import connect_temporal
 from tests.e2e.organisation_stack import (
     COST_CAP,

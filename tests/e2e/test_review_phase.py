@@ -25,7 +25,7 @@ from temporalio.service import RPCError
 from embedded.demo import starter
 from embedded.stack import Stack
 from harness.model_server import FakeModelServer
-from integrations.adf import adf_to_markdown
+from integrations.jira.adf import adf_to_markdown
 from temporal.client import connect_temporal
 from tests.e2e.review_helpers import (
     KEY,

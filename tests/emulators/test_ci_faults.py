@@ -11,7 +11,7 @@ import pytest
 
 from emulators.github.ci_actions import job_log
 from emulators.github.ci_faults import CiFault, FaultKind, faulted
-from integrations.ci_failures import Flake, classify
+from integrations.github.ci_failures import Flake, classify
 from tests.contracts.github.test_emulator_webhooks import REPO
 from tests.support.actions_ci import ServedActions, served_actions
 

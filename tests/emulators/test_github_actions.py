@@ -12,7 +12,7 @@ from fastapi import FastAPI
 
 from emulators.app import create_app
 from emulators.github.webhooks import GitHubWebhooks
-from integrations.commands import CommandResult
+from integrations.workspace.commands import CommandResult
 from tests.emulators.helpers import BASE_URL, BOT, add_branch, emulator_client
 from tests.emulators.test_github_pull_life import SECRET, Receiver
 from webhooks.github_events import read_event

@@ -9,8 +9,8 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
-from integrations.github import GitHubClient
-from integrations.github_repos import authenticated_login, ensure_user_repository
+from integrations.github.client import GitHubClient
+from integrations.github.repos import authenticated_login, ensure_user_repository
 from tests.emulators.helpers import BOT, emulator_client, new_emulator
 
 

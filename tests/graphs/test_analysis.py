@@ -16,8 +16,8 @@ from graphs.analysis.scan import (
     scan_files,
 )
 from graphs.models import ScriptedChatModel
-from graphs.prompting import read_task
 from graphs.schemas import TicketContext
+from llm.prompting import read_task
 from tests.graphs.conftest import write_tree
 
 

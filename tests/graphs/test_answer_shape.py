@@ -4,9 +4,9 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from graphs.answer_shape import json_schema_outline, outline
 from graphs.planning.state import PlanAnswer
-from graphs.structured import schema_instructions
+from llm.answer_shape import json_schema_outline, outline
+from llm.structured import schema_instructions
 
 
 class Step(BaseModel):

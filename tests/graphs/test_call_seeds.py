@@ -4,8 +4,8 @@ from typing import Any
 
 from langchain_core.messages import HumanMessage, SystemMessage
 
-from graphs.call_seeds import SEED_BITS, CallSeeds
 from graphs.models import make_chat_model
+from llm.call_seeds import SEED_BITS, CallSeeds
 from tests.localmodel.test_chat import stub
 
 

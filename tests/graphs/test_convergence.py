@@ -29,7 +29,7 @@ WRONG_ADD = GOOD_OPS.replace("return a + b", "return a * b")
 
 def worker_prompts(model: Any, path: str) -> list[str]:
     """The prompt text of every worker call for one file, in order."""
-    from graphs.prompting import read_task
+    from llm.prompting import read_task
 
     prompts = []
     for messages in model.received:

@@ -6,10 +6,10 @@ from langchain_core.messages import BaseMessage
 
 from graphs.implementation import implement_plan
 from graphs.implementation.worker.answer import ANSWER_SLACK_TOKENS
-from graphs.metering import estimate_tokens
 from graphs.models import ScriptedChatModel
-from graphs.prompting import read_task
 from graphs.schemas import Plan, PlannedFile, TicketContext
+from llm.metering import estimate_tokens
+from llm.prompting import read_task
 from tests.graphs.test_worker_retries import BoundedTeam
 
 QA_PASS = '{"passed": true, "summary": "Matches the plan.", "fixes": []}'

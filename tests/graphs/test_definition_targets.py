@@ -11,8 +11,8 @@ from graphs.implementation.worker.targets import (
     shown_targets,
 )
 from graphs.models import ScriptedChatModel
-from graphs.prompting import read_task
 from graphs.schemas import Plan, PlannedFile, TicketContext
+from llm.prompting import read_task
 
 QA_PASS = '{"passed": true, "summary": "Matches the plan.", "fixes": []}'
 SHELF = '''"""A shelf of jars."""

@@ -10,8 +10,8 @@ from pydantic import PrivateAttr
 
 from graphs.implementation import implement_plan
 from graphs.models import ScriptedChatModel
-from graphs.prompting import read_task
 from graphs.schemas import Plan, PlannedFile, Requirements, TicketContext
+from llm.prompting import read_task
 
 NEW_OPS = (
     "def add(a: int, b: int) -> int:\n    return a + b\n\n\n"

@@ -12,9 +12,9 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMe
 from graphs.implementation import implement_plan
 from graphs.implementation.journal import Progress
 from graphs.models import ScriptedChatModel
-from graphs.prompting import read_task
 from graphs.schemas import Plan, PlannedFile, TicketContext
 from harness.local_tester import LocalTester
+from llm.prompting import read_task
 
 OPS = "calc/ops.py"
 TESTS = "tests/test_ops.py"

@@ -7,8 +7,8 @@ import httpx
 from langchain_openai import ChatOpenAI
 from pydantic import BaseModel, SecretStr
 
-from graphs.metering import metering
-from graphs.structured import ask_structured
+from llm.metering import metering
+from llm.structured import ask_structured
 
 
 class Verdict(BaseModel):

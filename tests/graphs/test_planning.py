@@ -7,8 +7,8 @@ from graphs.analysis import index_repository, make_context_query_tool
 from graphs.models import ScriptedChatModel
 from graphs.planning import create_plan
 from graphs.planning.state import PlanAnswer, plan_answer_schema
-from graphs.prompting import read_task
 from graphs.schemas import Analysis, Requirements, TicketContext
+from llm.prompting import read_task
 
 PLAN_ANSWER = {
     "summary": "Add subtract next to add and test it.",

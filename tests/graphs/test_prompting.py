@@ -3,7 +3,7 @@
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage
 
-from graphs.prompting import TASKS, load_prompt, read_task, render, task_messages
+from llm.prompting import TASKS, load_prompt, read_task, render, task_messages
 
 
 def test_render_fills_known_placeholders_and_leaves_json_alone() -> None:

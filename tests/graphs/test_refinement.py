@@ -5,10 +5,10 @@ import json
 import pytest
 
 from graphs.models import ScriptedChatModel
-from graphs.prompting import read_task
 from graphs.refinement import build_refinement_graph, generate_questions, refine_requirements
 from graphs.refinement.state import MAX_QUESTIONS, WHY_CHARS, QuestionsAnswer
 from graphs.schemas import Analysis, Question, TicketContext
+from llm.prompting import read_task
 
 
 async def test_a_clear_ticket_needs_no_questions(ticket: TicketContext, analysis: Analysis) -> None:

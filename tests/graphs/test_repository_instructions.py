@@ -8,8 +8,8 @@ from graphs.analysis.instructions import check_commands, read_instructions
 from graphs.implementation import implement_plan
 from graphs.models import ScriptedChatModel
 from graphs.planning import create_plan
-from graphs.prompting import read_task
 from graphs.schemas import Analysis, PlannedFile, TicketContext
+from llm.prompting import read_task
 from tests.graphs.test_implementation import NEW_OPS, QA_PASS, answer_for, make_plan
 
 AGENTS = """# Working on calc

@@ -6,8 +6,8 @@ from pathlib import Path
 from graphs.implementation import implement_plan
 from graphs.implementation.steering import Said, SteeringNews
 from graphs.models import ScriptedChatModel
-from graphs.prompting import read_task
 from graphs.schemas import PlannedFile, TicketContext
+from llm.prompting import read_task
 from tests.graphs.test_implementation import NEW_OPS, QA_PASS, answer_for, make_plan
 
 QA_FAIL = (

@@ -7,7 +7,7 @@ from langchain_core.messages import AIMessage, HumanMessage
 from pydantic import BaseModel, Field
 
 from graphs.models import ScriptedChatModel
-from graphs.structured import ModelAnswerError, ask_structured, capped, extract_json
+from llm.structured import ModelAnswerError, ask_structured, capped, extract_json
 
 
 class Verdict(BaseModel):

@@ -13,9 +13,9 @@ from graphs.implementation import implement_plan
 from graphs.implementation.worker.answer import MIN_ANSWER_TOKENS
 from graphs.implementation.worker.retries import REPEATED, UNCHANGED
 from graphs.models import ScriptedChatModel
-from graphs.prompting import read_task
 from graphs.schemas import TicketContext
 from harness.local_tester import LocalTester
+from llm.prompting import read_task
 from tests.graphs.test_convergence import worker_prompts
 from tests.graphs.test_implementation_loop import (
     BAD_OPS,

@@ -16,9 +16,9 @@ from graphs.implementation.criteria.written_tests import (
     written_tests,
 )
 from graphs.implementation.state import ImplementationState
-from graphs.prompting import read_task
 from graphs.schemas import Plan, PlannedFile, TicketContext
 from harness.local_tester import LocalTester
+from llm.prompting import read_task
 from tests.graphs.conftest import write_tree
 from tests.graphs.test_example_tests import CORE, FIXED, PLAN, REPO, TICKET
 from tests.graphs.test_implementation_loop import Reply, file_answer, team, verdict

@@ -51,7 +51,7 @@ from activities.costing import CostInterceptor
 from activities.messages import SecretFinding
 from activities.review.round_messages import CommentJudgement, JudgeCommentsResult
 from graphs.schemas import CriterionCoverage, FileChange
-from integrations.advisories import Advisory
+from integrations.security.advisories import Advisory
 from tests.conftest import register_search_attributes
 from tests.workflows.fakes import FakeActivities, ProgressReportingActivities
 from tests.workflows.test_ci_reruns import FAILING, NETWORK, report

@@ -2,7 +2,7 @@
 
 import pytest
 
-from integrations.adf import adf_to_markdown, markdown_to_adf
+from integrations.jira.adf import adf_to_markdown, markdown_to_adf
 
 ROUND_TRIPS = [
     "Just one paragraph.",

@@ -9,10 +9,10 @@ from fastapi import FastAPI
 
 from emulators.adf_check import adf_problems
 from harness.serving import serve
-from integrations.adf import adf_to_markdown, markdown_to_adf
-from integrations.adf_rules import normalise
-from integrations.jira import JiraClient
-from integrations.wiki import wiki_to_adf
+from integrations.jira.adf import adf_to_markdown, markdown_to_adf
+from integrations.jira.adf_rules import normalise
+from integrations.jira.client import JiraClient
+from integrations.jira.wiki import wiki_to_adf
 from tests.emulators.helpers import BOT
 
 EMPTY_PARAGRAPH = {"type": "paragraph", "content": []}

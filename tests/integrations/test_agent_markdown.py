@@ -5,8 +5,8 @@ import re
 import pytest
 
 from emulators.adf_check import adf_problems
-from integrations.adf import adf_to_markdown, markdown_to_adf
-from integrations.wiki import markdown_to_wiki, wiki_to_adf
+from integrations.jira.adf import adf_to_markdown, markdown_to_adf
+from integrations.jira.wiki import markdown_to_wiki, wiki_to_adf
 from tests.integrations.test_commonmark_spec import adf_text
 
 PLAN = """# Plan v2 for DEMO-1: Add a power operation

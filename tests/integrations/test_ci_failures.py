@@ -3,7 +3,7 @@ runner, the network, a test that passed on its rerun) and failures of the change
 
 import pytest
 
-from integrations.ci_failures import EVIDENCE, Deterministic, Flake, classify
+from integrations.github.ci_failures import EVIDENCE, Deterministic, Flake, classify
 
 STAMP = "2026-12-02T09:14:03.1234567Z "
 

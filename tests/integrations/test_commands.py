@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from harness.processes import until
-from integrations.commands import run_command
-from integrations.sandbox import SHARED_UID, Limits, Sandbox
+from integrations.workspace.commands import run_command
+from integrations.workspace.sandbox import SHARED_UID, Limits, Sandbox
 from tests.support.sandboxes import root_sandbox, working_sandbox
 
 TOKEN = "ghp_s3cr3t-token-value"

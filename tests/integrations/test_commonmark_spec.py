@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from emulators.adf_check import adf_problems
-from integrations.adf import adf_to_markdown, markdown_to_adf
-from integrations.wiki import adf_to_wiki
+from integrations.jira.adf import adf_to_markdown, markdown_to_adf
+from integrations.jira.wiki import adf_to_wiki
 
 SPEC = json.loads((Path(__file__).parent / "data" / "commonmark-spec-0.31.2.json").read_text())
 WORD = re.compile(r"\w+")

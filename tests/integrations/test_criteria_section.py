@@ -1,6 +1,6 @@
 """Acceptance criteria found as a section of a ticket's description."""
 
-from integrations.criteria_section import split_criteria
+from integrations.jira.criteria_section import split_criteria
 
 HEADED = """The calculator needs powers.
 

@@ -1,7 +1,7 @@
 """Which dependencies a change adds or moves: the dependency files of the base against the
 change's, for every kind of file."""
 
-from integrations.dependency_changes import (
+from integrations.environments.dependency_changes import (
     DependencyChange,
     dependency_changes,
     is_dependency_file,

@@ -7,7 +7,7 @@ import pytest
 from fastapi import FastAPI
 from temporalio.exceptions import ApplicationError
 
-from integrations.discord import DiscordClient, Embed, EmbedField, embed_text_length
+from integrations.discord.client import DiscordClient, Embed, EmbedField, embed_text_length
 from tests.emulators.helpers import BASE_URL
 from tests.integrations.conftest import Emulator
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from integrations.egress import EgressPolicy, EgressProxy
-from integrations.environments import Environments
+from integrations.environments.build import Environments
+from integrations.environments.egress import EgressPolicy, EgressProxy
 from tests.support.sandboxes import working_sandbox
 
 PYPI = {("pypi.org", 443), ("files.pythonhosted.org", 443)}

@@ -8,15 +8,15 @@ from pathlib import Path
 import pytest
 from packaging.requirements import Requirement
 
-from integrations.envdetect import detect_environment
-from integrations.environments import (
+from integrations.environments.build import (
     LOCKED_REQUIREMENTS,
     Environments,
     _install_steps,
     uv_binary,
 )
-from integrations.indexes import package_sources
-from integrations.sandbox import Limits
+from integrations.environments.detect import detect_environment
+from integrations.environments.indexes import package_sources
+from integrations.workspace.sandbox import Limits
 from tests.support.sandboxes import working_sandbox
 
 BUILD_LIMITS = Limits(memory_mb=2048, processes=256, cpu_seconds=120, output_bytes=1 << 20)

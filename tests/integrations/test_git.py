@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from integrations.branch_names import branch_name
-from integrations.git import GitError, GitWorkspace
+from integrations.git.branch_names import branch_name
+from integrations.git.client import GitError, GitWorkspace
 
 TOKEN = "ghp_s3cr3t-token-value"
 BASIC = base64.b64encode(f"x-access-token:{TOKEN}".encode()).decode()

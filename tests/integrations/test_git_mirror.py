@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from integrations.git import GitError, GitWorkspace
-from integrations.git_mirror import GitMirror, mirror_name
+from integrations.git.client import GitError, GitWorkspace
+from integrations.git.mirror import GitMirror, mirror_name
 from tests.integrations.test_git import BRANCH, PLAN, TOKEN, remote_head
 
 

@@ -12,10 +12,10 @@ from cryptography.hazmat.primitives.asymmetric.rsa import RSAPrivateKey
 from fastapi import FastAPI
 from temporalio.exceptions import ApplicationError
 
-from integrations.git import GitError, GitWorkspace
-from integrations.github import GitHubClient
-from integrations.github_app import InstallationTokens, app_jwt
-from integrations.github_auth import StaticToken
+from integrations.git.client import GitError, GitWorkspace
+from integrations.github.app import InstallationTokens, app_jwt
+from integrations.github.auth import StaticToken
+from integrations.github.client import GitHubClient
 from tests.emulators.helpers import emulator_client
 from tests.integrations.conftest import Emulator
 from tests.support.github_app import APP_ID, expire_tokens, install_app

@@ -9,7 +9,7 @@ import pytest
 from fastapi import FastAPI
 from temporalio.exceptions import ApplicationError
 
-from integrations.github import GitHubClient
+from integrations.github.client import GitHubClient
 from tests.emulators.helpers import BASE_URL, add_branch, emulator_client, new_emulator
 from tests.integrations.conftest import Emulator
 from tests.support.notices import check_row

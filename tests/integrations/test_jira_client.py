@@ -12,7 +12,7 @@ from temporalio.testing import ActivityEnvironment
 
 from activities.jira import JiraActivities
 from activities.messages import ApproverFacts, ApproverLookupInput, FetchTicketInput
-from integrations.jira import JiraClient
+from integrations.jira.client import JiraClient
 from tests.emulators.helpers import BASE_URL
 from tests.integrations.conftest import Emulator
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from integrations.jira import JiraClient
+from integrations.jira.client import JiraClient
 from tests.integrations.conftest import Emulator
 
 

@@ -11,9 +11,9 @@ from temporalio.testing import ActivityEnvironment
 from activities.review.messages import ReadCiFailureInput
 from activities.review.pull_requests import PullRequestActivities
 from emulators.app import create_app
-from integrations import job_logs
-from integrations.commands import CommandResult
-from integrations.github_pulls import PullRequestClient
+from integrations.github import job_logs
+from integrations.github.pulls import PullRequestClient
+from integrations.workspace.commands import CommandResult
 from tests.emulators.helpers import BASE_URL, add_branch
 
 STAMP = "2026-11-23T03:00:00.1234567Z "

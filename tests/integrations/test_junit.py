@@ -4,7 +4,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from integrations.junit import case_file, parse_junit, read_junit
+from integrations.workspace.junit import case_file, parse_junit, read_junit
 
 
 def test_a_real_report_is_read(tmp_path: Path) -> None:

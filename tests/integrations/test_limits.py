@@ -2,7 +2,7 @@
 
 import signal
 
-from integrations.limits import limit_hit
+from integrations.workspace.limits import limit_hit
 
 REFUSED_FORK = "BlockingIOError: [Errno 11] Resource temporarily unavailable"
 

@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from integrations.git import GitWorkspace
-from integrations.push_scan import Finding, PushScan, SecretsFound, added_lines
-from integrations.secrets import SecretFinder
+from integrations.git.client import GitWorkspace
+from integrations.security.push_scan import Finding, PushScan, SecretsFound, added_lines
+from integrations.security.secrets import SecretFinder
 
 TOKEN = "xoxb-" + "123456789012-abcdefghijkl"  # a Slack token's shape
 BRANCH = "feature"

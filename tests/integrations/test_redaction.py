@@ -8,12 +8,12 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
-from integrations.discord import DiscordClient, Embed, EmbedField
-from integrations.github_pulls import PullRequestClient
-from integrations.github_repos import ensure_user_repository
+from integrations.discord.client import DiscordClient, Embed, EmbedField
+from integrations.github.pulls import PullRequestClient
+from integrations.github.repos import ensure_user_repository
 from integrations.http import build_http_client
-from integrations.jira import JiraClient
-from integrations.secrets import SecretFinder
+from integrations.jira.client import JiraClient
+from integrations.security.secrets import SecretFinder
 from tests.emulators.helpers import add_branch, new_emulator
 from tests.integrations.conftest import Emulator
 

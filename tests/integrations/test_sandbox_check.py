@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from config import Settings
-from integrations.sandbox import SHARED_UID, Sandbox, SandboxUnavailable
-from integrations.uid_leases import UidRange
+from integrations.workspace.sandbox import SHARED_UID, Sandbox, SandboxUnavailable
+from integrations.workspace.uid_leases import UidRange
 from tests.support.sandboxes import working_sandbox
 from worker import check_sandbox
 

@@ -3,7 +3,7 @@
 from typing import get_args
 
 from config import Settings
-from integrations.sandbox import SandboxMode, sandbox_from
+from integrations.workspace.sandbox import SandboxMode, sandbox_from
 
 
 def test_the_settings_take_the_sandbox_modes() -> None:

@@ -4,7 +4,7 @@ import time
 
 import pytest
 
-from integrations.secrets import SecretFinder, marker
+from integrations.security.secrets import SecretFinder, marker
 
 # Credential-shaped test values, put together so that no scanner flags this file itself.
 GITHUB = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from harness.processes import until
-from integrations.uid_leases import UidRange, UidsExhausted, uids_running
+from integrations.workspace.uid_leases import UidRange, UidsExhausted, uids_running
 
 BASE = 2_100_000  # apart from the default range the rest of the suite leases from
 

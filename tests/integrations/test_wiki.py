@@ -2,8 +2,8 @@
 
 import pytest
 
-from integrations.adf import adf_to_markdown, markdown_to_adf
-from integrations.wiki import adf_to_wiki, markdown_to_wiki, wiki_to_adf, wiki_to_markdown
+from integrations.jira.adf import adf_to_markdown, markdown_to_adf
+from integrations.jira.wiki import adf_to_wiki, markdown_to_wiki, wiki_to_adf, wiki_to_markdown
 
 ROUND_TRIPS = [
     "Just one paragraph.",

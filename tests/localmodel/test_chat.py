@@ -14,7 +14,7 @@ from pydantic import BaseModel
 
 from config import get_settings
 from graphs.models import make_chat_model
-from graphs.prompting import inputs_block
+from llm.prompting import inputs_block
 from localmodel.chat import CUT_TAIL_CHARS, LocalChatModel, local_chat_model, task_of
 
 

@@ -49,7 +49,7 @@ async def test_activity_lines_carry_the_ticket(json_logs: pytest.CaptureFixture[
     async def plan() -> None:
         with structlog.contextvars.bound_contextvars(phase="planning"):
             activity.logger.info("writing the plan")
-        logging.getLogger("integrations.jira").warning("GET failed with token %s", TOKEN)
+        logging.getLogger("integrations.jira.client").warning("GET failed with token %s", TOKEN)
 
     await env.run(plan)
     first, second = lines(json_logs)

@@ -11,7 +11,7 @@ import httpx
 
 from emulators.app import create_app
 from harness.serving import serve
-from integrations.commands import CommandResult
+from integrations.workspace.commands import CommandResult
 from tests.contracts.github.test_emulator_webhooks import BRANCH, REPO, push_a_fix
 from tests.emulators.helpers import BOT, add_branch
 

@@ -5,7 +5,7 @@ from collections.abc import Callable
 
 import pytest
 
-from integrations.sandbox import Limits, Sandbox, SandboxUnavailable
+from integrations.workspace.sandbox import Limits, Sandbox, SandboxUnavailable
 
 # A second of CPU was too little for pytest itself on a slow machine (fresh clone, no bytecode).
 SMALL = Limits(memory_mb=512, processes=64, cpu_seconds=5, output_bytes=1024 * 1024)

@@ -5,7 +5,7 @@ import httpx
 from temporalio.testing import WorkflowEnvironment
 
 from harness.jira_payloads import comment_event
-from integrations.adf import markdown_to_adf
+from integrations.jira.adf import markdown_to_adf
 from tests.webhooks.payloads import jira_request, server_comment_events, unique_key
 from tests.workflows.fakes import FakeActivities
 from tests.workflows.test_ticket_workflow import awaiting, running_ticket, ticket_input, wait_until

@@ -67,8 +67,8 @@ from graphs.schemas import (
     TestReport,
     TicketContext,
 )
-from integrations.advisories import Advisory
-from integrations.dependency_changes import dependency_changes, is_dependency_file
+from integrations.environments.dependency_changes import dependency_changes, is_dependency_file
+from integrations.security.advisories import Advisory
 
 
 class FakeActivities:

@@ -4,8 +4,8 @@ never interpreted, and a vulnerable version joins the other reasons for a draft.
 from activities.advisories.messages import AdvisoryReport, CheckedDependency
 from activities.messages import RunTestsResult
 from graphs.schemas import FileChange, Implementation
-from integrations.advisories import Advisory
-from integrations.dependency_changes import DependencyChange
+from integrations.environments.dependency_changes import DependencyChange
+from integrations.security.advisories import Advisory
 from workflows.ticket import texts
 
 HOSTILE = Advisory(

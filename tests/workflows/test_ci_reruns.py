@@ -8,7 +8,7 @@ from datetime import timedelta
 from temporalio.testing import WorkflowEnvironment
 
 from activities.review.messages import CiFailureReport, FailedJob
-from integrations.ci_failures import Deterministic, Flake
+from integrations.github.ci_failures import Deterministic, Flake
 from tests.support.notices import check_row
 from tests.workflows.fakes import FakeActivities
 from tests.workflows.test_ci_round_per_head import took_patch

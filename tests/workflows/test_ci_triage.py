@@ -1,7 +1,7 @@
 """The triage of one batch of CI failures: what is rerun, what is fixed, what is old news."""
 
 from activities.review.messages import CiFailureReport, FailedJob
-from integrations.ci_failures import Deterministic, Flake
+from integrations.github.ci_failures import Deterministic, Flake
 from workflows.review.messages import CheckInput
 from workflows.review.reruns import CiReruns, CiTriage
 

@@ -4,7 +4,7 @@ draft naming the advisory, a clean one a ready pull request, and a lookup that f
 from temporalio.testing import WorkflowEnvironment
 
 from graphs.schemas import FileChange
-from integrations.advisories import Advisory
+from integrations.security.advisories import Advisory
 from tests.support.notices import check_row
 from tests.workflows.fakes import FakeActivities
 from tests.workflows.test_implementation_tests import auto_ticket

@@ -15,9 +15,9 @@ from temporalio.testing import WorkflowEnvironment
 
 from bench.support.research_results import failures
 from graphs.models import ScriptedChatModel
-from graphs.prompting import read_task
 from graphs.research.accuracy import score
 from graphs.research.scripted import research_reader
+from llm.prompting import read_task
 from observability.metrics import RESEARCH_HANDOFF
 from research.launch import research_id, start_research
 from tests.conftest import venv_binary

@@ -18,7 +18,7 @@ from activities.messages import (
 )
 from activities.repo import RepoActivities, Workspaces
 from graphs.schemas import FileChange, Implementation
-from integrations.secrets import SecretFinder
+from integrations.security.secrets import SecretFinder
 from tests.support.notices import check_row
 from tests.workflows.fakes import FakeActivities
 from tests.workflows.test_ticket_workflow import (

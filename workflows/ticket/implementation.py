@@ -23,7 +23,7 @@ with workflow.unsafe.imports_passed_through():
     from activities.repo import RepoActivities
     from graphs.cost import ModelCost
     from graphs.progress import ImplementationProgress, progress_markdown
-    from integrations.dependency_changes import is_dependency_file
+    from integrations.environments.dependency_changes import is_dependency_file
     from workflows.policies import (
         ADVISORY_RETRY,
         GIT_TIMEOUT,

@@ -8,7 +8,7 @@ from activities.messages import SecretFinding
 
 # The implementation's push that the scan holds back waits for an approver (not a failure).
 SECRETS_APPROVAL = "secrets-approval"
-SECRETS_FOUND = "SecretsFound"  # the push activity's failure type (integrations.push_scan)
+SECRETS_FOUND = "SecretsFound"  # the push activity's failure type (integrations.security.push_scan)
 ALLOWLIST = ".ticketsmith/secrets-allowed"
 
 

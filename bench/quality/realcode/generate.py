@@ -27,7 +27,7 @@ from bench.quality.realcode.sources import (
 )
 from bench.quality.scoring import run_pytest, score_checkout
 from bench.quality.tickets import TICKETS_DIR, copy_tree, load_ticket
-from integrations.junit import CaseResult
+from integrations.workspace.junit import CaseResult
 
 MAX_HIDDEN = 12
 MAX_SOURCE_LINES = 400

@@ -6,7 +6,7 @@ from typing import TypeGuard
 
 from pydantic import BaseModel
 
-from integrations.junit import CaseResult
+from integrations.workspace.junit import CaseResult
 
 _PARAMS = re.compile(r"\[.*\]$")
 

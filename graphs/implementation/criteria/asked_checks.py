@@ -19,9 +19,9 @@ from graphs.implementation.criteria.ticket import acceptance_criteria
 from graphs.implementation.journal import WorkerOutcome
 from graphs.implementation.state import ImplementationState, Tester
 from graphs.planning.paths import is_test_path
-from graphs.prompting import task_prompt
 from graphs.schemas import FailedTest, FileChange, TestReport
-from graphs.structured import ModelAnswerError, ask_structured, trim
+from llm.prompting import task_prompt
+from llm.structured import ModelAnswerError, ask_structured, trim
 
 BROKEN_MARKS = ("SyntaxError", "IndentationError", "fixture '")
 

@@ -20,7 +20,7 @@ from graphs.implementation.criteria.modules import (
     promised_module,
 )
 from graphs.schemas import Contract
-from graphs.structured import capped, cut_text
+from llm.structured import capped, cut_text
 
 MAX_CHECKS = 8
 CODE_CHARS = 300

@@ -28,10 +28,10 @@ from graphs.implementation.worker.window import fence_language
 from graphs.models import capped
 from graphs.node_types import AsyncNode
 from graphs.planning.paths import is_test_path
-from graphs.prompting import task_messages
 from graphs.schemas import FailedTest, FileChange, PlannedFile, TestReport
-from graphs.structured import trim
 from graphs.toolloop import invoke_with_tools
+from llm.prompting import task_messages
+from llm.structured import trim
 
 SOURCE_CHARS = 2500
 JOINED_PURPOSE = "Change what the ticket asks where the acceptance tests show it fails."

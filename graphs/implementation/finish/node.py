@@ -14,7 +14,7 @@ from graphs.implementation.tester.outcome import Stalled
 from graphs.node_types import SyncNode
 from graphs.offline import OFFLINE_NOTICE, is_offline
 from graphs.schemas import FileChange, Implementation, TestReport
-from graphs.structured import trim
+from llm.structured import trim
 
 TEST_OUTPUT_CHARS = 4000
 

@@ -5,9 +5,9 @@ from langchain_core.messages import BaseMessage
 from graphs.fences import fence
 from graphs.implementation.state import WorkerState
 from graphs.implementation.worker.window import Window, fence_language
-from graphs.prompting import task_messages
 from graphs.schemas import Requirements, TicketContext
-from graphs.structured import trim
+from llm.prompting import task_messages
+from llm.structured import trim
 
 MAX_PLAN_FILES = 20
 MAX_REQUIREMENTS = 15

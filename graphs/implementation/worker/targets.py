@@ -19,8 +19,8 @@ from graphs.implementation.state import WorkerState
 from graphs.implementation.worker.prompt import answers_text, criteria_text
 from graphs.implementation.worker.statements import first_line
 from graphs.implementation.worker.window import Window
-from graphs.prompting import task_prompt
-from graphs.structured import ModelAnswerError, ask_structured, capped, trim
+from llm.prompting import task_prompt
+from llm.structured import ModelAnswerError, ask_structured, capped, trim
 
 MAX_TARGETS = 3
 MAX_SHOWN = 4  # those the ticket names and those the model chose

@@ -16,8 +16,8 @@ from fastapi import FastAPI
 from jsonschema import Draft7Validator
 
 from emulators.github.store import find_repo
-from integrations.commands import CommandResult
-from integrations.github_app import app_jwt
+from integrations.github.app import app_jwt
+from integrations.workspace.commands import CommandResult
 from tests.contracts.github.operations import OPERATIONS, Operation
 from tests.emulators.helpers import BASE_URL, BOT, add_branch, emulator_client, new_emulator
 from tests.support.github_app import APP_ID, install_app

@@ -1,0 +1,1 @@
+"""Discord: messages with embeds to a channel through its webhook URL."""

@@ -1,0 +1,1 @@
+"""GitHub: the REST client, its credentials (token or App), and Actions runs, jobs and logs."""

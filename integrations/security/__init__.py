@@ -1,0 +1,1 @@
+"""Credentials found and redacted, a push scanned before it leaves, and a release's advisories."""

@@ -1,0 +1,1 @@
+"""The workspace: the bubblewrap sandbox every command runs in, its limits, a test run's report."""
