@@ -183,8 +183,8 @@ class Settings(BaseSettings):
     # spliced in by the syntax tree; false: every file is written whole.
     implementation_definition_edits: bool = True
     # With definition edits: the worker first chooses which of the file's definitions change
-    # (a choice among their names) and is shown only those.
-    implementation_definition_targets: bool = True
+    # (a choice among their names) and is shown only those. Off until it pays on the dev split.
+    implementation_definition_targets: bool = False
     # The acceptance tests come from checks the model lists as data (a call and the value it
     # returns or the error it raises), each kept as it behaves on the original code.
     implementation_acceptance_checks: bool = False

@@ -60,7 +60,7 @@ STEPS: dict[str, dict[str, object]] = {
     "no-example-tests": {"example_tests": False},
     "no-failing-review": {"review_failing": False},
     "whole-files": {"definition_edits": False},
-    "no-targets": {"definition_targets": False},
+    "targets": {"definition_targets": True},
     "checks": {"acceptance_checks": True},
     # Not the loop: one bare call of the model on the same files (bench/floor.py).
     FLOOR: {},
