@@ -9,8 +9,8 @@ from temporalio.client import Client, WorkflowFailureError, WorkflowUpdateFailed
 from temporalio.exceptions import ApplicationError, CancelledError
 from temporalio.service import RPCError, RPCStatusCode
 
-from cli.grpc_status import StatusUnreadable, read_status, shown_status
-from cli.status_json import StatusJson
+from cli.status.as_json import StatusJson
+from cli.status.over_grpc import StatusUnreadable, read_status, shown_status
 from cli.terminal import CommandError
 from config import Settings
 from temporal.client import connect_temporal

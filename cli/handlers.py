@@ -7,10 +7,10 @@ from datetime import UTC, datetime
 from rich.console import Group, RenderableType
 
 from cli import commands
-from cli.graph_list import is_graph_id, list_graph_runs, render_runs
-from cli.render import render_list, render_status
+from cli.graphs.listing import is_graph_id, list_graph_runs, render_runs
+from cli.status.render import render_list, render_status
+from cli.status.watch import follow
 from cli.terminal import Answer, check_key, console
-from cli.watch import follow
 from config import get_settings
 from tickets.launch import web_ui_link, workflow_id
 from workflows.ticket.messages import (
@@ -75,7 +75,7 @@ async def status(args: argparse.Namespace) -> RenderableType:
     """Where the ticket is, with a one-line preview of each decision (whole with --full)."""
     settings = get_settings()
     if is_graph_id(args.key):
-        from cli.graph_runs import graph_command  # graph definitions load only for graphs
+        from cli.graphs.runs import graph_command  # graph definitions load only for graphs
 
         return await graph_command(args, settings)
     key = check_key(args.key)
@@ -87,7 +87,7 @@ async def status(args: argparse.Namespace) -> RenderableType:
 async def cancel(args: argparse.Namespace) -> str:
     """Stop work on the ticket (or the graph run)."""
     if is_graph_id(args.key):
-        from cli.graph_runs import graph_command
+        from cli.graphs.runs import graph_command
 
         return await graph_command(args, get_settings())
     return await commands.cancel(get_settings(), check_key(args.key))

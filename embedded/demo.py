@@ -10,9 +10,9 @@ import httpx
 from temporalio.client import Client, WorkflowExecutionStatus
 from temporalio.service import RPCError
 
-from cli.render import to_text, usage_table
+from cli.status.render import to_text, usage_table
+from cli.status.watch import ENDED, Display
 from cli.terminal import console
-from cli.watch import ENDED, Display
 from config import ROOT, Settings
 from embedded.demo_review import jira_status, review_round
 from embedded.stack import Stack, StackError, child_env

@@ -7,8 +7,8 @@ import pytest
 
 from activities.pricing import cost_of
 from cli.commands import CommandError
-from cli.graph_list import is_graph_id, render_runs
-from cli.graph_runs import checked_definition, render_graph_status
+from cli.graphs.listing import is_graph_id, render_runs
+from cli.graphs.runs import checked_definition, render_graph_status
 from vocabulary.prices import parse_prices
 from workflows.graph.messages import GraphStatus, GraphStatusValue, StepRecord
 

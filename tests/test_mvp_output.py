@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from cli.mvp_run import ProjectWriter, report
+from cli.graphs.mvp_run import ProjectWriter, report
 from graphs.cost import ModelCost
 from workflows.graph.messages import GraphResult, GraphStatus, GraphStatusValue
 

@@ -3,7 +3,7 @@
 from datetime import UTC, datetime, timedelta
 
 from activities.pricing import cost_of
-from cli.render import preview, render_list, render_status, to_text, usage_table
+from cli.status.render import preview, render_list, render_status, to_text, usage_table
 from vocabulary.prices import parse_prices
 from workflows.ticket.messages import Decision, Phase, PhaseUsage, Status, TicketStatus
 

@@ -8,7 +8,7 @@ from activities.review.round_messages import (
     JudgeCommentsInput,
     JudgeCommentsResult,
 )
-from graphs.judging import NO_CHANGE, Judged, judge_comments, nearest_hunk
+from graphs.review.judging import NO_CHANGE, Judged, judge_comments, nearest_hunk
 from integrations.git.client import GitWorkspace
 from llm.structured import ModelAnswerError
 

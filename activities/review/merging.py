@@ -4,7 +4,7 @@ from langchain_core.language_models import BaseChatModel
 
 from activities.review.messages import UpdateFromBaseInput, UpdateFromBaseResult
 from activities.testing.run import run_project_tests
-from graphs.merging import resolve_conflict
+from graphs.review.merging import resolve_conflict
 from integrations.environments.build import Environments
 from integrations.git.client import GitWorkspace
 

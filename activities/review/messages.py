@@ -3,8 +3,8 @@
 from pydantic import BaseModel, Field
 
 from activities.messages import RepoRef
-from graphs.comment_scope import InlineComment
 from graphs.cost import ModelCost
+from graphs.review.comment_scope import InlineComment
 from graphs.schemas import TicketContext
 from integrations.github.ci_failures import CiVerdict
 

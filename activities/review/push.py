@@ -13,7 +13,7 @@ from temporalio.exceptions import ApplicationError
 from activities.repo import apply_changes
 from activities.review.round_messages import CommitRoundInput, CommitRoundResult
 from activities.testing.run import run_project_tests
-from graphs.merging import resolve_conflict
+from graphs.review.merging import resolve_conflict
 from integrations.environments.build import Environments
 from integrations.git.client import GitWorkspace
 from integrations.git.push import (

@@ -21,9 +21,9 @@ from activities.review.round_messages import (
 )
 from activities.steering import TicketSteering
 from activities.testing.tester import WorkspaceTester, instruction_checks
-from graphs.comment_scope import hold_changes
-from graphs.feedback import feedback_plan, paths_in, repository_file
 from graphs.implementation.graph import implement_plan
+from graphs.review.comment_scope import hold_changes
+from graphs.review.feedback import feedback_plan, paths_in, repository_file
 from graphs.schemas import Implementation
 
 TEST_TIMEOUT_SECONDS = 600.0

@@ -23,7 +23,7 @@ from temporalio.service import RPCError
 from bench.mvp.prompts import BenchPrompt, PromptError, load_prompts
 from bench.mvp.scoring import CHECKS, MvpScore, score_project
 from bench.support.checkout import commit
-from cli.graph_runs import checked_definition, start_graph
+from cli.graphs.runs import checked_definition, start_graph
 from config import ROOT, Settings
 from embedded.stack import Stack, StackError
 from graphs.mvp.manager import ManagerDecision

@@ -12,7 +12,7 @@ from activities.messages import PostCommentInput
 from activities.mvp.agents import Project, Verdict, untouched
 from activities.mvp.project import merge, project_test_command
 from cli.commands import CommandError
-from cli.graph_runs import parse_inputs
+from cli.graphs.runs import parse_inputs
 from config import get_settings
 from graphs.dsl.calls import AgentCall
 from graphs.dsl.catalog import AGENTS, agent_queues

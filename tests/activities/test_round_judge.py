@@ -10,8 +10,8 @@ from activities.messages import RepoRef
 from activities.repo import Workspaces
 from activities.review.round_messages import CommentToJudge, JudgeCommentsInput
 from activities.review.rounds import RoundActivities
-from graphs.judging import Verdicts, nearest_hunk
 from graphs.models import ScriptedChatModel
+from graphs.review.judging import Verdicts, nearest_hunk
 from graphs.schemas import FileChange
 from llm.prompting import read_task
 

@@ -11,8 +11,8 @@ from activities.messages import RepoRef
 from activities.repo import Workspaces
 from activities.review.messages import ReviseInput, UpdateFromBaseInput
 from activities.review.rounds import RoundActivities
-from graphs.comment_scope import InlineComment
 from graphs.models import ScriptedChatModel
+from graphs.review.comment_scope import InlineComment
 from graphs.schemas import TicketContext
 from llm.prompting import read_task
 from tests.activities.test_agents import PASS, git

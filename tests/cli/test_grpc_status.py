@@ -14,7 +14,7 @@ from temporalio.exceptions import ApplicationError
 from temporalio.testing import WorkflowEnvironment
 from temporalio.worker import UnsandboxedWorkflowRunner, Worker
 
-from cli.grpc_status import StatusUnreadable, read_status
+from cli.status.over_grpc import StatusUnreadable, read_status
 from harness.processes import guard_children
 from tests.conftest import SEARCH_ATTRIBUTES, venv_binary
 from workflows.ticket.messages import Phase, Status, TicketResult, TicketStatus

@@ -16,8 +16,10 @@ from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.testing import WorkflowEnvironment
 from temporalio.worker import UnsandboxedWorkflowRunner, Worker
 
-from cli import commands, http_status, listing
-from cli.grpc_status import StatusUnreadable, read_status
+from cli import commands
+from cli.status import listing
+from cli.status.over_grpc import StatusUnreadable, read_status
+from cli.status.over_http import ticket_status
 from cli.terminal import CommandError
 from config import ROOT, Settings
 from harness.processes import free_port, guard_children
@@ -77,12 +79,12 @@ async def test_statuses_read_over_http_equal_the_grpc_answers(
             with pytest.raises(WorkflowFailureError):
                 await waiting[key].result()
         # Empty lists stay lists: the API's written-out payloads would turn them into nulls.
-        running = await asyncio.to_thread(http_status.ticket_status, settings, "WAIT-1")
+        running = await asyncio.to_thread(ticket_status, settings, "WAIT-1")
         assert TicketStatus.model_validate(running) == await read_status(client, "WAIT-1", wait)
         assert running["questions"] == [] and running["decisions"] == []
     ended = {}
     for key in ("DONE-1", "FAIL-1", "SLOW-1", "WAIT-2", "WAIT-3", "WAIT-4"):
-        answer = await asyncio.to_thread(http_status.ticket_status, settings, key)
+        answer = await asyncio.to_thread(ticket_status, settings, key)
         ended[key] = TicketStatus.model_validate(answer)
         assert ended[key] == await read_status(client, key, wait), key
     assert (ended["DONE-1"].status, ended["DONE-1"].plan_version) == (Status.COMPLETED, 2)
@@ -96,7 +98,7 @@ async def test_statuses_read_over_http_equal_the_grpc_answers(
     )
     assert "A step ran longer than its time limit" in ended["WAIT-4"].message
     with pytest.raises(CommandError) as over_http:
-        await asyncio.to_thread(http_status.ticket_status, settings, "NEVER-1")
+        await asyncio.to_thread(ticket_status, settings, "NEVER-1")
     with pytest.raises(StatusUnreadable) as over_grpc:
         await read_status(client, "NEVER-1", wait)
     assert (
@@ -105,7 +107,7 @@ async def test_statuses_read_over_http_equal_the_grpc_answers(
         == ("NEVER-1 has never been started; start it with: starter.py NEVER-1")
     )
     with pytest.raises(api.QueryUnanswered, match="no worker answered its status query within 2"):
-        await asyncio.to_thread(http_status.ticket_status, settings, "WAIT-1")
+        await asyncio.to_thread(ticket_status, settings, "WAIT-1")
     over_http_rows = await asyncio.to_thread(listing.runs, settings, "TicketWorkflow", None)
     assert over_http_rows == await commands.list_runs(settings, "TicketWorkflow", None)
     assert {row["id"] for row in over_http_rows} >= {"ticket-DONE-1", "ticket-FAIL-1"}
@@ -150,10 +152,10 @@ async def test_the_command_line_reads_every_ended_ticket_without_grpc_config_or_
 
 def test_switched_off_or_absent_http_api_hands_over_to_grpc() -> None:
     with pytest.raises(api.Unreadable, match="switched off"):
-        http_status.ticket_status(Settings(temporal_http_url="off"), "DONE-1")
+        ticket_status(Settings(temporal_http_url="off"), "DONE-1")
     nowhere = Settings(temporal_http_url=f"http://127.0.0.1:{free_port()}")
     with pytest.raises(api.Unreadable):
-        http_status.ticket_status(nowhere, "DONE-1")
+        ticket_status(nowhere, "DONE-1")
 
 
 def test_encrypted_payloads_are_left_to_the_grpc_client() -> None:

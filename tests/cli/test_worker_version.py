@@ -3,8 +3,8 @@ server's description of the run (the JSON below is what the dev server answers).
 
 from typing import Any
 
-from cli.render import render_status, to_text
-from cli.worker_version import worker_version
+from cli.status.render import render_status, to_text
+from cli.status.worker_version import worker_version
 
 
 def described(**versioning: Any) -> dict[str, Any]:

@@ -8,9 +8,9 @@ from pydantic import BaseModel
 
 from graphs.analysis.nodes import AnalysisAnswer
 from graphs.implementation.state import ReviewAnswer
-from graphs.judging import Verdicts
 from graphs.planning.nodes import PlanAnswer
 from graphs.refinement.nodes import QuestionsAnswer, RequirementsAnswer
+from graphs.review.judging import Verdicts
 
 
 def problems(node: Any, path: str = "$") -> list[str]:

@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from graphs.comment_scope import InlineComment, held_to_comments, hold_changes
+from graphs.review.comment_scope import InlineComment, held_to_comments, hold_changes
 from graphs.schemas import FileChange
 
 OPS = "calc/operations.py"

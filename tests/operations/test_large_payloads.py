@@ -15,7 +15,7 @@ from temporalio.testing import WorkflowEnvironment
 from temporalio.worker import Replayer, Worker
 
 from bench.support.histories import events, payloads_in, size
-from cli.grpc_status import read_status
+from cli.status.over_grpc import read_status
 from config import Settings
 from encryption.codec import new_key
 from encryption.store import SETTING, PayloadStoreError, reference_in

@@ -29,10 +29,10 @@ from temporalio.service import RPCError
 from temporalio.testing import WorkflowEnvironment
 
 with workflow.unsafe.imports_passed_through():  # the sandbox re-imports this module
-    from cli.grpc_status import shown_status
-    from cli.http_status import ticket_status
-    from cli.render import render_status, to_text
-    from cli.worker_version import worker_version
+    from cli.status.over_grpc import shown_status
+    from cli.status.over_http import ticket_status
+    from cli.status.render import render_status, to_text
+    from cli.status.worker_version import worker_version
     from config import ROOT, Settings
     from embedded.services import SEARCH_ATTRIBUTES
     from graphs.dsl.builder import GraphBuilder

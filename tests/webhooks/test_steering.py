@@ -15,7 +15,7 @@ from temporalio.testing import WorkflowEnvironment
 
 from activities.messages import ImplementInput
 from activities.steering import TicketSteering
-from cli.render import render_status, to_text
+from cli.status.render import render_status, to_text
 from graphs.implementation.steering import SteeringNews
 from graphs.schemas import FileChange, Implementation
 from harness.jira_payloads import comment_event

@@ -14,7 +14,7 @@ from pydantic import SecretStr
 from temporalio.testing import WorkflowEnvironment
 from temporalio.worker import Worker
 
-from cli.render import render_status, to_text
+from cli.status.render import render_status, to_text
 from config import ROOT, Settings
 from harness.jira_payloads import comment_event
 from harness.processes import clean_env, free_port

@@ -13,7 +13,7 @@ from temporalio.worker import Worker
 
 from activities.messages import ImplementInput
 from activities.progress import ProgressReporter
-from cli.watch import progress_line
+from cli.status.watch import progress_line
 from graphs.implementation.journal import (
     Progress,
     ReviewOutcome,

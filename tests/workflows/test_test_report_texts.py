@@ -1,7 +1,7 @@
 """What people read about a test run: a failed environment, a sandbox limit, an unsandboxed run."""
 
 from activities.messages import RunTestsResult
-from cli.render import render_status, to_text
+from cli.status.render import render_status, to_text
 from graphs.schemas import FileChange, Implementation
 from workflows.ticket import texts
 from workflows.ticket.messages import Phase, Status, TicketStatus

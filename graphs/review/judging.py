@@ -10,7 +10,7 @@ from typing import Annotated
 from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel, BeforeValidator, Field
 
-from graphs.feedback import quote_untrusted
+from graphs.review.feedback import quote_untrusted
 from llm.prompting import task_prompt
 from llm.structured import ask_structured, capped
 

@@ -11,7 +11,7 @@ from temporalio.client import WorkflowFailureError
 from temporalio.service import RPCError
 
 from cli.commands import CommandError
-from cli.graph_runs import checked_definition, start_graph
+from cli.graphs.runs import checked_definition, start_graph
 from config import Settings
 from graphs.mvp.project import slugify, write_tree
 from tickets.launch import web_ui_link

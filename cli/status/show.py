@@ -1,4 +1,4 @@
-"""`status` over Temporal's HTTP API, importing only what that needs (`list`: cli/listing.py).
+"""`status` over Temporal's HTTP API, importing only what that needs (`list`: listing.py).
 
 A ticket's status is read this way in tens of milliseconds whatever state its run is in (never
 started, running, completed, failed, cancelled, terminated): the gRPC client alone takes longer
@@ -13,9 +13,9 @@ from typing import Any
 
 from rich.console import RenderableType
 
-from cli.graph_list import is_graph_id
-from cli.http_status import ticket_status
-from cli.render import render_status
+from cli.graphs.listing import is_graph_id
+from cli.status.over_http import ticket_status
+from cli.status.render import render_status
 from cli.terminal import Answer, CommandError, check_key, temporal_endpoints
 from temporal import http_api as api
 

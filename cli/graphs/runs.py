@@ -16,7 +16,7 @@ from temporalio.exceptions import CancelledError
 from temporalio.service import RPCError, RPCStatusCode
 
 from cli.commands import CommandError, connect
-from cli.graph_list import PREFIX
+from cli.graphs.listing import PREFIX
 from config import Settings
 from graphs.dsl import DefinitionError, GraphDefinition, check_definition, load_definition
 from graphs.dsl.catalog import AGENTS, agent_queues

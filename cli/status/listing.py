@@ -9,8 +9,8 @@ from typing import Any
 
 from rich.console import Group, RenderableType
 
-from cli.graph_list import render_runs
-from cli.render import render_list
+from cli.graphs.listing import render_runs
+from cli.status.render import render_list
 from cli.terminal import Answer, temporal_endpoints
 from temporal import http_api as api
 from temporal_settings import TemporalEndpoints

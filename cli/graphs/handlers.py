@@ -2,7 +2,7 @@
 
 import argparse
 
-from cli.graph_runs import graph_command
+from cli.graphs.runs import graph_command
 from config import get_settings
 
 
@@ -13,7 +13,7 @@ async def graph(args: argparse.Namespace) -> str:
 
 async def mvp(args: argparse.Namespace) -> str:
     """Build a tested project from one request into the output folder."""
-    from cli.mvp_run import run_mvp
+    from cli.graphs.mvp_run import run_mvp
 
     return await run_mvp(get_settings(), " ".join(args.prompt), args.output, say=print)
 

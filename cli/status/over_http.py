@@ -1,19 +1,19 @@
 """A ticket's status over Temporal's HTTP API, whatever state its run is in, read as
-`cli.grpc_status.read_status` reads it over gRPC, and kept as the JSON it arrives as."""
+`cli.status.over_grpc.read_status` reads it over gRPC, and kept as the JSON it arrives as."""
 
 from typing import Any
 
-from cli.endings import ended_message, ended_status, recorded
-from cli.status_json import StatusJson, result_status
+from cli.status.as_json import StatusJson, result_status
+from cli.status.endings import ended_message, ended_status, recorded
+from cli.status.worker_version import worker_version
 from cli.terminal import CommandError
-from cli.worker_version import worker_version
 from temporal import http_api as api
 from temporal_settings import TemporalEndpoints
 from vocabulary.ticket_states import Phase, Status
 
 
 def ticket_status(settings: TemporalEndpoints, key: str) -> StatusJson:
-    """The ticket's status, as `cli.grpc_status.shown_status` reads it over gRPC: the status
+    """The ticket's status, as `cli.status.over_grpc.shown_status` reads it over gRPC: the status
     query's answer while it runs, what it returned once it completed, how it ended otherwise
     (as JSON: `TicketStatus.model_validate` of it equals the gRPC read), with the Worker
     Deployment Version its run is on (`worker_version`) when versioned.

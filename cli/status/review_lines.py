@@ -1,6 +1,6 @@
 """The lines `starter.py status` shows about a ticket's pull request: checks and rounds."""
 
-from cli.status_json import StatusJson
+from cli.status.as_json import StatusJson
 
 
 def review_lines(current: StatusJson) -> list[str]:

@@ -16,9 +16,9 @@ from rich.live import Live
 from rich.table import Table
 from rich.text import Text
 
-from cli.endings import ENDED
-from cli.http_status import ticket_status
-from cli.status_json import StatusJson, as_json, moment
+from cli.status.as_json import StatusJson, as_json, moment
+from cli.status.endings import ENDED
+from cli.status.over_http import ticket_status
 from cli.terminal import CommandError, check_key, console, temporal_endpoints
 from graphs import cost_text
 from graphs.test_summary import tests_line
@@ -155,7 +155,7 @@ class GrpcReader:
         import asyncio
 
         from cli.commands import connect
-        from cli.grpc_status import NeverStarted, StatusUnreadable, read_status
+        from cli.status.over_grpc import NeverStarted, StatusUnreadable, read_status
         from config import get_settings
 
         self._key, self._read = key, read_status

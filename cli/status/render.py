@@ -9,8 +9,8 @@ from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from cli.review_lines import review_lines
-from cli.status_json import StatusJson, as_json, moment
+from cli.status.as_json import StatusJson, as_json, moment
+from cli.status.review_lines import review_lines
 from graphs import cost_text
 from graphs.cost_text import CostJson
 

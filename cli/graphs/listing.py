@@ -1,6 +1,6 @@
 """Graph runs as the ticket commands see them: which ids are runs, and the list of runs.
 
-Apart from cli/graph_runs.py so that `status` and `list` of tickets never load the graph
+Apart from cli/graphs/runs.py so that `status` and `list` of tickets never load the graph
 definitions' models.
 """
 

@@ -19,9 +19,9 @@ from temporalio.client import (
 from temporalio.common import SearchAttributeKey
 from temporalio.service import RPCError, RPCStatusCode
 
-from cli.endings import ended_message, ended_status, recorded
-from cli.status_json import StatusJson, as_json
-from cli.worker_version import worker_version
+from cli.status.as_json import StatusJson, as_json
+from cli.status.endings import ended_message, ended_status, recorded
+from cli.status.worker_version import worker_version
 from temporal.http_api import never_started, no_worker_answered
 from tickets.launch import workflow_id
 from vocabulary.failures import failure_in_words
