@@ -40,6 +40,7 @@ from bench.quality.report import RESULTS_DIR
 from bench.quality.scoring import score_checkout
 from bench.quality.splits import DEV, load_splits
 from bench.quality.tickets import Ticket, TicketError, copy_tree, load_tickets
+from bench.support.checkout import commit
 from bench.support.local_server import local_server
 from config import get_settings
 from graphs.implementation.graph import implement_plan
@@ -333,6 +334,7 @@ def cli(argv: list[str] | None = None, results_dir: Path = ABLATIONS_DIR) -> int
         print(f"error: {err}", file=sys.stderr)
         return 2
     args.path = figures_path(results_dir)
+    args.commit = commit()  # kept with the figures: what they were measured on
     try:
         asyncio.run(main(args))
     except LocalModelMissingError as err:

@@ -71,6 +71,7 @@ def test_an_offline_ablation_runs_the_loop_and_keeps_its_figures(
     assert all(r["hidden_total"] > 0 and r["revisions"] >= 1 for r in kept["results"])
     assert all(r["notes"] for r in kept["results"])
     assert kept["max_revisions"] == 4 and kept["model"] == "offline"
+    assert kept["commit"] and kept["commit"] != "unknown"
 
 
 def test_figures_files_are_reported_again_as_one(
