@@ -7,7 +7,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from bench.quality.tickets import Ticket
-from graphs.fences import fence, fenced_blocks
+from graphs.fences import fence, find_file_block
 from graphs.implementation.worker.window import fence_language
 from graphs.schemas import FileChange
 from llm.metering import count_call
@@ -40,15 +40,8 @@ def floor_messages(ticket: Ticket, repo: Path, paths: list[str]) -> list[BaseMes
 def answered_files(answer: str, paths: list[str]) -> list[FileChange]:
     """The files an answer writes: each block headed by one of `paths` (the only block, when
     one file was given and its header names none)."""
-    changes: dict[str, str] = {}
-    blocks = fenced_blocks(answer)
-    for block in blocks:
-        named = [path for path in paths if path in block.header]
-        if named:
-            changes[max(named, key=len)] = block.body
-    if not changes and len(paths) == 1 and len(blocks) == 1:
-        changes[paths[0]] = blocks[0].body
-    return [FileChange(path=path, content=body + "\n") for path, body in changes.items()]
+    found = {path: find_file_block(answer, path, fallback=len(paths) == 1) for path in paths}
+    return [FileChange(path=path, content=body) for path, body in found.items() if body]
 
 
 async def floor_changes(

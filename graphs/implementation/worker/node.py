@@ -33,7 +33,7 @@ from graphs.implementation.worker.retries import (
 )
 from graphs.implementation.worker.targets import (
     MIN_DEFINITIONS,
-    Definition,
+    DefinitionSpan,
     ask_targets,
     definitions_of,
     only_targets,
@@ -142,7 +142,7 @@ async def write_file(
         shown = statement_window(current, choose_window(current, query, DEFINITIONS_WINDOW_CHARS))
         by_definitions = len(shown.text) <= 2 * DEFINITIONS_WINDOW_CHARS
         window = shown if by_definitions else window
-    found: list[Definition] = []
+    found: list[DefinitionSpan] = []
     names: list[str] = []
     shown_as: str | None = None
     spent = 0

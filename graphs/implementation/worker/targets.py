@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field, create_model
 
 from graphs.implementation.state import WorkerState
 from graphs.implementation.worker.prompt import answers_text, criteria_text
-from graphs.implementation.worker.statements import first_line
+from graphs.implementation.worker.statements import Definition, bound_name, first_line
 from graphs.implementation.worker.window import Window
 from llm.prompting import task_prompt
 from llm.structured import ModelAnswerError, ask_structured, capped, trim
@@ -30,7 +30,7 @@ FEEDBACK_CHARS = 1200
 
 
 @dataclass(frozen=True)
-class Definition:
+class DefinitionSpan:
     """A function, class, method (`Class.method`) or module constant, and its lines [start, end)."""
 
     name: str
@@ -42,35 +42,36 @@ class Definition:
 def _outline(node: ast.stmt, lines: list[str]) -> str:
     """The line that names a definition: its signature and the first line of its docstring."""
     header = lines[node.lineno - 1].strip()
-    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+    if isinstance(node, Definition):
         doc = (ast.get_docstring(node) or "").strip().splitlines()
         return f"{header} {doc[0]}" if doc else header
     return trim(header, 100)
 
 
-def definitions_of(content: str) -> list[Definition]:
+def definitions_of(content: str) -> list[DefinitionSpan]:
     """The module's functions, classes, methods and constants, in the order they appear."""
     lines = content.splitlines(keepends=True)
-    found: list[Definition] = []
+    found: list[DefinitionSpan] = []
     for node in ast.parse(content).body:
-        end = node.end_lineno or node.lineno
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            found.append(Definition(node.name, first_line(node), end, _outline(node, lines)))
-            if isinstance(node, ast.ClassDef):
-                found += [
-                    Definition(
-                        f"{node.name}.{member.name}",
-                        first_line(member),
-                        member.end_lineno or member.lineno,
-                        _outline(member, lines),
-                    )
-                    for member in node.body
-                    if isinstance(member, ast.FunctionDef | ast.AsyncFunctionDef)
-                ]
-        elif isinstance(node, ast.Assign) and len(node.targets) == 1:
-            target = node.targets[0]
-            if isinstance(target, ast.Name):
-                found.append(Definition(target.id, first_line(node), end, _outline(node, lines)))
+        name = bound_name(node)
+        if name is None:
+            continue
+        found.append(
+            DefinitionSpan(
+                name, first_line(node), node.end_lineno or node.lineno, _outline(node, lines)
+            )
+        )
+        if isinstance(node, ast.ClassDef):
+            found += [
+                DefinitionSpan(
+                    f"{name}.{member.name}",
+                    first_line(member),
+                    member.end_lineno or member.lineno,
+                    _outline(member, lines),
+                )
+                for member in node.body
+                if isinstance(member, ast.FunctionDef | ast.AsyncFunctionDef)
+            ]
     return found
 
 
@@ -79,7 +80,7 @@ def _looks_like_code(name: str) -> bool:
     return "_" in name.strip("_") or any(c.isdigit() for c in name) or name[1:] != name[1:].lower()
 
 
-def named_in(text: str, found: list[Definition]) -> list[str]:
+def named_in(text: str, found: list[DefinitionSpan]) -> list[str]:
     """The definitions a text names as code, in the order it names them: called (`name(`),
     quoted (`` `name` ``), a traceback's frame (`, in name`), or as a name no word could be."""
     places: dict[str, int] = {}
@@ -108,7 +109,7 @@ def targets_schema(names: list[str]) -> type[BaseModel]:
 
 
 async def ask_targets(
-    model: BaseChatModel, state: WorkerState, path: str, found: list[Definition]
+    model: BaseChatModel, state: WorkerState, path: str, found: list[DefinitionSpan]
 ) -> tuple[list[str], int]:
     """The names of the definitions the change touches: those the ticket or the failing tests
     name as code, then the model's choice; and the tokens the call used."""
@@ -147,7 +148,7 @@ async def ask_targets(
     return chosen[:MAX_SHOWN], tokens
 
 
-def shown_targets(content: str, found: list[Definition], names: list[str]) -> Window | None:
+def shown_targets(content: str, found: list[DefinitionSpan], names: list[str]) -> Window | None:
     """The window of the chosen definitions: each in full, a class's chosen methods under
     their class line; None when none of the names is a definition of the file."""
     lines = content.splitlines(keepends=True)
@@ -174,7 +175,7 @@ def shown_targets(content: str, found: list[Definition], names: list[str]) -> Wi
     return Window(first, last, len(lines), text)
 
 
-def others_note(found: list[Definition], names: list[str], total: int) -> str:
+def others_note(found: list[DefinitionSpan], names: list[str], total: int) -> str:
     """What the worker is told of the file beyond the definitions it is shown."""
     rest = [d.outline for d in found if d.name not in names and d.name.split(".")[0] not in names]
     listed = "\n".join(f"- {line}" for line in rest) or "- (nothing else)"
@@ -185,17 +186,9 @@ def others_note(found: list[Definition], names: list[str], total: int) -> str:
     )
 
 
-def _bound(node: ast.stmt) -> str | None:
-    """The name a function, class or single-name assignment binds, else None."""
-    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-        return node.name
-    if isinstance(node, ast.Assign) and len(node.targets) == 1:
-        target = node.targets[0]
-        return target.id if isinstance(target, ast.Name) else None
-    return None
-
-
-def only_targets(answer: str, found: list[Definition], names: list[str]) -> tuple[str, list[str]]:
+def only_targets(
+    answer: str, found: list[DefinitionSpan], names: list[str]
+) -> tuple[str, list[str]]:
     """The answer without the file's definitions it was not asked to change (a small model
     shown their outline may write them again from it), and the names it left out."""
     try:
@@ -212,23 +205,23 @@ def only_targets(answer: str, found: list[Definition], names: list[str]) -> tupl
         dropped.append(name)
 
     for node in tree.body:
-        name = _bound(node)
+        name = bound_name(node)
         if name is None or name in names or name not in existing:
             continue
         if not isinstance(node, ast.ClassDef):
             drop(node, name)
             continue
-        members = [m for m in node.body if _bound(m) is not None]
+        members = [m for m in node.body if bound_name(m) is not None]
         unasked = [
             m
             for m in members
-            if f"{name}.{_bound(m)}" in existing and f"{name}.{_bound(m)}" not in names
+            if f"{name}.{bound_name(m)}" in existing and f"{name}.{bound_name(m)}" not in names
         ]
         if len(unasked) == len(members):
             drop(node, name)
         else:
             for member in unasked:
-                drop(member, f"{name}.{_bound(member)}")
+                drop(member, f"{name}.{bound_name(member)}")
     for start, end in sorted(cut, reverse=True):
         del lines[start:end]
     return "".join(lines), dropped
