@@ -1,5 +1,6 @@
 """The QA review node: the diff against the plan, its contracts and the test results."""
 
+import ast
 import difflib
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,7 @@ from graphs.implementation.state import (
     Review,
     ReviewAnswer,
 )
+from graphs.implementation.worker.statements import same
 from graphs.node_types import AsyncNode
 from graphs.planning.paths import is_test_path
 from graphs.schemas import FileChange, TestReport
@@ -108,6 +110,19 @@ def settle(review: Review, tests: TestReport | None, missing: list[Fix] | None =
     return review
 
 
+NO_CODE_CHANGED = "changes only comments or layout, no code; the plan:"
+
+
+def same_code(path: str, original: str, new: str) -> bool:
+    """Whether a Python source file's new text is the same code, comments and layout aside."""
+    if not path.endswith(".py") or is_test_path(path):
+        return False
+    try:
+        return same(ast.parse(original), ast.parse(new))
+    except (SyntaxError, ValueError):
+        return False
+
+
 def missing_work(state: ImplementationState) -> list[Fix]:
     """What the revision lacks of the plan: planned files it left as they are, functions of the
     plan's contracts (as the ticket names them) that their files do not define, errors the
@@ -123,7 +138,13 @@ def missing_work(state: ImplementationState) -> list[Fix]:
                 Fix(path=planned.path, instruction=f"not changed; the plan: {planned.purpose}")
             )
         elif change is not None and not change.delete:
-            original = read_current(state["repo_dir"] / planned.path) or ""
+            existing = read_current(state["repo_dir"] / planned.path)
+            original = existing or ""
+            if existing is not None and same_code(planned.path, existing, change.content):
+                missing.append(
+                    Fix(path=planned.path, instruction=f"{NO_CODE_CHANGED} {planned.purpose}")
+                )
+                continue
             gaps = contract_gaps(plan.contracts, planned.path, change.content, words, original)
             missing += [Fix(path=planned.path, instruction=gap) for gap in gaps]
     return missing
