@@ -146,6 +146,9 @@ class Settings(BaseSettings):
     github_app_private_key: SecretStr | None = None
     # The account ticketsmith acts as on GitHub: its own events are ignored, mentions address it.
     github_bot_login: str = "ticketsmith-bot"
+    # On a project tracked in GitHub Issues, adding this label to an issue starts its ticket
+    # ("" turns that off; a comment mentioning the bot starts it too).
+    github_start_label: str = "ticketsmith"
     # Reruns a flaky Actions job gets on one head commit before a CI fix round (0: none).
     ci_reruns_per_commit: int = Field(default=3, ge=0)
     git_base_url: str = ""

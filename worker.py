@@ -26,7 +26,6 @@ from activities.costing import CostInterceptor
 from activities.discord import DiscordActivities
 from activities.github import GitHubActivities
 from activities.graph_agents import team_agents
-from activities.jira import JiraActivities
 from activities.mvp.agents import MvpAgents
 from activities.mvp.project import ProjectAgents
 from activities.pricing import priced_model
@@ -34,12 +33,14 @@ from activities.repo import RepoActivities, Workspaces
 from activities.research.agents import ResearchActivities
 from activities.review.pull_requests import PullRequestActivities
 from activities.review.rounds import RoundActivities
+from activities.tracker import TrackerActivities
 from config import Settings, get_settings
 from graphs.models import make_chat_model
 from integrations.discord.client import DiscordClient
 from integrations.environments.build import Environments
 from integrations.github.app import GitHubAppConfigError
 from integrations.github.auth import github_token_source
+from integrations.github.issues import GitHubIssues
 from integrations.github.pulls import PullRequestClient
 from integrations.jira.client import JiraClient
 from integrations.security.advisories import AdvisoryIndexClient
@@ -53,7 +54,7 @@ from observability.tracing import flush_traces
 from temporal import connection as temporal_connection
 from temporal import deployment
 from temporal.client import connect_temporal
-from tickets.projects import discord_webhook_for, load_projects
+from tickets.projects import discord_webhook_for, github_issue_of, load_projects, tracker_of
 from workflows.registry import WORKFLOWS
 from workflows.versioning import versioned
 
@@ -127,10 +128,16 @@ def build_activities(settings: Settings, stack: AsyncExitStack) -> ActivitySets:
     # One source for the API client and git: a GitHub App's tokens are cached once per worker.
     github_tokens = github_token_source(settings)
     github = PullRequestClient(settings.github_api_url, github_tokens, secrets=secrets)
+    issues = GitHubIssues(
+        settings.github_api_url,
+        github_tokens,
+        lambda key: github_issue_of(key, settings),
+        secrets=secrets,
+    )
     discord = DiscordClient(secrets=secrets)
     advisory_url = settings.advisory_index_url
     index = AdvisoryIndexClient(advisory_url) if advisory_url else None
-    for client in (jira, github, discord, *([index] if index else [])):
+    for client in (jira, github, issues, discord, *([index] if index else [])):
         stack.push_async_callback(client.aclose)
     environments = Environments(
         settings.environments_dir,
@@ -147,7 +154,9 @@ def build_activities(settings: Settings, stack: AsyncExitStack) -> ActivitySets:
         secrets,
     )
     model = chat_model(settings)
-    jira_activities = JiraActivities(jira)
+    tracker_activities = TrackerActivities(
+        lambda key: issues if tracker_of(key, settings) == "github" else jira
+    )
     repo_activities = RepoActivities(workspaces)
     agent_activities = AgentActivities(
         model,
@@ -165,16 +174,16 @@ def build_activities(settings: Settings, stack: AsyncExitStack) -> ActivitySets:
     mvp_agents = MvpAgents(model)
     # Graph agents (graphs/dsl/catalog.py): the same activities, callable from a definition.
     team_services, team_models = team_agents(
-        agent_activities, jira_activities, github_activities, discord_activities
+        agent_activities, tracker_activities, github_activities, discord_activities
     )
     round_activities = RoundActivities(model, workspaces)
     pull_requests = PullRequestActivities(github)
     advisories = AdvisoryActivities(index, workspaces)
     services: list[Callable[..., Any]] = [
-        jira_activities.fetch_jira_ticket,
-        jira_activities.post_jira_comment,
-        jira_activities.transition_jira_issue,
-        jira_activities.look_up_approver,
+        tracker_activities.fetch_ticket,
+        tracker_activities.post_comment,
+        tracker_activities.transition_issue,
+        tracker_activities.look_up_approver,
         github_activities.open_pull_request,
         discord_activities.notify_discord,
         repo_activities.prepare_repository,

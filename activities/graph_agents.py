@@ -14,7 +14,6 @@ from temporalio.exceptions import ApplicationError
 from activities.agents import AgentActivities
 from activities.discord import DiscordActivities
 from activities.github import GitHubActivities
-from activities.jira import JiraActivities
 from activities.messages import (
     AnalyseInput,
     DiscordNoticeInput,
@@ -27,6 +26,7 @@ from activities.messages import (
     RequirementsInput,
     TransitionInput,
 )
+from activities.tracker import TrackerActivities
 from graphs.dsl.calls import AgentCall, AgentResult
 
 Activity = Callable[..., Awaitable[Any]]
@@ -63,15 +63,15 @@ def as_agent(name: str, model: type[BaseModel], method: Activity) -> Activity:
 
 def team_agents(
     agents: AgentActivities,
-    jira: JiraActivities,
+    tracker: TrackerActivities,
     github: GitHubActivities,
     discord: DiscordActivities,
 ) -> tuple[list[Activity], list[Activity]]:
     """(service agents, model agents) wrapping the ticket workflow's activities."""
     services = [
-        as_agent("jira_fetch_ticket", FetchTicketInput, jira.fetch_jira_ticket),
-        as_agent("jira_comment", PostCommentInput, jira.post_jira_comment),
-        as_agent("jira_transition", TransitionInput, jira.transition_jira_issue),
+        as_agent("jira_fetch_ticket", FetchTicketInput, tracker.fetch_ticket),
+        as_agent("jira_comment", PostCommentInput, tracker.post_comment),
+        as_agent("jira_transition", TransitionInput, tracker.transition_issue),
         as_agent("discord_notify", DiscordNoticeInput, discord.notify_discord),
         as_agent("github_pull_request", OpenPullRequestInput, github.open_pull_request),
     ]

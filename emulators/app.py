@@ -30,10 +30,12 @@ from emulators.github.app_tokens import refused as installation_token_refused
 from emulators.github.checks import create_checks_router
 from emulators.github.ci import EmulatedCI
 from emulators.github.ci_faults import create_ci_faults_router
+from emulators.github.errors import DOCS
+from emulators.github.issues import announce_label, create_issues_router
 from emulators.github.merge import create_merge_router, note_push, send_pull_event
 from emulators.github.repos import create_user_repos_router
 from emulators.github.reviews import announce_issue_comment, create_reviews_router
-from emulators.github.routes import DOCS, create_github_router
+from emulators.github.routes import create_github_router
 from emulators.github.store import base_url, request_caller, token_of
 from emulators.github.webhooks import GitHubWebhooks, create_github_hooks_router
 from emulators.jira.routes import create_jira_router
@@ -143,8 +145,12 @@ def create_app(
                 state, hooks, pr, comment, request
             ),
             pull_closed=pull_closed,
+            labeled=lambda thread, label, request: announce_label(
+                state, hooks, thread, label, request
+            ),
         ),
     )
+    add_routes(app, create_issues_router(state, hooks))
     add_routes(app, create_checks_router(state, repos_root, hooks))
     logs_dir = emulated_ci.actions.logs_dir
     add_routes(app, create_actions_router(state, logs_dir, emulated_ci.rerun))

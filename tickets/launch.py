@@ -9,7 +9,7 @@ from temporalio.common import WorkflowIDConflictPolicy, WorkflowIDReusePolicy
 from temporalio.service import RPCError, RPCStatusCode
 
 from config import Settings
-from tickets.projects import ProjectConfigError, clone_url_for, project_for
+from tickets.projects import ProjectConfig, ProjectConfigError, clone_url_for, project_for
 from tickets.routing import RoutingError, TicketFacts, choose_repository
 from workflows.review.messages import ReviewPolicy
 from workflows.ticket.messages import ApprovalPolicy, TicketInput, TicketProject, WaitPolicy
@@ -39,6 +39,16 @@ def web_ui_link(settings: Settings, wf_id: str, run_id: str | None = None) -> st
     return f"{base}/{run_id}/history" if run_id else base
 
 
+def closed_issue(key: str, project: ProjectConfig, repository: str) -> str | None:
+    """How the pull request names the GitHub issue it closes: `#n` in the issue's own
+    repository, `owner/name#n` from another; None for a Jira ticket."""
+    if project.tracker != "github":
+        return None
+    number = project.issue_number(key)
+    same = project.tracked_issues.casefold() == repository.casefold()
+    return f"#{number}" if same else f"{project.tracked_issues}#{number}"
+
+
 def ticket_input(
     key: str, settings: Settings, *, auto: bool = False, facts: TicketFacts | None = None
 ) -> TicketInput:
@@ -62,6 +72,7 @@ def ticket_input(
             setup_command=repo.setup_command or project.setup_command,
             implement_after_approval=project.implement_after_approval,
             instruction_checks=project.instruction_checks,
+            closes_issue=closed_issue(key, project, repo.repository),
         ),
         auto=auto,
         max_plan_rejections=project.max_plan_rejections,

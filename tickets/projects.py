@@ -2,6 +2,7 @@
 
 import tomllib
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, Field, ValidationError
 
@@ -31,6 +32,10 @@ class ProjectConfig(BaseModel):
 
     jira_project: str
     repository: str = Field(pattern=REPOSITORY_NAME, description="owner/name (the default)")
+    # Where the project's tickets are filed: Jira issues (KEY-n), or the GitHub issues of
+    # `issues_repository` (default: `repository`), issue #n being the ticket KEY-n.
+    tracker: Literal["jira", "github"] = "jira"
+    issues_repository: str | None = Field(default=None, pattern=REPOSITORY_NAME)
     # Tickets go to the first of these whose components or labels they carry, else to
     # `repository`; a ticket can name one of them with a `repo:owner/name` label.
     repositories: list[RepositoryRoute] = Field(default_factory=list)
@@ -65,6 +70,15 @@ class ProjectConfig(BaseModel):
     approvers: list[str] = Field(default_factory=list)
     approvals_required: int = Field(default=1, ge=1)
     reporter_may_approve: bool = True
+
+    @property
+    def tracked_issues(self) -> str:
+        """The GitHub repository whose issues are this project's tickets."""
+        return self.issues_repository or self.repository
+
+    def issue_number(self, key: str) -> int:
+        """The GitHub issue number of a ticket key (`KEY-42`: 42)."""
+        return int(key.rsplit("-", 1)[1])
 
 
 class ProjectConfigError(ValueError):
@@ -101,6 +115,34 @@ def project_for(key: str, settings: Settings) -> ProjectConfig:
             f"(configured: {known}); add a [projects.{project}] table"
         )
     return projects[project]
+
+
+def github_issue_of(key: str, settings: Settings) -> tuple[str, int]:
+    """The repository and number of the GitHub issue a ticket key names."""
+    project = project_for(key, settings)
+    if project.tracker != "github":
+        raise ProjectConfigError(f"{key}: project {project.jira_project} is tracked on Jira")
+    return project.tracked_issues, project.issue_number(key)
+
+
+def tracker_of(key: str, settings: Settings) -> str:
+    """The tracker a ticket key's project names; Jira for a project not configured."""
+    try:
+        return project_for(key, settings).tracker
+    except ProjectConfigError:
+        return "jira"
+
+
+def project_for_issues(repository: str, projects: dict[str, ProjectConfig]) -> ProjectConfig | None:
+    """The project whose tickets are the GitHub issues of `repository`, if any."""
+    return next(
+        (
+            p
+            for p in projects.values()
+            if p.tracker == "github" and p.tracked_issues.casefold() == repository.casefold()
+        ),
+        None,
+    )
 
 
 def clone_url_for(project: "ProjectConfig | RepositoryRoute", settings: Settings) -> str:

@@ -8,9 +8,7 @@ from typing import Any
 import httpx
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
-from temporalio.client import Client, WorkflowExecutionStatus
-from temporalio.common import SearchAttributeKey
-from temporalio.service import RPCError, RPCStatusCode
+from temporalio.client import Client
 
 from config import Settings, get_settings
 from integrations.github.app import GitHubAppConfigError
@@ -19,7 +17,6 @@ from temporal import connection as temporal_connection
 from temporal.client import connect_temporal
 from tickets.launch import LaunchError, start_ticket, ticket_input, workflow_id
 from tickets.routing import TicketFacts
-from webhooks.commands import CommandError, parse_comment
 from webhooks.dedup import DeliveryLog
 from webhooks.github_routes import create_github_router
 from webhooks.jira_events import (
@@ -32,22 +29,10 @@ from webhooks.jira_events import (
 )
 from webhooks.responses import SIGNATURE, error, ignored, parse_json
 from webhooks.security import WebhookSecretError, signature_valid, webhook_secret
+from webhooks.tracker_comments import deliver_comment
 from webhooks.unsigned import NOTICE, UnsignedNotice
-from workflows.ticket.messages import AnswerInput, Phase, SayInput, Status
 
 log = logging.getLogger("ticketsmith.webhooks")
-STATUS = SearchAttributeKey.for_keyword("Status")
-PHASE = SearchAttributeKey.for_keyword("Phase")
-STEERABLE = (Phase.IMPLEMENTATION.value, Phase.REVIEW.value)
-# The status a ticket must be in for each kind of comment to mean something (None: any).
-NEEDS: dict[str, tuple[Status | None, str]] = {
-    "add_budget": (None, "more tokens or a higher cost cap"),
-    "answer": (Status.AWAITING_ANSWERS, "answers"),
-    "approve": (Status.AWAITING_APPROVAL, "an approval"),
-    "reject": (Status.AWAITING_APPROVAL, "a rejection"),
-    "say": (Status.RUNNING, "guidance"),
-    "stop": (Status.RUNNING, "a stop"),
-}
 SERVER_COMMENT = (
     "Jira Server/DC sends comment_created without its issue; the issue_updated event "
     "(issue_commented) that comes with it carries the comment and is the one acted on"
@@ -125,46 +110,10 @@ def create_app(
             return ignored("own comment")
         # The comment id identifies the input even across webhooks that each deliver it once.
         key = f"jira-comment-{comment.comment_id}" if comment.comment_id else delivery
-        try:
-            message = parse_comment(comment.text, comment.author_name, key, comment.author_ids)
-        except CommandError as err:
-            log.warning("unusable command on %s: %s", comment.issue_key, err)
-            return error(422, f"{comment.issue_key}: {err}")
-        if message is None:
-            return ignored("own comment")
-        signal_name, signal_input = message
-        signal_input.unsigned = secret is None
-        handle = temporal.get_workflow_handle(workflow_id(comment.issue_key))
-        try:
-            described = await handle.describe()
-        except RPCError as err:
-            if err.status == RPCStatusCode.NOT_FOUND:
-                return no_workflow(comment.issue_key, settings.jira_start_label)
-            raise
-        if described.status != WorkflowExecutionStatus.RUNNING:
-            state = described.status.name.lower() if described.status else "closed"
-            return ignored(f"{handle.id} is {state}; nothing waits for comments")
-        current = described.typed_search_attributes.get(STATUS) or Status.RUNNING.value
-        phase = described.typed_search_attributes.get(PHASE) or ""
-        if isinstance(signal_input, AnswerInput) and phase in STEERABLE and current == "running":
-            # Words for a ticket that implements (or runs a review round) guide its next revision.
-            signal_name = "say"
-            signal_input = SayInput(
-                text=signal_input.text, author=signal_input.author,
-                delivery_id=signal_input.delivery_id, unsigned=signal_input.unsigned,
-            )  # fmt: skip
-        if signal_name == "stop" and phase not in STEERABLE:
-            return ignored(f"{comment.issue_key} is not implementing: it is {phase or current}")
-        wanted, what = NEEDS[signal_name]
-        if wanted is not None and current != wanted.value:
-            return ignored(f"{comment.issue_key} is not waiting for {what}: it is {current}")
-        try:
-            await handle.signal(signal_name, signal_input)
-        except RPCError as err:
-            if err.status == RPCStatusCode.NOT_FOUND:
-                return ignored(f"{handle.id} finished before the comment arrived")
-            raise
-        return JSONResponse({"status": "accepted", "signal": signal_name}, status_code=202)
+        label = settings.jira_start_label
+        return await deliver_comment(
+            temporal, comment, key, secret is None, lambda k: no_workflow(k, label)
+        )
 
     async def on_issue_updated(
         temporal: Client, payload: dict[str, Any], delivery: str | None

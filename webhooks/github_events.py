@@ -204,6 +204,17 @@ def _review_comment(payload: dict[str, Any]) -> GitHubEvent | str:
     )  # fmt: skip
 
 
+def mention_pattern(bot_login: str) -> re.Pattern[str]:
+    """An @ mention of the bot: a GitHub App acts as `name[bot]`; people mention it as @name."""
+    name = re.escape(bot_login.removesuffix("[bot]"))
+    return re.compile(rf"@{name}(?:\[bot\])?(?![\w-])", re.IGNORECASE)
+
+
+def mentions(body: str, bot_login: str) -> bool:
+    """Whether a comment mentions the bot."""
+    return mention_pattern(bot_login).search(body) is not None
+
+
 def _issue_comment(payload: dict[str, Any], bot_login: str) -> GitHubEvent | str:
     raw, issue = payload.get("comment") or {}, payload.get("issue") or {}
     if payload.get("action") != "created":
@@ -211,10 +222,7 @@ def _issue_comment(payload: dict[str, Any], bot_login: str) -> GitHubEvent | str
     if not issue.get("pull_request"):
         return "a comment on an issue, not on a pull request"
     body = str(raw.get("body") or "")
-    # A GitHub App acts as `name[bot]`; people mention it as @name.
-    name = re.escape(bot_login.removesuffix("[bot]"))
-    mentioned = re.search(rf"@{name}(?:\[bot\])?(?![\w-])", body, re.IGNORECASE)
-    if not (mentioned or COMMAND.search(body)):
+    if not (mentions(body, bot_login) or COMMAND.search(body)):
         return f"the comment is not addressed to @{bot_login} or /ticketsmith"
     author = _login(raw.get("user"))
     comment = ReviewComment(

@@ -6,6 +6,7 @@ only the repository's people (or an allow-list) can start rounds.
 """
 
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import httpx
@@ -20,6 +21,7 @@ from tickets.launch import workflow_id
 from tickets.projects import ProjectConfig, ProjectConfigError, load_projects, project_for
 from webhooks.dedup import DeliveryLog
 from webhooks.github_events import GitHubEvent, read_event, ticket_key
+from webhooks.github_issues import IssueEvents, is_issue_event
 from webhooks.responses import SIGNATURE, error, github_json, ignored, parse_json
 from webhooks.security import signature_valid
 
@@ -37,6 +39,7 @@ def create_github_router(
     router = APIRouter()
     bot = settings.github_bot_login
     github_tokens = github_token_source(settings, github_transport)
+    issues = IssueEvents(settings, unsigned=secret is None)
 
     @router.post("/webhooks/github")
     async def github_webhook(request: Request) -> JSONResponse:
@@ -52,20 +55,37 @@ def create_github_router(
         # Its own comments and pushes are ignored; a merge or close counts whoever did it.
         if own and not (name == "pull_request" and payload.get("action") == "closed"):
             return ignored(f"own event: sent by {bot}", event=name)
+        if is_issue_event(name, payload):
+            return await claimed(
+                request.headers.get("X-GitHub-Delivery"),
+                name,
+                lambda delivery: issues.handle(request.app.state.temporal, name, payload, delivery),
+            )
         try:
             event = read_event(name, payload, bot)
         except (KeyError, TypeError, ValueError) as err:
             return error(400, f"{name} payload is not shaped like GitHub's: missing {err}")
         if isinstance(event, str):
             return ignored(event, event=name)
-        delivery = request.headers.get("X-GitHub-Delivery")
+        return await claimed(
+            request.headers.get("X-GitHub-Delivery"),
+            name,
+            lambda delivery: route(request.app.state.temporal, event, payload, name, delivery),
+        )
+
+    async def claimed(
+        delivery: str | None,
+        name: str,
+        act: Callable[[str | None], Awaitable[JSONResponse]],
+    ) -> JSONResponse:
+        """Act on a delivery once; a failure lets GitHub's redelivery try again."""
         if delivery and not deliveries.claim(delivery):
             return ignored(f"delivery {delivery} was already handled", event=name)
         try:
-            return await route(request.app.state.temporal, event, payload, name, delivery)
+            return await act(delivery)
         except Exception:
             if delivery:
-                deliveries.release(delivery)  # let GitHub's redelivery try again
+                deliveries.release(delivery)
             raise
 
     async def base_moved(

@@ -4,7 +4,6 @@ once."""
 from temporalio import activity
 from temporalio.exceptions import ApplicationError
 
-from activities.jira import marker_line
 from activities.review.ci_reports import moved_on, read_failure
 from activities.review.messages import (
     CiFailureReport,
@@ -15,6 +14,7 @@ from activities.review.messages import (
     RerunJobResult,
     ReviewReplyInput,
 )
+from activities.tracker import marker_line
 from integrations.github.pulls import PullRequestClient
 
 

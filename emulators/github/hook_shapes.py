@@ -80,10 +80,10 @@ def pull_request_ref(pr: Json, r: Json, base: str) -> Json:
 
 
 def issue(pr: Json, base: str) -> Json:
-    """A pull request seen as the issue its conversation comments are on."""
+    """An issue, or a pull request seen as the issue its conversation comments are on."""
     api = f"{base}/api/v3/repos/{pr['repo']}"
-    url, html = f"{api}/issues/{pr['number']}", f"{base}/{pr['repo']}/pull/{pr['number']}"
-    return {
+    url, html = f"{api}/issues/{pr['number']}", shapes.thread_html(pr, base)
+    shaped = {
         "url": url, "repository_url": api, "labels_url": f"{url}/labels{{/name}}",
         "comments_url": f"{url}/comments", "events_url": f"{url}/events", "html_url": html,
         "id": pr["id"], "node_id": f"I_{pr['id']}", "number": pr["number"],
@@ -92,9 +92,14 @@ def issue(pr: Json, base: str) -> Json:
         "state": pr["state"], "locked": False, "assignee": None, "assignees": [],
         "milestone": None, "comments": len(pr["comments"]), "created_at": pr["created_at"],
         "updated_at": pr["updated_at"], "closed_at": pr["closed_at"],
-        "author_association": "NONE", "active_lock_reason": None, "draft": pr["draft"],
+        "author_association": pr.get("association", "NONE"), "active_lock_reason": None,
         "body": pr["body"], "reactions": reactions(url), "timeline_url": f"{url}/timeline",
-        "performed_via_github_app": None, "state_reason": None,
+        "performed_via_github_app": None, "state_reason": pr.get("state_reason"),
+    }  # fmt: skip
+    if "head" not in pr:
+        return shaped
+    return shaped | {
+        "draft": pr["draft"],
         "pull_request": {
             "url": f"{api}/pulls/{pr['number']}", "html_url": html, "diff_url": f"{html}.diff",
             "patch_url": f"{html}.patch", "merged_at": pr.get("merged_at"),

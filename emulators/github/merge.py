@@ -8,6 +8,7 @@ from fastapi import APIRouter, Body, Depends, Request
 
 from emulators.github import hook_shapes as hook_shapes
 from emulators.github.commits import commit_facts, pushed_commits
+from emulators.github.issues import close_fixed_issues
 from emulators.github.mergeable import git_out, merge_tree
 from emulators.github.routes import (
     branch_sha,
@@ -81,6 +82,7 @@ def create_merge_router(state: EmulatorState, repos_root: Path, hooks: GitHubWeb
         pr.update(merge_commit_sha=sha, head_sha=head_sha, base_sha=base_sha, merged_by=login)
         state.save()
         await send_pull_event(state, repos_root, hooks, pr, "closed", login, base_url(request))
+        close_fixed_issues(state, hooks, pr, login, base_url(request))
         return {"sha": sha, "merged": True, "message": "Pull Request successfully merged"}
 
     return api

@@ -7,13 +7,14 @@ from fastapi import APIRouter, Body, Depends, Request
 
 from emulators.github import hook_shapes as hook_shapes
 from emulators.github.routes import github_time, require_token, validation_failed
-from emulators.github.shapes import person
+from emulators.github.shapes import person, thread_html
 from emulators.github.store import (
     Json,
     base_url,
     collection,
     find_pull,
     find_repo,
+    find_thread,
     request_caller,
 )
 from emulators.github.webhooks import GitHubWebhooks
@@ -59,7 +60,7 @@ def issue_comment_json(pr: Json, c: Json, base: str) -> Json:
         "id": c["id"],
         "node_id": f"IC_{c['id']}",
         "url": f"{base}/api/v3/repos/{pr['repo']}/issues/comments/{c['id']}",
-        "html_url": f"{base}/{pr['repo']}/pull/{pr['number']}#issuecomment-{c['id']}",
+        "html_url": f"{thread_html(pr, base)}#issuecomment-{c['id']}",
         "issue_url": f"{base}/api/v3/repos/{pr['repo']}/issues/{pr['number']}",
         "body": c["body"],
         "user": person(c["user"], base),
@@ -230,7 +231,7 @@ def create_reviews_router(state: EmulatorState, hooks: GitHubWebhooks) -> APIRou
 
     @api.get("/issues/{number}/comments")
     def list_issue_comments(owner: str, repo: str, number: int, request: Request) -> Any:
-        pr = find_pull(state, owner, repo, number)
+        pr = find_thread(state, owner, repo, number)
         return [issue_comment_json(pr, c, base_url(request)) for c in pr["comments"]]
 
     return api

@@ -11,25 +11,18 @@ from fastapi.responses import HTMLResponse
 
 from emulators.github import shapes as shapes
 from emulators.github.app_tokens import refused as installation_token_refused
+from emulators.github.errors import BOT_LOGIN, github_error
 from emulators.github.mergeable import merge_state
+from emulators.github.store import find_thread
 from emulators.state import EmulatorError, EmulatorState, now
 
 # Who is calling (login, author association), and what to tell when a comment is added.
 Caller = Callable[[Request], tuple[str, str]]
 CommentAdded = Callable[[dict[str, Any], dict[str, Any], Request], None]
+Labeled = Callable[[dict[str, Any], str, Request], None]
 PullClosed = Callable[[dict[str, Any], Request], Awaitable[None]]
 
-DOCS = "https://docs.github.com/rest"
-BOT_LOGIN = "ticketsmith-bot"
 JsonObject = Annotated[dict[str, Any], Body()]
-
-
-def github_error(status_code: int, message: str, errors: list[Any] | None = None) -> EmulatorError:
-    """An error with GitHub's body shape."""
-    body: dict[str, Any] = {"message": message, "documentation_url": DOCS}
-    if errors:
-        body["errors"] = errors
-    return EmulatorError(status_code, body | {"status": str(status_code)})
 
 
 def validation_failed(*errors: dict[str, Any]) -> EmulatorError:
@@ -86,6 +79,7 @@ def create_github_router(
     caller: Caller | None = None,
     comment_added: CommentAdded | None = None,
     pull_closed: PullClosed | None = None,
+    labeled: Labeled | None = None,
 ) -> APIRouter:
     """The GitHub routes over the shared state and the bare repositories."""
     router = APIRouter(tags=["github"])
@@ -229,7 +223,7 @@ def create_github_router(
     async def add_comment(
         owner: str, repo: str, number: int, request: Request, payload: JsonObject
     ) -> Any:
-        pr = find_pull(owner, repo, number)
+        pr = find_thread(state, owner, repo, number)
         if not str(payload.get("body") or "").strip():
             raise validation_failed(field_error("IssueComment", "body", "missing_field"))
         login, association = caller(request) if caller else (BOT_LOGIN, "NONE")
@@ -245,12 +239,16 @@ def create_github_router(
     def add_labels(
         owner: str, repo: str, number: int, request: Request, payload: Annotated[Any, Body()]
     ) -> Any:
-        pr = find_pull(owner, repo, number)
+        pr = find_thread(state, owner, repo, number)
         names = payload.get("labels") if isinstance(payload, dict) else payload
         if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
             raise validation_failed(field_error("Label", "labels"))
-        pr["labels"].extend(n for n in names if n not in pr["labels"])
+        added = list(dict.fromkeys(n for n in names if n not in pr["labels"]))
+        pr["labels"].extend(added)
         state.save()
+        if labeled is not None:
+            for name in added:
+                labeled(pr, name, request)
         return [shapes.label(name, _base(request), pr["repo"]) for name in pr["labels"]]
 
     @router.get("/{owner}/{repo}/pull/{number}", response_class=HTMLResponse)

@@ -107,12 +107,18 @@ def label(name: str, base: str, full_name: str) -> dict[str, Any]:
     }  # fmt: skip
 
 
+def thread_html(thread: dict[str, Any], base: str) -> str:
+    """The page of a pull request or an issue."""
+    kind = "pull" if "head" in thread else "issues"
+    return f"{base}/{thread['repo']}/{kind}/{thread['number']}"
+
+
 def issue_comment(pr: dict[str, Any], c: dict[str, Any], base: str) -> dict[str, Any]:
-    """A comment on a pull request's conversation."""
+    """A comment on a pull request's or an issue's conversation."""
     api = f"{base}/api/v3/repos/{pr['repo']}"
     return {
         "id": c["id"], "node_id": f"IC_{c['id']}", "url": f"{api}/issues/comments/{c['id']}",
-        "html_url": f"{base}/{pr['repo']}/pull/{pr['number']}#issuecomment-{c['id']}",
+        "html_url": f"{thread_html(pr, base)}#issuecomment-{c['id']}",
         "issue_url": f"{api}/issues/{pr['number']}", "body": c["body"],
         "user": person(c["user"], base), "created_at": c["created_at"],
         "updated_at": c["created_at"], "author_association": "NONE",

@@ -5,7 +5,7 @@ from typing import Any
 
 from fastapi import Request
 
-from emulators.github.routes import BOT_LOGIN, github_error
+from emulators.github.errors import BOT_LOGIN, github_error
 from emulators.state import EmulatorState
 
 Json = dict[str, Any]
@@ -33,6 +33,21 @@ def find_pull(state: EmulatorState, owner: str, repo: str, number: int) -> Json:
         if pr["repo"] == full and pr["number"] == number:
             return pr
     raise github_error(404, "Not Found")
+
+
+def find_thread(state: EmulatorState, owner: str, repo: str, number: int) -> Json:
+    """A pull request or an issue by number (they share numbers, as on GitHub), or a 404."""
+    r = find_repo(state, owner, repo)
+    full = f"{r['owner']}/{r['name']}"
+    for thread in [*state.data["pulls"], *collection(state, "github_issues")]:
+        if thread["repo"] == full and thread["number"] == number:
+            return thread
+    raise github_error(404, "Not Found")
+
+
+def is_pull(thread: Json) -> bool:
+    """Whether a thread is a pull request (issues have no head branch)."""
+    return "head" in thread
 
 
 def bare_path(repos_root: Path, r: Json) -> Path:

@@ -183,6 +183,15 @@ class JiraClient(ServiceClient):
         groups = data if isinstance(data, list) else (data.get("groups") or {}).get("items", [])
         return [str(g["name"]) for g in groups if isinstance(g, dict) and g.get("name")]
 
+    async def member_of(self, key: str, user_id: str, groups: list[str]) -> list[str]:
+        """The asked groups a user belongs to (`key`, the issue, chooses nothing on Jira)."""
+        theirs = {g.casefold() for g in await self.user_groups(user_id)}
+        return [g for g in groups if g.casefold() in theirs]
+
+    def marked(self, markdown: str, marker: str) -> str:
+        """A comment with its marker as an italic last line."""
+        return f"{markdown}\n\n_{marker}_"
+
     async def add_comment(self, key: str, markdown: str) -> JiraComment:
         """Post a comment written in markdown."""
         body = markdown_to_wiki(markdown) if self._version == 2 else markdown_to_adf(markdown)

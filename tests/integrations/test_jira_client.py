@@ -10,8 +10,8 @@ import pytest
 from temporalio.exceptions import ApplicationError
 from temporalio.testing import ActivityEnvironment
 
-from activities.jira import JiraActivities
 from activities.messages import ApproverFacts, ApproverLookupInput, FetchTicketInput
+from activities.tracker import TrackerActivities
 from integrations.jira.client import JiraClient
 from tests.emulators.helpers import BASE_URL
 from tests.integrations.conftest import Emulator
@@ -179,10 +179,10 @@ def test_only_versions_2_and_3() -> None:
 async def test_fetch_activity_carries_acceptance_criteria(emulator: Emulator, version: int) -> None:
     async with client(emulator, version, acceptance_criteria_field=CRITERIA) as jira:
         ticket = await ActivityEnvironment().run(
-            JiraActivities(jira).fetch_jira_ticket, FetchTicketInput(key="DEMO-2")
+            TrackerActivities(lambda _: jira).fetch_ticket, FetchTicketInput(key="DEMO-2")
         )
         plain = await ActivityEnvironment().run(
-            JiraActivities(jira).fetch_jira_ticket, FetchTicketInput(key="DEMO-1")
+            TrackerActivities(lambda _: jira).fetch_ticket, FetchTicketInput(key="DEMO-1")
         )
     assert ticket.acceptance_criteria
     assert ticket.acceptance_criteria.startswith("- `python -m calc add 0.1 0.2` prints `0.3`.")
@@ -199,12 +199,12 @@ async def test_an_approvers_groups_and_the_reporter_are_looked_up(jira: JiraClie
     assert await jira.user_groups("nobody-0") == []  # an unknown user is in no group
     assert "alice-1" in await jira.reporter_ids("DEMO-1")
     facts = await ActivityEnvironment().run(
-        JiraActivities(jira).look_up_approver,
+        TrackerActivities(lambda _: jira).look_up_approver,
         ApproverLookupInput(key="DEMO-1", author_ids=["bob-2"], groups=["Release-Managers", "x"]),
     )
     assert facts == ApproverFacts(is_reporter=False, member_of=["Release-Managers"])
     reporter = await ActivityEnvironment().run(
-        JiraActivities(jira).look_up_approver,
+        TrackerActivities(lambda _: jira).look_up_approver,
         ApproverLookupInput(key="DEMO-1", author_ids=["alice-1"]),
     )
     assert reporter.is_reporter and reporter.member_of == []

@@ -60,7 +60,10 @@ def unfinished(kind: str, action: str, status: str, conclusion: str | None) -> s
     )
 
 
-ON_ISSUE = "a comment on an issue, not on a pull request"
+ON_ISSUE = (
+    "a comment on an issue, not on a pull request;"
+    ' no project tracks the issues of Codertocat/Hello-World (tracker = "github")'
+)
 NO_BRANCH = "a push that moves no branch"
 EVERY_EVENT = "ping: hook 109948940 sends every event ticketsmith reads"
 CHANGED = {"action": "closed", "merged": False, "head_sha": HEAD, "sender": "Codertocat"}

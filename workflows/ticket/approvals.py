@@ -3,8 +3,8 @@
 from temporalio import workflow
 
 with workflow.unsafe.imports_passed_through():
-    from activities.jira import JiraActivities
     from activities.messages import ApproverFacts, ApproverLookupInput
+    from activities.tracker import TrackerActivities
     from workflows.policies import HTTP_RETRY, HTTP_TIMEOUT
     from workflows.ticket.human_input import HumanInput, Verdict
     from workflows.ticket.messages import ApprovalInput, ApprovalPolicy, TicketStatus
@@ -95,7 +95,7 @@ class Approvals:
 
     async def _look_up(self, verdict: Verdict) -> ApproverFacts:
         return await workflow.execute_activity_method(
-            JiraActivities.look_up_approver,
+            TrackerActivities.look_up_approver,
             ApproverLookupInput(
                 key=self._key, author_ids=verdict.author_ids or [verdict.author],
                 groups=self._policy.groups,

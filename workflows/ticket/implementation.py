@@ -172,7 +172,14 @@ class ImplementationWorkflow:
                 base=repo.base_branch,
                 title=f"{inp.key}: {inp.ticket.summary}",
                 body=texts.pull_request_body(
-                    inp.ticket, inp.plan, implementation, summary, reason, advisories, inp.usage
+                    inp.ticket,
+                    inp.plan,
+                    implementation,
+                    summary,
+                    reason,
+                    advisories,
+                    inp.usage,
+                    inp.project.closes_issue,
                 ),
                 draft=draft,
             ),

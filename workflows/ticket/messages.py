@@ -48,6 +48,8 @@ class TicketProject(BaseModel):
     implement_after_approval: bool = False
     # Run the check commands the repository's instructions name (lint, type check) with the tests.
     instruction_checks: bool = True
+    # The GitHub issue the pull request closes on merge ("#42", "owner/name#42"); None on Jira.
+    closes_issue: str | None = None
 
 
 class ApprovalPolicy(BaseModel):

@@ -6,7 +6,6 @@ from temporalio import workflow
 
 with workflow.unsafe.imports_passed_through():
     from activities.discord import DiscordActivities
-    from activities.jira import JiraActivities
     from activities.messages import (
         CommitFilesInput,
         CommitFilesResult,
@@ -17,6 +16,7 @@ with workflow.unsafe.imports_passed_through():
         TransitionInput,
     )
     from activities.repo import RepoActivities
+    from activities.tracker import TrackerActivities
     from workflows.policies import GIT_RETRY, GIT_TIMEOUT, HTTP_RETRY, HTTP_TIMEOUT
     from workflows.ticket.messages import FileChange
 
@@ -33,7 +33,7 @@ class Outbox:
         info = workflow.info()
         marker = f"{info.workflow_id}/{info.run_id}/{step}"
         await self._call(
-            JiraActivities.post_jira_comment,
+            TrackerActivities.post_comment,
             PostCommentInput(key=self.key, body=body, marker=marker),
             f"Comment on Jira: {step}",
         )
@@ -41,7 +41,7 @@ class Outbox:
     async def transition(self, status: str) -> None:
         """Move the Jira issue."""
         await self._call(
-            JiraActivities.transition_jira_issue,
+            TrackerActivities.transition_issue,
             TransitionInput(key=self.key, status=status),
             f"Move {self.key} to {status}",
         )

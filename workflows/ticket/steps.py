@@ -10,7 +10,6 @@ from temporalio.common import RetryPolicy
 
 with workflow.unsafe.imports_passed_through():
     from activities.agents import AgentActivities
-    from activities.jira import JiraActivities
     from activities.messages import (
         AnalyseInput,
         FetchTicketInput,
@@ -21,6 +20,7 @@ with workflow.unsafe.imports_passed_through():
         RequirementsInput,
     )
     from activities.repo import RepoActivities
+    from activities.tracker import TrackerActivities
     from workflows.policies import (
         ANALYSIS_RETRY,
         GIT_RETRY,
@@ -104,7 +104,7 @@ class TicketSteps:
         fetch = f"Fetch {self._inp.key} from Jira"
         with self._step(fetch):
             ticket = await workflow.execute_activity_method(
-                JiraActivities.fetch_jira_ticket,
+                TrackerActivities.fetch_ticket,
                 FetchTicketInput(key=self._inp.key),
                 start_to_close_timeout=HTTP_TIMEOUT,
                 retry_policy=HTTP_RETRY,

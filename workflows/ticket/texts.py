@@ -116,10 +116,14 @@ def pull_request_body(
     unproven_reason: str = "",
     advisories: AdvisoryReport | None = None,
     usage: list[PhaseUsage] | None = None,
+    closes_issue: str | None = None,
 ) -> str:
     """The pull request description: plan, changes, the new dependencies' advisories, the
-    real test result and, given the phases before, what each phase's model calls cost."""
+    real test result and, given the phases before, what each phase's model calls cost; a
+    GitHub issue it closes is named with GitHub's closing keyword."""
     parts = [f"Resolves {ticket.key}: {ticket.summary}", ""]
+    if closes_issue:
+        parts += [f"Fixes {closes_issue}", ""]
     if implementation.produced_offline or not implementation.changes:
         parts += [
             OFFLINE_PR_NOTE
