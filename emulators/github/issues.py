@@ -91,7 +91,7 @@ def create_issues_router(state: EmulatorState, hooks: GitHubWebhooks) -> APIRout
         return find_thread(state, owner, repo, number)
 
     @router.post("/repos/{owner}/{repo}/issues", status_code=201)
-    def create_issue(owner: str, repo: str, request: Request, payload: JsonObject) -> Any:
+    async def create_issue(owner: str, repo: str, request: Request, payload: JsonObject) -> Any:
         r = find_repo(state, owner, repo)
         if not str(payload.get("title") or "").strip():
             raise validation_failed(field_error("Issue", "title", "missing_field"))
@@ -117,7 +117,7 @@ def create_issues_router(state: EmulatorState, hooks: GitHubWebhooks) -> APIRout
         return hook_shapes.issue(find_issue(owner, repo, number), base_url(request))
 
     @router.patch("/repos/{owner}/{repo}/issues/{number}")
-    def update_issue(
+    async def update_issue(
         owner: str, repo: str, number: int, request: Request, payload: JsonObject
     ) -> Any:
         issue = find_issue(owner, repo, number)

@@ -236,7 +236,7 @@ def create_github_router(
         return comment_json(pr, comment, _base(request))
 
     @api.post("/issues/{number}/labels")
-    def add_labels(
+    async def add_labels(
         owner: str, repo: str, number: int, request: Request, payload: Annotated[Any, Body()]
     ) -> Any:
         pr = find_thread(state, owner, repo, number)
