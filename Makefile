@@ -45,7 +45,7 @@ $(STAMP): pyproject.toml
 install: $(STAMP) sandbox-tool
 
 demo: $(STAMP) sandbox-tool
-	$(MODEL_ENV) $(PY) -m embedded demo
+	$(MODEL_ENV) $(PY) -m embedded demo $(if $(TRACKER),--tracker $(TRACKER))
 
 up: $(STAMP) sandbox-tool
 	$(MODEL_ENV) $(PY) -m embedded up

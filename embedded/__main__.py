@@ -1,4 +1,5 @@
-"""`python -m embedded up` runs the stack; `python -m embedded demo` runs DEMO-1 on it."""
+"""`python -m embedded up` runs the stack; `python -m embedded demo` runs DEMO-1 on it
+(`--tracker github`: the same story filed as a GitHub issue)."""
 
 import argparse
 import asyncio
@@ -6,7 +7,8 @@ import os
 import sys
 
 from config import Settings
-from embedded.demo import run_demo
+from embedded.demo import drive, run_demo
+from embedded.demo_issues import drive_issue
 from embedded.stack import StackError, up
 
 
@@ -14,6 +16,7 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point for `make up` and `make demo`."""
     parser = argparse.ArgumentParser(prog="python -m embedded", description=__doc__)
     parser.add_argument("command", choices=["up", "demo"])
+    parser.add_argument("--tracker", choices=["jira", "github"], default="jira")
     args = parser.parse_args(argv)
     # The stack runs its own dev server: Temporal's client configuration is not for it.
     settings = Settings(temporal_env_config=False)
@@ -21,7 +24,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "up":
             asyncio.run(up(settings))
             return 0
-        return asyncio.run(run_demo(settings))
+        scenario = drive_issue if args.tracker == "github" else drive
+        return asyncio.run(run_demo(settings, scenario))
     except StackError as err:
         print(f"error: {err}", file=sys.stderr)
         return 1

@@ -5,6 +5,7 @@ import asyncio
 import subprocess
 import sys
 import time
+from collections.abc import Awaitable, Callable
 
 import httpx
 from temporalio.client import Client, WorkflowExecutionStatus
@@ -96,9 +97,9 @@ def section(title: str) -> None:
     print(f"\n=== {title} ===")
 
 
-async def drive(settings: Settings) -> TicketResult:
+async def drive(settings: Settings, client: Client | None = None) -> TicketResult:
     """Start DEMO-1, answer its questions, approve its plan and wait for the result."""
-    client = await connect_temporal(settings)
+    client = client or await connect_temporal(settings)
     section("start")
     await stop_earlier_run(client)
     print(starter(settings, DEMO_KEY, "--restart"))
@@ -132,23 +133,29 @@ async def drive(settings: Settings) -> TicketResult:
     return result
 
 
-async def progress(client: Client, wanted: set[Status], answered_round: int = 0) -> TicketStatus:
+async def progress(
+    client: Client, wanted: set[Status], answered_round: int = 0, key: str = DEMO_KEY
+) -> TicketStatus:
     """Wait for the wanted states while showing the ticket's progress as `starter.py watch` does."""
-    with Display(console(), DEMO_KEY) as display:
-        return await wait_for_status(client, wanted, answered_round, display)
+    with Display(console(), key) as display:
+        return await wait_for_status(client, wanted, answered_round, display, key)
 
 
-async def run_demo(settings: Settings) -> int:
-    """Bring the stack up with fresh emulators, run the demo, stop the stack."""
+Drive = Callable[[Settings, Client], Awaitable[TicketResult]]
+
+
+async def run_demo(settings: Settings, scenario: Drive = drive) -> int:
+    """Bring the stack up with fresh emulators, run the demo (`scenario`: DEMO-1 on Jira by
+    default), stop the stack."""
     # The emulated CI tests every push, so the pull request shows real checks.
     settings = settings.model_copy(update={"emulator_ci": True})
     stack = Stack(settings, reset_emulators=True)
     try:
         await stack.start()
         print(stack.describe())
-        result = await drive(settings)
+        result = await scenario(settings, await connect_temporal(settings))
         section("result")
-        print(f"{DEMO_KEY} {result.status.value}: {result.message}")
+        print(f"{result.key} {result.status.value}: {result.message}")
         print(f"Pull request: {result.pr_url} ({pull_request_state(result)})")
         async with httpx.AsyncClient() as http:
             served = (await http.get(result.pr_url or "")).status_code
@@ -158,7 +165,7 @@ async def run_demo(settings: Settings) -> int:
         print(to_text(usage_table(result.usage)).rstrip())
         print(
             f"Web UI: {settings.temporal_ui_url}/namespaces/{settings.temporal_namespace}"
-            f"/workflows/ticket-{DEMO_KEY}"
+            f"/workflows/ticket-{result.key}"
         )
         print("History is kept in .data/; `make up` shows it in the Web UI.")
         return 0

@@ -23,6 +23,8 @@ def demo_env(data: Path, **ports: int) -> dict[str, str]:
     projects = data / "projects.toml"
     projects.write_text(
         '[projects.DEMO]\nrepository = "demo/calc"\nimplement_after_approval = true\n'
+        '[projects.CALC]\nrepository = "demo/calc"\ntracker = "github"\n'
+        "implement_after_approval = true\n"
     )
     names = ("temporal_ui", "webhook", "emulator", "metrics", "codec", "local_model")
     env = {
@@ -37,9 +39,9 @@ def demo_env(data: Path, **ports: int) -> dict[str, str]:
     )
 
 
-def run_demo(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+def run_demo(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "embedded", "demo"],
+        [sys.executable, "-m", "embedded", "demo", *args],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=600,
     )  # fmt: skip
 
@@ -84,6 +86,18 @@ def test_the_demo_prints_the_pull_request_and_time_and_tokens_per_phase(tmp_path
     total = table[5].split()
     assert total[0] == "total"
     assert 0 < float(total[1].rstrip("s")) + float(total[2].rstrip("s")) < took
+
+
+def test_the_github_issues_demo_runs_from_the_label_to_the_closed_issue(tmp_path: Path) -> None:
+    done = run_demo(demo_env(tmp_path), "--tracker", "github")
+    assert done.returncode == 0, done.stderr[-3000:]
+    out = done.stdout
+    assert "Dave opened demo/calc#1: Add a power operation to the calculator" in out
+    headings = ("questions, as an issue comment", "Carol answers in a comment", "plan v1")
+    for heading in (*headings, "Dave approves in a comment", "merge", "result"):
+        assert f"=== {heading}" in out, out
+    assert "CALC-1 merged: Pull request" in out
+    assert "demo/calc#1 is closed (completed)" in out
 
 
 def test_a_taken_port_is_one_clear_line_and_exit_code_1(tmp_path: Path) -> None:
