@@ -106,9 +106,9 @@ async def test_group_members_may_approve_and_the_reporter_may_not(
     replies = [c.body for c in fakes.calls["post_jira_comment"] if "may not" in c.body]
     assert replies == [
         "Alice-1 may not approve plan v1: the ticket's reporter does not decide its plan. "
-        "Who may: members of the Jira group release-managers (not the ticket's reporter).",
+        "Who may: members of the group release-managers (not the ticket's reporter).",
         "Erin may not reject plan v1. "
-        "Who may: members of the Jira group release-managers (not the ticket's reporter).",
+        "Who may: members of the group release-managers (not the ticket's reporter).",
     ]
     assert [d.kind for d in final.decisions] == ["refused", "refused", "approve"]
     assert [c.groups for c in fakes.calls["look_up_approver"]] == [["release-managers"]] * 3
@@ -142,7 +142,7 @@ async def test_the_command_line_is_held_to_the_same_rule(
     ("policy", "expected"),
     [
         ({}, "anyone on the issue"),
-        ({"approvers": ["bob", "group:leads"], "required": 2}, "bob, members of the Jira group "
+        ({"approvers": ["bob", "group:leads"], "required": 2}, "bob, members of the group "
          "leads; the plan needs 2 approvals"),
         ({"reporter_may_approve": False}, "anyone on the issue (not the ticket's reporter)"),
     ],

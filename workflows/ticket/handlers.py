@@ -116,7 +116,7 @@ class HumanHandlers:
         recorded = f"{inp.author}'s verdict on {self._human.under_review()} is recorded"
         if self._policy.needs_lookup:
             return (
-                f"{recorded}; it counts once Jira confirms {inp.author} may give it "
+                f"{recorded}; it counts once the tracker confirms {inp.author} may give it "
                 "(`starter.py status` shows the outcome)."
             )
         needed = self._policy.required

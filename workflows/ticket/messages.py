@@ -83,7 +83,7 @@ class ApprovalPolicy(BaseModel):
 
     def describe(self) -> str:
         """Who may approve, for a reply on Jira."""
-        who = [*self.people, *(f"members of the Jira group {g}" for g in self.groups)]
+        who = [*self.people, *(f"members of the group {g}" for g in self.groups)]
         text = ", ".join(who) if who else "anyone on the issue"
         if not self.reporter_may_approve:
             text += " (not the ticket's reporter)"
