@@ -146,6 +146,11 @@ class Settings(BaseSettings):
     github_app_private_key: SecretStr | None = None
     # The account ticketsmith acts as on GitHub: its own events are ignored, mentions address it.
     github_bot_login: str = "ticketsmith-bot"
+    # GitLab as a code host (REST API v4): a personal, group or project access token; the git
+    # URLs of its projects are under gitlab_git_base_url (default: the API URL's host).
+    gitlab_api_url: str = ""
+    gitlab_token: SecretStr = SecretStr("emulator-token")
+    gitlab_git_base_url: str = ""
     # On a project tracked in GitHub Issues, adding this label to an issue starts its ticket
     # ("" turns that off; a comment mentioning the bot starts it too).
     github_start_label: str = "ticketsmith"
@@ -225,6 +230,10 @@ class Settings(BaseSettings):
         self.jira_base_url = self.jira_base_url or emulators
         self.github_api_url = self.github_api_url or f"{emulators}/api/v3"
         self.git_base_url = self.git_base_url or emulators
+        self.gitlab_api_url = self.gitlab_api_url or f"{emulators}/api/v4"
+        self.gitlab_git_base_url = self.gitlab_git_base_url or self.gitlab_api_url.removesuffix(
+            "/api/v4"
+        )
         self.discord_base_url = self.discord_base_url or emulators
         tools = f"http://{self.toolserver_host}:{self.toolserver_port}"
         self.toolserver_url = self.toolserver_url or tools

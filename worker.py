@@ -22,9 +22,9 @@ from temporalio.worker import Worker, WorkerDeploymentConfig
 
 from activities.advisories.check import AdvisoryActivities
 from activities.agents import AgentActivities
+from activities.code_host import CodeHostActivities
 from activities.costing import CostInterceptor
 from activities.discord import DiscordActivities
-from activities.github import GitHubActivities
 from activities.graph_agents import team_agents
 from activities.mvp.agents import MvpAgents
 from activities.mvp.project import ProjectAgents
@@ -38,10 +38,12 @@ from config import Settings, get_settings
 from graphs.models import make_chat_model
 from integrations.discord.client import DiscordClient
 from integrations.environments.build import Environments
+from integrations.git.tokens import TokensByHost
 from integrations.github.app import GitHubAppConfigError
 from integrations.github.auth import github_token_source
 from integrations.github.issues import GitHubIssues
 from integrations.github.pulls import PullRequestClient
+from integrations.gitlab.client import GitLabClient
 from integrations.jira.client import JiraClient
 from integrations.security.advisories import AdvisoryIndexClient
 from integrations.security.secrets import SecretFinder
@@ -54,7 +56,13 @@ from observability.tracing import flush_traces
 from temporal import connection as temporal_connection
 from temporal import deployment
 from temporal.client import connect_temporal
-from tickets.projects import discord_webhook_for, github_issue_of, load_projects, tracker_of
+from tickets.projects import (
+    code_host_of,
+    discord_webhook_for,
+    github_issue_of,
+    load_projects,
+    tracker_of,
+)
 from workflows.registry import WORKFLOWS
 from workflows.versioning import versioned
 
@@ -81,6 +89,9 @@ def own_secrets(settings: Settings, webhooks: dict[str, str | None]) -> SecretFi
             own[f"the worker's encryption key {key_id.strip()}"] = key.strip()
     github, jira = settings.github_token, settings.jira_token
     own["the worker's git credentials"] = basic_credentials("x-access-token", github)
+    own["the worker's GitLab git credentials"] = basic_credentials(
+        "x-access-token", settings.gitlab_token
+    )
     own["the worker's Jira credentials"] = basic_credentials(settings.jira_email, jira)
     for project, url in webhooks.items():
         if url:
@@ -125,9 +136,16 @@ def build_activities(settings: Settings, stack: AsyncExitStack) -> ActivitySets:
         acceptance_criteria_field=settings.jira_acceptance_criteria_field,
         secrets=secrets,
     )
+
     # One source for the API client and git: a GitHub App's tokens are cached once per worker.
+    def on_gitlab(repository: str) -> bool:
+        return code_host_of(repository, settings) == "gitlab"
+
     github_tokens = github_token_source(settings)
     github = PullRequestClient(settings.github_api_url, github_tokens, secrets=secrets)
+    gitlab_token = settings.gitlab_token.get_secret_value()
+    gitlab = GitLabClient(settings.gitlab_api_url, gitlab_token, secrets=secrets)
+    git_tokens = TokensByHost(github_tokens, gitlab_token, on_gitlab)
     issues = GitHubIssues(
         settings.github_api_url,
         github_tokens,
@@ -137,7 +155,7 @@ def build_activities(settings: Settings, stack: AsyncExitStack) -> ActivitySets:
     discord = DiscordClient(secrets=secrets)
     advisory_url = settings.advisory_index_url
     index = AdvisoryIndexClient(advisory_url) if advisory_url else None
-    for client in (jira, github, issues, discord, *([index] if index else [])):
+    for client in (jira, github, gitlab, issues, discord, *([index] if index else [])):
         stack.push_async_callback(client.aclose)
     environments = Environments(
         settings.environments_dir,
@@ -147,7 +165,7 @@ def build_activities(settings: Settings, stack: AsyncExitStack) -> ActivitySets:
     )
     workspaces = Workspaces(
         settings.workspace_dir,
-        github_tokens,
+        git_tokens,
         settings.git_author_name,
         settings.git_author_email,
         environments,
@@ -168,7 +186,7 @@ def build_activities(settings: Settings, stack: AsyncExitStack) -> ActivitySets:
         max_revisions=settings.implementation_max_revisions,
         minutes=settings.implementation_minutes,
     )
-    github_activities = GitHubActivities(github)
+    github_activities = CodeHostActivities(github, gitlab, on_gitlab)
     discord_activities = DiscordActivities(discord, webhooks.get)
     project_agents = ProjectAgents(github, workspaces)
     mvp_agents = MvpAgents(model)

@@ -12,8 +12,8 @@ from temporalio import activity
 from temporalio.exceptions import ApplicationError
 
 from activities.agents import AgentActivities
+from activities.code_host import CodeHostActivities
 from activities.discord import DiscordActivities
-from activities.github import GitHubActivities
 from activities.messages import (
     AnalyseInput,
     DiscordNoticeInput,
@@ -64,7 +64,7 @@ def as_agent(name: str, model: type[BaseModel], method: Activity) -> Activity:
 def team_agents(
     agents: AgentActivities,
     tracker: TrackerActivities,
-    github: GitHubActivities,
+    github: CodeHostActivities,
     discord: DiscordActivities,
 ) -> tuple[list[Activity], list[Activity]]:
     """(service agents, model agents) wrapping the ticket workflow's activities."""

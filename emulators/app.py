@@ -38,6 +38,7 @@ from emulators.github.reviews import announce_issue_comment, create_reviews_rout
 from emulators.github.routes import create_github_router
 from emulators.github.store import base_url, request_caller, token_of
 from emulators.github.webhooks import GitHubWebhooks, create_github_hooks_router
+from emulators.gitlab.routes import create_gitlab_router, gitlab_project_paths
 from emulators.jira.routes import create_jira_router
 from emulators.jira.search import create_search_router
 from emulators.jira.webhooks import JiraWebhooks
@@ -78,6 +79,11 @@ def create_app(
         if repo.get("source"):
             source = seed_file.parent / repo["source"]
             ensure_seed_repository(repos_root, repo["owner"], repo["name"], source)
+    for project in state.data.get("gitlab_projects", []):
+        if project.get("source"):
+            owner, name = project["path_with_namespace"].split("/")
+            source = seed_file.parent / project["source"]
+            ensure_seed_repository(repos_root, owner, name, source)
     log = RequestLog()
     faults = faults or FaultInjector.from_file(seed_file)
     webhooks = webhooks or JiraWebhooks(None)
@@ -94,6 +100,8 @@ def create_app(
     async def after_push(
         owner: str, repo: str, request: Request, moved: list[tuple[str, str, str]]
     ) -> None:
+        if f"{owner}/{repo}".lower() in gitlab_project_paths(state):
+            return  # GitLab projects send no GitHub events
         authorization = request.headers.get("authorization", "")
         base = base_url(request)
         await note_push(state, repos_root, hooks, owner, repo, authorization, base, moved)
@@ -151,6 +159,7 @@ def create_app(
         ),
     )
     add_routes(app, create_issues_router(state, hooks))
+    add_routes(app, create_gitlab_router(state, repos_root))
     add_routes(app, create_checks_router(state, repos_root, hooks))
     logs_dir = emulated_ci.actions.logs_dir
     add_routes(app, create_actions_router(state, logs_dir, emulated_ci.rerun))
@@ -195,6 +204,8 @@ def service_error(
     """An error in the body shape of the service the path belongs to."""
     if path.startswith("/api/v3/"):
         body: dict[str, Any] = {"message": message, "documentation_url": DOCS}
+    elif path.startswith("/api/v4/"):
+        body = {"message": message}
     elif path.startswith("/api/webhooks/"):
         body = {"message": message, "code": 50035 if status_code == 400 else 0}
     elif path.startswith("/rest/api/"):

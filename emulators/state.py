@@ -89,6 +89,8 @@ def seed_data(seed: dict[str, Any]) -> dict[str, Any]:
         "repositories": seed.get("repositories", []),
         "github_users": seed.get("github_users", []),
         "github_app": seed.get("github_app"),  # the GitHub App it knows, if any
+        "github_teams": seed.get("github_teams", {}),
+        "gitlab_projects": seed.get("gitlab_projects", []),
         "pulls": [],
         "discord": {"webhooks": seed.get("discord_webhooks", []), "messages": []},
         "counters": {},

@@ -66,7 +66,7 @@ def ticket_input(
         project=TicketProject(
             jira_project=project.jira_project,
             repository=repo.repository,
-            clone_url=clone_url_for(repo, settings),
+            clone_url=clone_url_for(repo, settings, project.code_host),
             base_branch=repo.base_branch or project.base_branch,
             test_command=repo.test_command or project.test_command,
             setup_command=repo.setup_command or project.setup_command,

@@ -4,7 +4,7 @@ import tomllib
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field, ValidationError, model_validator
 
 from config import Settings
 
@@ -36,6 +36,9 @@ class ProjectConfig(BaseModel):
     # `issues_repository` (default: `repository`), issue #n being the ticket KEY-n.
     tracker: Literal["jira", "github"] = "jira"
     issues_repository: str | None = Field(default=None, pattern=REPOSITORY_NAME)
+    # Where the code lives: GitHub, or GitLab (`repository` is the project's namespace/name;
+    # merge requests are opened there; following them through CI and review is GitHub's only).
+    code_host: Literal["github", "gitlab"] = "github"
     # Tickets go to the first of these whose components or labels they carry, else to
     # `repository`; a ticket can name one of them with a `repo:owner/name` label.
     repositories: list[RepositoryRoute] = Field(default_factory=list)
@@ -70,6 +73,18 @@ class ProjectConfig(BaseModel):
     approvers: list[str] = Field(default_factory=list)
     approvals_required: int = Field(default=1, ge=1)
     reporter_may_approve: bool = True
+
+    @model_validator(mode="after")
+    def _gitlab_not_followed(self) -> "ProjectConfig":
+        """A GitLab project's merge request is opened, not followed (yet): say so at load."""
+        if self.code_host == "gitlab" and self.follow_pull_request:
+            raise ValueError(
+                'code_host = "gitlab" opens merge requests but cannot follow them through'
+                " CI and review yet: set follow_pull_request = false"
+            )
+        if self.code_host == "gitlab" and self.tracker == "github":
+            raise ValueError('tracker = "github" needs code_host = "github"')
+        return self
 
     @property
     def tracked_issues(self) -> str:
@@ -145,9 +160,22 @@ def project_for_issues(repository: str, projects: dict[str, ProjectConfig]) -> P
     )
 
 
-def clone_url_for(project: "ProjectConfig | RepositoryRoute", settings: Settings) -> str:
+def clone_url_for(
+    project: "ProjectConfig | RepositoryRoute", settings: Settings, code_host: str = "github"
+) -> str:
     """The git URL of a project's repository (no credentials: those go in the environment)."""
-    return project.clone_url or f"{settings.git_base_url.rstrip('/')}/{project.repository}.git"
+    base = settings.gitlab_git_base_url if code_host == "gitlab" else settings.git_base_url
+    return project.clone_url or f"{base.rstrip('/')}/{project.repository}.git"
+
+
+def code_host_of(repository: str, settings: Settings) -> str:
+    """The code host of a repository the projects name: "gitlab" or "github" (the default)."""
+    wanted = repository.casefold()
+    for project in load_projects(settings.projects_file).values():
+        routes = [project.repository, *(r.repository for r in project.repositories)]
+        if wanted in {r.casefold() for r in routes}:
+            return project.code_host
+    return "github"
 
 
 def discord_webhook_for(project: ProjectConfig, settings: Settings) -> str | None:

@@ -3,7 +3,7 @@ people write them (the token says who), each sent as the webhook GitHub sends.""
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Depends, Request
+from fastapi import APIRouter, Body, Depends, Query, Request
 
 from emulators.github import hook_shapes as hook_shapes
 from emulators.github.routes import github_time, require_token, validation_failed
@@ -230,9 +230,17 @@ def create_reviews_router(state: EmulatorState, hooks: GitHubWebhooks) -> APIRou
         return body
 
     @api.get("/issues/{number}/comments")
-    def list_issue_comments(owner: str, repo: str, number: int, request: Request) -> Any:
+    def list_issue_comments(
+        owner: str,
+        repo: str,
+        number: int,
+        request: Request,
+        per_page: int = Query(30, ge=1, le=100),
+        page: int = Query(1, ge=1),
+    ) -> Any:
         pr = find_thread(state, owner, repo, number)
-        return [issue_comment_json(pr, c, base_url(request)) for c in pr["comments"]]
+        shown = pr["comments"][(page - 1) * per_page : page * per_page]
+        return [issue_comment_json(pr, c, base_url(request)) for c in shown]
 
     return api
 

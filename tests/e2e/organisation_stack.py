@@ -94,7 +94,7 @@ def organisation_model() -> FakeModelServer:
 def seed_with_organisation(data: Path) -> Path:
     """The emulators' seed plus the four projects, their issues and demo/checked."""
     seed = json.loads(DEFAULT_SEED.read_text())
-    for repo in seed["repositories"]:
+    for repo in [*seed["repositories"], *seed.get("gitlab_projects", [])]:
         repo["source"] = str(DEFAULT_SEED.parent / repo["source"])
     checked = data / "checked"
     shutil.copytree(DEFAULT_SEED.parent / "seed/repos/calc", checked)

@@ -28,7 +28,7 @@ async def stack(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Stack
     pem.write_text(private_pem(key))
     pem.chmod(0o600)
     seed = json.loads(DEFAULT_SEED.read_text())
-    for repo in seed["repositories"]:
+    for repo in [*seed["repositories"], *seed.get("gitlab_projects", [])]:
         repo["source"] = str(DEFAULT_SEED.parent / repo["source"])
     # Four-minute tokens sit inside the worker's five-minute margin: each use renews them.
     seed["github_app"] = {"id": APP_ID, "public_key": public_pem(key), "token_seconds": 240}

@@ -116,7 +116,7 @@ async def test_the_app_can_come_from_the_seed(tmp_path: Path, key: RSAPrivateKey
         "public_key": public_pem(key),
         "repositories": ["demo/calc"],
     }
-    for repo in seed["repositories"]:
+    for repo in [*seed["repositories"], *seed.get("gitlab_projects", [])]:
         repo["source"] = str(DEFAULT_SEED.parent / repo["source"])
     seed_file = tmp_path / "seed.json"
     seed_file.write_text(json.dumps(seed))

@@ -168,7 +168,7 @@ async def test_headers() -> None:
 async def test_open_pull_request_activity_updates_the_body_of_the_open_one(
     github: GitHubClient, app: FastAPI
 ) -> None:
-    from activities.github import GitHubActivities
+    from activities.code_host import CodeHostActivities
     from activities.messages import OpenPullRequestInput
 
     def opening(body: str) -> OpenPullRequestInput:
@@ -177,7 +177,7 @@ async def test_open_pull_request_activity_updates_the_body_of_the_open_one(
             head="ticketsmith/DEMO-1", base="main", draft=True,
         )  # fmt: skip
 
-    activities = GitHubActivities(github)
+    activities = CodeHostActivities(github)
     first = await activities.open_pull_request(opening("The first run's description"))
     again = await activities.open_pull_request(opening("The restarted run's description"))
     assert again.number == first.number

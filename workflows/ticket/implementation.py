@@ -12,7 +12,7 @@ with workflow.unsafe.imports_passed_through():
     from activities.advisories.check import AdvisoryActivities
     from activities.advisories.messages import AdvisoryReport, CheckAdvisoriesInput
     from activities.agents import AgentActivities
-    from activities.github import GitHubActivities
+    from activities.code_host import CodeHostActivities
     from activities.messages import (
         ImplementInput,
         OpenPullRequestInput,
@@ -165,7 +165,7 @@ class ImplementationWorkflow:
         summary = texts.tests_summary(tests.passed, tests.exit_code, tests.output, tests)
         note = texts.tests_note(tests)
         pr = await workflow.execute_activity_method(
-            GitHubActivities.open_pull_request,
+            CodeHostActivities.open_pull_request,
             OpenPullRequestInput(
                 repository=repo.repository,
                 head=repo.branch,

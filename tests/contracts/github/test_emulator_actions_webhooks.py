@@ -49,10 +49,10 @@ RUN_TIMEOUT_S = 180
 def actions_seed(folder: Path) -> Path:
     """The default seed, with demo/calc's CI reporting as Actions and running COMMAND."""
     seed = json.loads(DEFAULT_SEED.read_text())
-    for repo in seed["repositories"]:
+    for repo in [*seed["repositories"], *seed.get("gitlab_projects", [])]:
         if repo.get("source"):
             repo["source"] = str(DEFAULT_SEED.parent / repo["source"])
-        if (repo["owner"], repo["name"]) == ("demo", "calc"):
+        if (repo.get("owner"), repo.get("name")) == ("demo", "calc"):
             repo["ci"] = {"command": COMMAND, "reporter": "actions"}
     path = folder / "seed.json"
     path.write_text(json.dumps(seed))

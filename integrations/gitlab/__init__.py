@@ -1,0 +1,1 @@
+"""GitLab: the REST API v4 client for merge requests."""
