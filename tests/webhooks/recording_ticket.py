@@ -4,18 +4,23 @@ from collections.abc import Sequence
 from typing import Any
 
 from temporalio import workflow
-from temporalio.common import RawValue
+from temporalio.common import RawValue, SearchAttributeKey
+
+STATUS = SearchAttributeKey.for_keyword("Status")
 
 
 @workflow.defn
 class RecordingTicket:
-    """Runs until terminated; answers which signals arrived, with their payloads as JSON."""
+    """Runs until terminated, in a given Status if any; answers which signals arrived."""
 
     def __init__(self) -> None:
         self.received: list[dict[str, Any]] = []
 
     @workflow.run
-    async def run(self) -> None:
+    async def run(self, status: str | None = None) -> None:
+        """With `status`, shows it as the ticket's Status search attribute, as a ticket does."""
+        if status is not None:
+            workflow.upsert_search_attributes([STATUS.value_set(status)])
         await workflow.wait_condition(lambda: False)
 
     @workflow.signal(dynamic=True)

@@ -5,48 +5,24 @@ import asyncio
 import random
 import time
 import uuid
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 from pydantic import SecretStr
-from temporalio import workflow
 from temporalio.client import Client, WorkflowExecutionStatus, WorkflowHandle
-from temporalio.common import RawValue
 from temporalio.service import RPCError, RPCStatusCode
 from temporalio.testing import WorkflowEnvironment
-from temporalio.worker import UnsandboxedWorkflowRunner, Worker
+from temporalio.worker import Worker
 
 from config import Settings
 from tests.webhooks.payloads import SECRET, github_example, github_request
+from tests.webhooks.recording_ticket import RecordingTicket
 from webhooks.tracker_comments import STATUS
 from workflows.ticket.messages import Status, TicketInput
 
 DEADLINE_S = 10.0
-
-
-@workflow.defn
-class WaitingTicket:
-    """A stand-in ticket in the given status until terminated; keeps the signals it gets."""
-
-    def __init__(self) -> None:
-        self.received: list[dict[str, Any]] = []
-
-    @workflow.run
-    async def run(self, status: str) -> None:
-        workflow.upsert_search_attributes([STATUS.value_set(status)])
-        await workflow.wait_condition(lambda: False)
-
-    @workflow.signal(dynamic=True)
-    def record(self, name: str, args: Sequence[RawValue]) -> None:
-        payload = workflow.payload_converter().from_payload(args[0].payload, dict)
-        self.received.append({"signal": name, "payload": payload})
-
-    @workflow.query
-    def signals(self) -> list[dict[str, Any]]:
-        return self.received
 
 
 @pytest.fixture
@@ -136,7 +112,7 @@ async def signals_of(handle: WorkflowHandle[Any, Any]) -> list[dict[str, Any]]:
     """The signals the stand-in got, once it got any, up to a deadline."""
     deadline = time.monotonic() + DEADLINE_S
     while time.monotonic() < deadline:
-        if found := await handle.query(WaitingTicket.signals):
+        if found := await handle.query(RecordingTicket.signals):
             return list(found)
         await asyncio.sleep(0.05)
     raise AssertionError(f"{handle.id} never received a signal")
@@ -238,11 +214,10 @@ async def test_approve_reaches_a_ticket_waiting_for_approval(
     """/approve is refused while the ticket runs and signalled once it awaits approval."""
     client, queue = time_skipping_env.client, f"waiting-{uuid.uuid4()}"
     busy, waiting = new_number(), new_number()
-    runner = UnsandboxedWorkflowRunner()
-    async with Worker(client, task_queue=queue, workflows=[WaitingTicket], workflow_runner=runner):
+    async with Worker(client, task_queue=queue, workflows=[RecordingTicket]):
         handles = {
             number: await client.start_workflow(
-                WaitingTicket.run, status.value, id=f"ticket-WEB-{number}", task_queue=queue
+                RecordingTicket.run, status.value, id=f"ticket-WEB-{number}", task_queue=queue
             )
             for number, status in ((busy, Status.RUNNING), (waiting, Status.AWAITING_APPROVAL))
         }
@@ -252,7 +227,7 @@ async def test_approve_reaches_a_ticket_waiting_for_approval(
             early = await post(http, "issue_comment", comment_event(busy, "/approve"))
             approve = await post(http, "issue_comment", comment_event(waiting, "/approve"))
             signals = await signals_of(handles[waiting])
-            assert await handles[busy].query(WaitingTicket.signals) == []
+            assert await handles[busy].query(RecordingTicket.signals) == []
         finally:
             for handle in handles.values():
                 await handle.terminate("test over")
