@@ -10,16 +10,18 @@ import logging
 from typing import Any
 
 from fastapi.responses import JSONResponse
-from temporalio.client import Client
+from temporalio.client import Client, WorkflowExecutionStatus
+from temporalio.service import RPCError, RPCStatusCode
 
 from config import Settings
-from tickets.launch import LaunchError, start_ticket, ticket_input
+from tickets.launch import LaunchError, start_ticket, ticket_input, workflow_id
 from tickets.projects import ProjectConfig, ProjectConfigError, load_projects, project_for_issues
 from tickets.routing import TicketFacts
 from webhooks.github_events import mention_pattern
 from webhooks.jira_events import CommentEvent
 from webhooks.responses import error, ignored
-from webhooks.tracker_comments import deliver_comment
+from webhooks.tracker_comments import PHASE, deliver_comment
+from workflows.ticket.messages import Phase
 
 log = logging.getLogger("ticketsmith.webhooks.github")
 MAY_START = {"OWNER", "MEMBER", "COLLABORATOR"}
@@ -78,7 +80,7 @@ class IssueEvents:
     ) -> JSONResponse:
         action = payload.get("action")
         if action == "closed":
-            return ignored(f"{key} closed: a ticket ends with its pull request", event="issues")
+            return await self._closed(temporal, key)
         if action != "labeled":
             return ignored(f"issues {action!r} is not one ticketsmith acts on", event="issues")
         label = str((payload.get("label") or {}).get("name") or "")
@@ -86,6 +88,26 @@ class IssueEvents:
         if not wanted or label.casefold() != wanted.casefold():
             return ignored(f"the label {wanted!r} was not added", event="issues")
         return await self._start(temporal, payload, key)
+
+    async def _closed(self, temporal: Client, key: str) -> JSONResponse:
+        """An issue closed before its ticket reached review: the work is not wanted, so the
+        ticket is cancelled, as `starter.py cancel` does; in review it ends with its pull
+        request (a merge closes the issue itself)."""
+        handle = temporal.get_workflow_handle(workflow_id(key))
+        try:
+            described = await handle.describe()
+        except RPCError as err:
+            if err.status == RPCStatusCode.NOT_FOUND:
+                return ignored(f"{key} closed: no ticket works on it", event="issues")
+            raise
+        if described.status != WorkflowExecutionStatus.RUNNING:
+            state = described.status.name.lower() if described.status else "closed"
+            return ignored(f"{key} closed: its ticket is {state}", event="issues")
+        if described.typed_search_attributes.get(PHASE) == Phase.REVIEW.value:
+            return ignored(f"{key} closed: a ticket in review ends with its pull request")
+        await handle.cancel()
+        body = {"status": "accepted", "workflow_id": handle.id, "cancelled": True}
+        return JSONResponse(body, status_code=202)
 
     async def _comment(
         self,

@@ -261,3 +261,28 @@ async def test_the_bots_own_comment_is_ignored(http: httpx.AsyncClient) -> None:
         "reason": "own event: sent by ticketsmith-bot",
         "event": "issue_comment",
     }
+
+
+async def test_closing_the_issue_cancels_a_ticket_before_review(
+    http: httpx.AsyncClient, time_skipping_env: WorkflowEnvironment
+) -> None:
+    """A closed issue cancels its running ticket; one with no ticket is only noted."""
+    client, queue = time_skipping_env.client, f"closed-{uuid.uuid4()}"
+    number, nobody = new_number(), new_number()
+    closed = issue_event(number) | {"action": "closed"}
+    async with Worker(client, task_queue=queue, workflows=[RecordingTicket]):
+        handle = await client.start_workflow(
+            RecordingTicket.run, Status.RUNNING.value, id=f"ticket-WEB-{number}", task_queue=queue
+        )
+        await status_is(handle, Status.RUNNING)
+        answer = await post(http, "issues", closed)
+        deadline = time.monotonic() + DEADLINE_S
+        while (await handle.describe()).status == WorkflowExecutionStatus.RUNNING:
+            assert time.monotonic() < deadline, f"{handle.id} was not cancelled"
+            await asyncio.sleep(0.05)
+        ended = (await handle.describe()).status
+    unknown = await post(http, "issues", issue_event(nobody) | {"action": "closed"})
+    assert answer.status_code == 202
+    assert answer.json() == {"status": "accepted", "workflow_id": handle.id, "cancelled": True}
+    assert ended == WorkflowExecutionStatus.CANCELED
+    assert unknown.json()["reason"] == f"WEB-{nobody} closed: no ticket works on it"
