@@ -3,7 +3,7 @@
 import asyncio
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from temporalio.client import Client, WorkflowFailureError, WorkflowUpdateFailedError
 from temporalio.exceptions import ApplicationError, CancelledError
@@ -19,9 +19,6 @@ from tickets.launch import LaunchError, start_ticket, ticket_input, web_ui_link,
 from tickets.routing import TicketFacts
 from vocabulary.amounts import dollars_in
 from workflows.ticket.messages import BudgetInput, HumanInputAccepted, TicketStatus
-
-if TYPE_CHECKING:
-    from integrations.jira.client import JiraIssue
 
 T = TypeVar("T")
 
@@ -39,31 +36,56 @@ async def connect(settings: Settings) -> Client:
         ) from err
 
 
-async def ensure_ticket_exists(settings: Settings, key: str) -> "JiraIssue":
-    """Read the ticket from Jira, turning 'not found' into a clear error."""
-    # Only `start` reads Jira: status and list stay quick without httpx and the parsers.
+class FiledTicket(NamedTuple):
+    """What starting a ticket reads of its issue: the summary, and what routes it."""
+
+    summary: str
+    labels: list[str]
+    components: list[str]
+
+
+async def ensure_ticket_exists(settings: Settings, key: str) -> FiledTicket:
+    """Read the ticket from its tracker (Jira, or its GitHub issue), turning 'not found' into
+    a clear error."""
+    # Only `start` reads the tracker: status and list stay quick without httpx and the parsers.
     import httpx
 
-    from integrations.jira.client import JiraClient
+    from integrations.github.auth import github_token_source
+    from integrations.github.issues import GitHubIssues
+    from integrations.jira.client import JiraClient, JiraIssue
+    from tickets.projects import github_issue_of, tracker_of
 
-    jira = JiraClient(
-        settings.jira_base_url,
-        settings.jira_email,
-        settings.jira_token.get_secret_value(),
-        api_version=settings.jira_api_version,
-    )
+    on_github = tracker_of(key, settings) == "github"
+    if on_github:
+        repository, number = github_issue_of(key, settings)
+        where = f"GitHub issue {repository}#{number}"
+        tracker: GitHubIssues | JiraClient = GitHubIssues(
+            settings.github_api_url,
+            github_token_source(settings),
+            lambda _: (repository, number),
+        )
+    else:
+        where = f"Jira at {settings.jira_base_url}"
+        tracker = JiraClient(
+            settings.jira_base_url,
+            settings.jira_email,
+            settings.jira_token.get_secret_value(),
+            api_version=settings.jira_api_version,
+        )
     try:
-        return await jira.get_issue(key)
+        issue = await tracker.get_issue(key)
+        components = list(issue.components) if isinstance(issue, JiraIssue) else []
+        return FiledTicket(issue.summary, list(issue.labels), components)
     except ApplicationError as err:
-        if err.type == "JiraNotFound":
-            raise CommandError(
-                f"ticket {key} does not exist in Jira at {settings.jira_base_url}"
-            ) from None
-        raise CommandError(f"Jira refused to read {key}: {err.message}") from err
+        if err.type in ("JiraNotFound", "GitHubNotFound"):
+            if on_github:
+                raise CommandError(f"ticket {key} is no {where}") from None
+            raise CommandError(f"ticket {key} does not exist in {where}") from None
+        raise CommandError(f"{where} refused to read {key}: {err.message}") from err
     except httpx.HTTPError as err:
-        raise CommandError(f"cannot reach Jira at {settings.jira_base_url}: {err}") from err
+        raise CommandError(f"cannot reach {where}: {err}") from err
     finally:
-        await jira.aclose()
+        await tracker.aclose()
 
 
 async def start(settings: Settings, key: str, restart: bool, auto: bool = False) -> str:

@@ -12,6 +12,10 @@ from temporalio.testing import ActivityEnvironment
 
 from activities.messages import FetchTicketInput, PostCommentInput
 from activities.tracker import TrackerActivities
+from cli.commands import ensure_ticket_exists
+from cli.terminal import CommandError
+from config import Settings
+from harness.serving import serve
 from integrations.github.issues import GitHubIssues
 from tests.emulators.helpers import add_branch, emulator_client, new_emulator
 from tests.integrations.conftest import Emulator
@@ -189,3 +193,17 @@ async def test_post_comment_twice_posts_once(issues: GitHubIssues, app: FastAPI)
     assert len(listed) == 1
     assert listed[0].body.startswith("The plan is ready.")
     assert "ticketsmith ref: DEMO/plan-1" in listed[0].body
+
+
+async def test_starting_reads_the_issue_from_github(app: FastAPI, tmp_path: Path) -> None:
+    """`starter.py CALC-n` reads issue #n of the project's repository, over real HTTP."""
+    projects = tmp_path / "projects.toml"
+    projects.write_text('[projects.CALC]\nrepository = "demo/calc"\ntracker = "github"\n')
+    key = await open_issue(app)
+    with serve(app) as url:
+        settings = Settings(projects_file=projects, github_api_url=f"{url}/api/v3")
+        filed = await ensure_ticket_exists(settings, f"CALC-{key.rsplit('-', 1)[1]}")
+        with pytest.raises(CommandError, match=r"ticket CALC-999 is no GitHub issue demo/calc#999"):
+            await ensure_ticket_exists(settings, "CALC-999")
+    assert filed.summary == "Add power" and filed.components == []
+    assert filed.labels == ["calculator", "ticketsmith"]
