@@ -103,7 +103,7 @@ class IssueEvents:
         if described.status != WorkflowExecutionStatus.RUNNING:
             state = described.status.name.lower() if described.status else "closed"
             return ignored(f"{key} closed: its ticket is {state}", event="issues")
-        if described.typed_search_attributes.get(PHASE) == Phase.REVIEW.value:
+        if described.typed_search_attributes.get(PHASE) in (Phase.REVIEW, Phase.DONE):
             return ignored(f"{key} closed: a ticket in review ends with its pull request")
         await handle.cancel()
         body = {"status": "accepted", "workflow_id": handle.id, "cancelled": True}
