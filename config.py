@@ -100,6 +100,8 @@ class Settings(BaseSettings):
     emulator_jira_server_webhooks: bool = False
     # Where the GitHub emulator sends its webhooks ("" sends none; the stack sets its webhook app).
     emulator_github_webhook_url: str = ""
+    # Where the GitLab emulator sends its webhooks ("" sends none; the stack sets its webhook app).
+    emulator_gitlab_webhook_url: str = ""
     # The emulated CI: every push runs the repository's test command and reports a check run.
     emulator_ci: bool = False
     # How the emulated CI reports: "checks" (a check run of its own app) or "actions" (a GitHub
@@ -151,6 +153,9 @@ class Settings(BaseSettings):
     gitlab_api_url: str = ""
     gitlab_token: SecretStr = SecretStr("emulator-token")
     gitlab_git_base_url: str = ""
+    # The GitLab user ticketsmith acts as: its own notes and pushes are ignored, mentions
+    # address it.
+    gitlab_bot_username: str = "ticketsmith-bot"
     # On a project tracked in GitHub Issues, adding this label to an issue starts its ticket
     # ("" turns that off; a comment mentioning the bot starts it too).
     github_start_label: str = "ticketsmith"

@@ -121,6 +121,10 @@ def child_env(settings: Settings) -> dict[str, str]:
     env["TICKETSMITH_EMULATOR_GITHUB_WEBHOOK_URL"] = (
         settings.emulator_github_webhook_url or github_app
     )
+    gitlab_app = f"http://{settings.webhook_host}:{settings.webhook_port}/webhooks/gitlab"
+    env["TICKETSMITH_EMULATOR_GITLAB_WEBHOOK_URL"] = (
+        settings.emulator_gitlab_webhook_url or gitlab_app
+    )
     env["TICKETSMITH_EMULATOR_CI"] = str(settings.emulator_ci)
     env["TICKETSMITH_EMULATOR_CI_REPORTER"] = settings.emulator_ci_reporter
     if settings.toolserver_docs_dir is not None:

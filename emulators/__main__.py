@@ -16,6 +16,7 @@ from emulators.app import DEFAULT_SEED, create_app
 from emulators.cli import COMMANDS
 from emulators.cli import main as cli_main
 from emulators.github.webhooks import GitHubWebhooks
+from emulators.gitlab.webhooks import GitLabWebhooks
 from emulators.jira.webhooks import JiraWebhooks
 from faults.injector import FaultInjector
 
@@ -24,7 +25,8 @@ def main(argv: list[str] | None = None) -> None:
     """Parse the command line and serve until interrupted."""
     settings = get_settings()
     parser = argparse.ArgumentParser(
-        prog="python -m emulators", description="Local Jira, GitHub, git hosting and Discord."
+        prog="python -m emulators",
+        description="Local Jira, GitHub, GitLab, git hosting and Discord.",
     )
     parser.add_argument("--host", default=settings.emulator_host)
     parser.add_argument("--port", type=int, default=settings.emulator_port)
@@ -53,6 +55,11 @@ def main(argv: list[str] | None = None) -> None:
         help="where to send GitHub webhooks, signed with TICKETSMITH_WEBHOOK_SECRET",
     )
     parser.add_argument(
+        "--gitlab-webhook-url",
+        default=settings.emulator_gitlab_webhook_url,
+        help="where to send GitLab webhooks, with TICKETSMITH_WEBHOOK_SECRET as X-Gitlab-Token",
+    )
+    parser.add_argument(
         "--ci",
         action=argparse.BooleanOptionalAction,
         default=settings.emulator_ci,
@@ -79,6 +86,7 @@ def main(argv: list[str] | None = None) -> None:
             args.webhook_url, secret, server=settings.emulator_jira_server_webhooks
         ),
         github_webhooks=GitHubWebhooks(args.github_webhook_url, secret),
+        gitlab_webhooks=GitLabWebhooks(args.gitlab_webhook_url, secret),
         ci=args.ci,
         ci_reporter=args.ci_reporter,
         admin=admin,

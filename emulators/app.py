@@ -38,7 +38,9 @@ from emulators.github.reviews import announce_issue_comment, create_reviews_rout
 from emulators.github.routes import create_github_router
 from emulators.github.store import base_url, request_caller, token_of
 from emulators.github.webhooks import GitHubWebhooks, create_github_hooks_router
-from emulators.gitlab.routes import create_gitlab_router, gitlab_project_paths
+from emulators.gitlab.emulator import GitLabEmulator
+from emulators.gitlab.routes import gitlab_project_paths
+from emulators.gitlab.webhooks import GitLabWebhooks
 from emulators.jira.routes import create_jira_router
 from emulators.jira.search import create_search_router
 from emulators.jira.webhooks import JiraWebhooks
@@ -60,14 +62,16 @@ def create_app(
     faults: FaultInjector | None = None,
     webhooks: JiraWebhooks | None = None,
     github_webhooks: GitHubWebhooks | None = None,
+    gitlab_webhooks: GitLabWebhooks | None = None,
     ci: bool = False,
     ci_reporter: str = "checks",
     admin: AdminAccess | None = None,
 ) -> FastAPI:
-    """The emulators over `state_dir` (wiped first with `reset`), faults, Jira and GitHub
-    webhooks, and with `ci` an emulated CI that tests every push, reporting as a check run
-    (`ci_reporter="checks"`) or as a GitHub Actions workflow run (`"actions"`). `admin` says
-    who may use the `/_emulator` routes (default: callers on this machine)."""
+    """The emulators over `state_dir` (wiped first with `reset`), faults, Jira, GitHub and
+    GitLab webhooks, and with `ci` an emulated CI that tests every push, reporting as a check
+    run (`ci_reporter="checks"`) or as a GitHub Actions workflow run (`"actions"`), and as
+    GitLab pipelines on GitLab projects. `admin` says who may use the `/_emulator` routes
+    (default: callers on this machine)."""
     # Without `faults`, the seed file's "faults" are in force; without `webhooks`, Jira events
     # are not sent anywhere.
     seed_file = seed_file or DEFAULT_SEED
@@ -89,6 +93,9 @@ def create_app(
     webhooks = webhooks or JiraWebhooks(None)
     hooks = github_webhooks or GitHubWebhooks(None)
     emulated_ci = EmulatedCI(state, repos_root, hooks, reporter=ci_reporter)
+    gitlab = GitLabEmulator(
+        state, repos_root, gitlab_webhooks or GitLabWebhooks(None), emulated_ci, ci
+    )
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -96,11 +103,13 @@ def create_app(
         await emulated_ci.aclose()
         await webhooks.aclose()
         await hooks.aclose()
+        await gitlab.aclose()
 
     async def after_push(
         owner: str, repo: str, request: Request, moved: list[tuple[str, str, str]]
     ) -> None:
         if f"{owner}/{repo}".lower() in gitlab_project_paths(state):
+            await gitlab.pushed(owner, repo, request, moved)
             return  # GitLab projects send no GitHub events
         authorization = request.headers.get("authorization", "")
         base = base_url(request)
@@ -135,6 +144,7 @@ def create_app(
     app.state.webhooks = webhooks
     app.state.github_webhooks = hooks
     app.state.ci = emulated_ci
+    app.state.gitlab = gitlab
     app.add_exception_handler(EmulatorError, _emulator_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(HTTPException, _http_error)
@@ -159,7 +169,8 @@ def create_app(
         ),
     )
     add_routes(app, create_issues_router(state, hooks))
-    add_routes(app, create_gitlab_router(state, repos_root))
+    for router in gitlab.routers():
+        add_routes(app, router)
     add_routes(app, create_checks_router(state, repos_root, hooks))
     logs_dir = emulated_ci.actions.logs_dir
     add_routes(app, create_actions_router(state, logs_dir, emulated_ci.rerun))

@@ -91,6 +91,7 @@ def seed_data(seed: dict[str, Any]) -> dict[str, Any]:
         "github_app": seed.get("github_app"),  # the GitHub App it knows, if any
         "github_teams": seed.get("github_teams", {}),
         "gitlab_projects": seed.get("gitlab_projects", []),
+        "gitlab_users": seed.get("gitlab_users", []),
         "pulls": [],
         "discord": {"webhooks": seed.get("discord_webhooks", []), "messages": []},
         "counters": {},

@@ -15,6 +15,7 @@ from typing import Any
 import httpx
 import structlog
 
+from emulators.background import BackgroundWork
 from emulators.github.ci_actions import ActionsReporter
 from emulators.github.store import Json, bare_path, find_repo
 from emulators.github.webhooks import GitHubWebhooks
@@ -59,7 +60,7 @@ class EmulatedCI:
         self._state, self._repos_root, self.reporter = state, repos_root, reporter
         self.actions = ActionsReporter(state, repos_root, hooks or GitHubWebhooks(None))
         self._environments: Environments | None = None  # built on first use, like the worker's
-        self._tasks: set[asyncio.Task[Any]] = set()
+        self.background = BackgroundWork()
         self.transport: httpx.AsyncBaseTransport | None = None  # the emulator app itself
 
     def pushed(self, owner: str, repo: str, moved: list[tuple[str, str]], base: str) -> None:
@@ -71,9 +72,9 @@ class EmulatedCI:
         for ref, sha in moved:
             branch = ref.removeprefix("refs/heads/")
             if (r.get("ci") or {}).get("reporter", self.reporter) == "actions":
-                self._start(self._actions_run(r, sha, branch, command, base))
+                self.background.start(self._actions_run(r, sha, branch, command, base))
             else:
-                self._start(self._run(r, sha, command, base))
+                self.background.start(self._run(r, sha, command, base))
 
     def rerun(self, r: Json, run: Json, base: str) -> bool:
         """Run a workflow run's failed job again as its next attempt (`rerun-failed-jobs`, or a
@@ -84,13 +85,9 @@ class EmulatedCI:
         run["run_attempt"] += 1
         run.update(status="queued", conclusion=None)
         self._state.save()
-        self._start(self._actions_run(r, run["head_sha"], run["head_branch"], command, base, run))
+        again = self._actions_run(r, run["head_sha"], run["head_branch"], command, base, run)
+        self.background.start(again)
         return True
-
-    def _start(self, work: Any) -> None:
-        task = asyncio.get_running_loop().create_task(work)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
 
     def _api(self, base: str) -> httpx.AsyncClient:
         headers = {"Authorization": "Bearer emulated-ci"}
@@ -173,13 +170,9 @@ class EmulatedCI:
         )
 
     async def drain(self, timeout: float = 120) -> None:
-        """Wait until every run has reported (tests, shutdown)."""
-        async with asyncio.timeout(timeout):
-            while self._tasks:
-                await asyncio.gather(*list(self._tasks), return_exceptions=True)
+        """Wait until every job has finished (tests, shutdown)."""
+        await self.background.drain(timeout)
 
     async def aclose(self) -> None:
-        """Stop the runs still going."""
-        for task in list(self._tasks):
-            task.cancel()
-        await asyncio.gather(*list(self._tasks), return_exceptions=True)
+        """Stop the jobs still going."""
+        await self.background.aclose()

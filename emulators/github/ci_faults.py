@@ -88,9 +88,12 @@ class CiFaults:
         return None
 
 
-def create_ci_faults_router(faults: CiFaults) -> APIRouter:
-    """The admin routes of the CI's faults; never logged, never faulted themselves."""
-    router = APIRouter(prefix="/_emulator/github/ci/faults", tags=["emulator"])
+def create_ci_faults_router(
+    faults: CiFaults, prefix: str = "/_emulator/github/ci/faults"
+) -> APIRouter:
+    """The admin routes of the CI's faults (GitLab's CI has its own at its `prefix`); never
+    logged, never faulted themselves."""
+    router = APIRouter(prefix=prefix, tags=["emulator"])
 
     @router.get("")
     def list_faults() -> list[CiFault]:

@@ -45,7 +45,12 @@ class GitHubWebhooks(JiraWebhooks):
 
 def create_github_hooks_router(hooks: GitHubWebhooks) -> APIRouter:
     """`/_emulator/github/webhooks`: the deliveries, and a redeliver route as GitHub has."""
-    router = APIRouter(prefix="/_emulator/github/webhooks", tags=["emulator"])
+    return create_deliveries_router(hooks, "/_emulator/github/webhooks")
+
+
+def create_deliveries_router(hooks: JiraWebhooks, prefix: str) -> APIRouter:
+    """`prefix`: a sender's deliveries, and a route to redeliver one."""
+    router = APIRouter(prefix=prefix, tags=["emulator"])
 
     @router.get("")
     def list_deliveries() -> dict[str, Any]:
