@@ -195,7 +195,7 @@ def build_activities(settings: Settings, stack: AsyncExitStack) -> ActivitySets:
         agent_activities, tracker_activities, github_activities, discord_activities
     )
     round_activities = RoundActivities(model, workspaces)
-    pull_requests = PullRequestActivities(github)
+    pull_requests = PullRequestActivities(github, gitlab, on_gitlab)
     advisories = AdvisoryActivities(index, workspaces)
     services: list[Callable[..., Any]] = [
         tracker_activities.fetch_ticket,

@@ -1,4 +1,5 @@
-"""`starter.py merge KEY` / `close KEY`: act on a ticket's pull request through the GitHub API."""
+"""`starter.py merge KEY` / `close KEY`: act on a ticket's pull request through the GitHub API,
+or on its merge request through GitLab's."""
 
 import argparse
 from typing import TYPE_CHECKING
@@ -10,26 +11,36 @@ from integrations.github.auth import github_token_source
 
 if TYPE_CHECKING:
     from integrations.github.auth import TokenSource
+    from integrations.gitlab.client import GitLabClient
 
 
-async def _pull_request(settings: Settings, key: str) -> tuple[str, int]:
-    """The repository and number of the ticket's pull request (from its URL), or a clear error."""
+async def _pull_request(settings: Settings, key: str) -> tuple[str, str, int]:
+    """The code host, repository and number of the ticket's pull or merge request (from its
+    URL), or a clear error."""
     current = await status(settings, key)
     if not current.pr_url:
         raise CommandError(f"{key} has no pull request yet (it is {current.status.value})")
-    parts = urlparse(current.pr_url).path.strip("/").split("/")
+    path = urlparse(current.pr_url).path.strip("/")
+    project, marker, iid = path.rpartition("/-/merge_requests/")
+    if marker and iid.isdigit():
+        return "gitlab", project, int(iid)
+    parts = path.split("/")
     if len(parts) < 4 or parts[-2] != "pull" or not parts[-1].isdigit():
-        raise CommandError(f"{key}'s pull request URL {current.pr_url} is not a GitHub one")
-    return f"{parts[-4]}/{parts[-3]}", int(parts[-1])
+        raise CommandError(
+            f"{key}'s pull request URL {current.pr_url} is neither a GitHub nor a GitLab one"
+        )
+    return "github", f"{parts[-4]}/{parts[-3]}", int(parts[-1])
 
 
 async def merge(settings: Settings, key: str) -> str:
-    """Merge the ticket's pull request; the ticket closes when GitHub's webhook arrives."""
+    """Merge the ticket's pull request; the ticket closes when the code host's webhook arrives."""
     from temporalio.exceptions import ApplicationError
 
     from integrations.github.pulls import PullRequestClient
 
-    repository, number = await _pull_request(settings, key)
+    host, repository, number = await _pull_request(settings, key)
+    if host == "gitlab":
+        return await _merge_on_gitlab(settings, key, repository, number)
     async with PullRequestClient(settings.github_api_url, _github_tokens(settings)) as github:
         try:
             sha = await github.merge_pull_request(repository, number)
@@ -44,13 +55,43 @@ async def close(settings: Settings, key: str) -> str:
 
     from integrations.github.pulls import PullRequestClient
 
-    repository, number = await _pull_request(settings, key)
+    host, repository, number = await _pull_request(settings, key)
+    if host == "gitlab":
+        async with _gitlab(settings) as gitlab:
+            try:
+                closed = await gitlab.close(repository, number)
+            except ApplicationError as err:
+                raise CommandError(f"cannot close {repository}!{number}: {err.message}") from err
+        return f"Closed {repository}!{number} without merging (state: {closed.state})."
     async with PullRequestClient(settings.github_api_url, _github_tokens(settings)) as github:
         try:
-            closed = await github.close_pull_request(repository, number)
+            closed_pr = await github.close_pull_request(repository, number)
         except ApplicationError as err:
             raise CommandError(f"cannot close {repository}#{number}: {err.message}") from err
-    return f"Closed {repository}#{number} without merging (state: {closed.state})."
+    return f"Closed {repository}#{number} without merging (state: {closed_pr.state})."
+
+
+async def _merge_on_gitlab(settings: Settings, key: str, repository: str, iid: int) -> str:
+    """GitLab refuses to merge a draft: say so before asking."""
+    from temporalio.exceptions import ApplicationError
+
+    async with _gitlab(settings) as gitlab:
+        try:
+            if (await gitlab.merge_request(repository, iid)).draft:
+                raise CommandError(
+                    f"cannot merge {repository}!{iid}: it is a draft; mark it ready in GitLab "
+                    "(take `Draft:` off its title) once its changes are reviewed"
+                )
+            sha = await gitlab.merge(repository, iid)
+        except ApplicationError as err:
+            raise CommandError(f"cannot merge {repository}!{iid}: {err.message}") from err
+    return f"Merged {repository}!{iid} ({sha[:7]}); {key} moves to done once GitLab says so."
+
+
+def _gitlab(settings: Settings) -> "GitLabClient":
+    from integrations.gitlab.client import GitLabClient
+
+    return GitLabClient(settings.gitlab_api_url, settings.gitlab_token.get_secret_value())
 
 
 async def merge_command(args: argparse.Namespace) -> str:

@@ -8,18 +8,22 @@ from harness.processes import free_port
 
 
 def stack_settings(
-    data: Path, follow_pull_request: bool = False, project: str = "", **overrides: Any
+    data: Path,
+    follow_pull_request: bool = False,
+    project: str = "",
+    repository: str = "demo/calc",
+    **overrides: Any,
 ) -> Settings:
     """Settings for a stack on free ports whose DEMO project implements and notifies Discord.
 
     Tickets end when their PR opens unless `follow_pull_request` (the modules that cover the
-    way to the PR); `project` adds lines to the project's table.
+    way to the PR); `project` adds lines to the project's table, whose code is `repository`.
     """
     emulator_port = free_port()
     projects = data / "projects.toml"
     projects.write_text(
         "[projects.DEMO]\n"
-        'repository = "demo/calc"\n'
+        f'repository = "{repository}"\n'
         "implement_after_approval = true\n"
         'discord_webhook_url = "/api/webhooks/1000/demo-token"\n'
         f"follow_pull_request = {str(follow_pull_request).lower()}\n{project}"

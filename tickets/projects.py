@@ -75,13 +75,8 @@ class ProjectConfig(BaseModel):
     reporter_may_approve: bool = True
 
     @model_validator(mode="after")
-    def _gitlab_not_followed(self) -> "ProjectConfig":
-        """A GitLab project's merge request is opened, not followed (yet): say so at load."""
-        if self.code_host == "gitlab" and self.follow_pull_request:
-            raise ValueError(
-                'code_host = "gitlab" opens merge requests but cannot follow them through'
-                " CI and review yet: set follow_pull_request = false"
-            )
+    def _tracker_on_code_host(self) -> "ProjectConfig":
+        """GitHub issues are tickets only of a GitHub repository: say so at load."""
         if self.code_host == "gitlab" and self.tracker == "github":
             raise ValueError('tracker = "github" needs code_host = "github"')
         return self

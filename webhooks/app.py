@@ -1,4 +1,4 @@
-"""The HTTP app that turns Jira and GitHub webhooks into workflow signals and ticket starts."""
+"""The HTTP app that turns Jira, GitHub and GitLab webhooks into signals and ticket starts."""
 
 import logging
 from collections.abc import AsyncIterator
@@ -19,6 +19,7 @@ from tickets.launch import LaunchError, start_ticket, ticket_input, workflow_id
 from tickets.routing import TicketFacts
 from webhooks.dedup import DeliveryLog
 from webhooks.github_routes import create_github_router
+from webhooks.gitlab_routes import create_gitlab_router
 from webhooks.jira_events import (
     LabelsAdded,
     MalformedEvent,
@@ -43,6 +44,7 @@ def create_app(
     settings: Settings | None = None,
     client: Client | None = None,
     github_transport: httpx.AsyncBaseTransport | None = None,
+    gitlab_transport: httpx.AsyncBaseTransport | None = None,
 ) -> FastAPI:
     """The webhook app; the Temporal client is made once, in the lifespan.
 
@@ -142,6 +144,7 @@ def create_app(
         return JSONResponse(body | {"started": not outcome.attached}, status_code=202)
 
     app.include_router(create_github_router(settings, secret, deliveries, github_transport))
+    app.include_router(create_gitlab_router(settings, secret, deliveries, gitlab_transport))
 
     return app
 

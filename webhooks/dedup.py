@@ -1,6 +1,11 @@
 """Delivery ids already handled, so a webhook delivered twice acts once (bounded memory)."""
 
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+
+from fastapi.responses import JSONResponse
+
+from webhooks.responses import ignored
 
 
 class DeliveryLog:
@@ -26,3 +31,20 @@ class DeliveryLog:
 
     def __len__(self) -> int:
         return len(self._seen)
+
+
+async def handled_once(
+    deliveries: DeliveryLog,
+    delivery: str | None,
+    event: str,
+    act: Callable[[str | None], Awaitable[JSONResponse]],
+) -> JSONResponse:
+    """Act on a delivery once; a failure lets the sender's redelivery try again."""
+    if delivery and not deliveries.claim(delivery):
+        return ignored(f"delivery {delivery} was already handled", event=event)
+    try:
+        return await act(delivery)
+    except Exception:
+        if delivery:
+            deliveries.release(delivery)
+        raise

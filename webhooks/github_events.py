@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from webhooks.ticket_routing import ticket_key
 from workflows.review.messages import (
     BaseMovedInput,
     CheckInput,
@@ -19,7 +20,6 @@ from workflows.review.messages import (
 
 FAILED = {"failure", "timed_out"}
 STATUS_FAILED = {"failure", "error"}
-BRANCH = re.compile(r"^ticketsmith/(?P<key>[A-Z][A-Z0-9_]*-\d+)(?:-|$)")
 COMMAND = re.compile(r"(^|\s)/ticketsmith\b", re.IGNORECASE)
 
 SignalInput = CheckInput | ReviewFeedbackInput | PullRequestChangeInput | BaseMovedInput
@@ -36,12 +36,6 @@ class GitHubEvent:
     association: str | None = None  # the comment author's relation to the repository
     author: str | None = None
     bot: bool = False  # the comment's author is a GitHub App or another bot account
-
-
-def ticket_key(branch: str) -> str | None:
-    """The ticket a ticketsmith branch belongs to (`ticketsmith/KEY-slug`)."""
-    found = BRANCH.match(branch)
-    return found["key"] if found else None
 
 
 def _login(user: Any) -> str:

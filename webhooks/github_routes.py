@@ -6,24 +6,22 @@ only the repository's people (or an allow-list) can start rounds.
 """
 
 import logging
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 import httpx
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
-from temporalio.client import Client, WorkflowExecutionStatus
-from temporalio.service import RPCError, RPCStatusCode
+from temporalio.client import Client
 
 from config import Settings
 from integrations.github.auth import github_token_source
-from tickets.launch import workflow_id
-from tickets.projects import ProjectConfig, ProjectConfigError, load_projects, project_for
-from webhooks.dedup import DeliveryLog
-from webhooks.github_events import GitHubEvent, read_event, ticket_key
+from tickets.projects import ProjectConfig
+from webhooks.dedup import DeliveryLog, handled_once
+from webhooks.github_events import GitHubEvent, read_event
 from webhooks.github_issues import IssueEvents, is_issue_event
 from webhooks.responses import SIGNATURE, error, github_json, ignored, parse_json
 from webhooks.security import signature_valid
+from webhooks.ticket_routing import allow_listed, signal_followers, signal_ticket
 
 log = logging.getLogger("ticketsmith.webhooks.github")
 TRUSTED = {"OWNER", "MEMBER", "COLLABORATOR"}
@@ -56,7 +54,8 @@ def create_github_router(
         if own and not (name == "pull_request" and payload.get("action") == "closed"):
             return ignored(f"own event: sent by {bot}", event=name)
         if is_issue_event(name, payload):
-            return await claimed(
+            return await handled_once(
+                deliveries,
                 request.headers.get("X-GitHub-Delivery"),
                 name,
                 lambda delivery: issues.handle(request.app.state.temporal, name, payload, delivery),
@@ -67,57 +66,12 @@ def create_github_router(
             return error(400, f"{name} payload is not shaped like GitHub's: missing {err}")
         if isinstance(event, str):
             return ignored(event, event=name)
-        return await claimed(
+        return await handled_once(
+            deliveries,
             request.headers.get("X-GitHub-Delivery"),
             name,
             lambda delivery: route(request.app.state.temporal, event, payload, name, delivery),
         )
-
-    async def claimed(
-        delivery: str | None,
-        name: str,
-        act: Callable[[str | None], Awaitable[JSONResponse]],
-    ) -> JSONResponse:
-        """Act on a delivery once; a failure lets GitHub's redelivery try again."""
-        if delivery and not deliveries.claim(delivery):
-            return ignored(f"delivery {delivery} was already handled", event=name)
-        try:
-            return await act(delivery)
-        except Exception:
-            if delivery:
-                deliveries.release(delivery)
-            raise
-
-    async def base_moved(
-        temporal: Client, event: GitHubEvent, repository: str, name: str
-    ) -> JSONResponse:
-        """A push to a base branch: every ticket following a PR onto it checks its branch."""
-        base = event.payload.base  # type: ignore[union-attr]
-        projects = [
-            p.jira_project
-            for p in load_projects(settings.projects_file).values()
-            if (repository.casefold(), base) in {(r.casefold(), b) for r, b in repositories(p)}
-        ]
-        if not projects:
-            return ignored(f"{base} of {repository} is no configured project's base", event=name)
-        listed = ", ".join(f"'{p}'" for p in projects)
-        query = (
-            "WorkflowType = 'TicketWorkflow' AND ExecutionStatus = 'Running' "
-            f"AND Phase = 'review' AND Project IN ({listed})"
-        )
-        signalled = []
-        async for found in temporal.list_workflows(query):
-            try:
-                await temporal.get_workflow_handle(found.id).signal(event.signal, event.payload)
-            except RPCError as err:
-                if err.status != RPCStatusCode.NOT_FOUND:
-                    raise
-                continue
-            signalled.append(found.id)
-        if not signalled:
-            return ignored(f"no ticket follows a pull request onto {base}", event=name)
-        body = {"status": "accepted", "signal": event.signal, "workflow_ids": signalled}
-        return JSONResponse(body, status_code=202)
 
     async def route(
         temporal: Client,
@@ -130,43 +84,22 @@ def create_github_router(
         event.payload.delivery_id = delivery
         event.payload.unsigned = secret is None
         if event.signal == "base_branch_moved":
-            return await base_moved(temporal, event, repository, name)
-        branches = event.branches or await head_branch(repository, event.pr_number)
-        key = next((k for k in map(ticket_key, branches) if k), None)
-        if key is None:
-            return ignored("no ticket owns this pull request", event=name)
-        try:
-            project = project_for(key, settings)
-        except ProjectConfigError as err:
-            return ignored(f"no ticket owns this pull request: {err}", event=name)
-        if repository.casefold() not in {r.casefold() for r, _ in repositories(project)}:
-            return ignored(f"{key} works on {project.repository}, not {repository}", event=name)
-        if event.bot and not allow_listed(event.author, project):
-            reason = f"{event.author} is a bot: bots start no rounds unless review_allow names them"
-            return ignored(reason, event=name)
-        if event.association is not None or event.author is not None:
-            trusted = may_start_rounds(event, project)
-            event.payload.trusted = trusted  # type: ignore[union-attr]
-        handle = temporal.get_workflow_handle(workflow_id(key))
-        try:
-            described = await handle.describe()
-        except RPCError as err:
-            if err.status == RPCStatusCode.NOT_FOUND:
-                return ignored(f"no ticket owns this pull request: {handle.id} never ran")
-            raise
-        if described.status != WorkflowExecutionStatus.RUNNING:
-            state = described.status.name.lower() if described.status else "closed"
-            return ignored(f"{handle.id} is {state}; nothing follows this pull request")
-        try:
-            await handle.signal(event.signal, event.payload)
-        except RPCError as err:
-            if err.status == RPCStatusCode.NOT_FOUND:
-                return ignored(f"{handle.id} finished before the event arrived")
-            raise
-        body = {"status": "accepted", "signal": event.signal, "workflow_id": handle.id}
-        if getattr(event.payload, "trusted", True) is False:
-            body["note"] = f"{event.author} may not start rounds; they get one polite reply"
-        return JSONResponse(body, status_code=202)
+            base = event.payload.base  # type: ignore[union-attr]
+            return await signal_followers(
+                settings, temporal, event.signal, event.payload,
+                repository=repository, base=base, event=name,
+            )  # fmt: skip
+
+        async def trust(project: ProjectConfig) -> bool | None:
+            if event.association is None and event.author is None:
+                return None
+            return may_start_rounds(event, project)
+
+        return await signal_ticket(
+            settings, temporal, event.signal, event.payload, repository=repository,
+            branches=event.branches or await head_branch(repository, event.pr_number),
+            event=name, author=event.author, bot=event.bot, trust=trust,
+        )  # fmt: skip
 
     async def head_branch(repository: str, number: int | None) -> list[str]:
         """The head branch of a pull request the payload names only by number."""
@@ -178,17 +111,6 @@ def create_github_router(
             return [(await github.get_pull_request(repository, number)).head]
 
     return router
-
-
-def repositories(project: ProjectConfig) -> list[tuple[str, str]]:
-    """Every repository a project's tickets may work on, with its base branch."""
-    routes = [(r.repository, r.base_branch or project.base_branch) for r in project.repositories]
-    return [(project.repository, project.base_branch), *routes]
-
-
-def allow_listed(author: str | None, project: ProjectConfig) -> bool:
-    """The login is on the project's `review_allow` list."""
-    return (author or "").casefold() in {login.casefold() for login in project.review_allow}
 
 
 def may_start_rounds(event: GitHubEvent, project: ProjectConfig) -> bool:

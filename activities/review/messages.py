@@ -18,6 +18,7 @@ class ReadCiFailureInput(BaseModel):
     name: str
     check_run_id: int | None = None
     workflow_run_id: int | None = None
+    pipeline_id: int | None = None  # a GitLab pipeline
     details_url: str | None = None
     description: str = ""
 
@@ -43,7 +44,7 @@ class CiFailureReport(BaseModel):
 
 
 class RerunJobInput(BaseModel):
-    """Run one failed Actions job of the pull request's head commit again."""
+    """Run one failed CI job (Actions or GitLab) of the pull request's head commit again."""
 
     repository: str
     job_id: int
@@ -77,6 +78,7 @@ class ReviewReplyInput(BaseModel):
     comment_id: int
     body: str
     marker: str
+    discussion_id: str | None = None  # GitLab: the discussion a reply goes to
 
 
 class PostedComment(BaseModel):

@@ -62,15 +62,8 @@ async def test_git_gets_the_gitlab_token_for_gitlab_projects_only() -> None:
     assert await tokens.token(None) == "github-token"
 
 
-def test_a_gitlab_project_says_what_it_cannot_do_yet() -> None:
-    with pytest.raises(ValueError, match="set follow_pull_request = false"):
-        ProjectConfig(jira_project="GL", repository=PROJECT, code_host="gitlab")
+def test_a_gitlab_project_is_followed_but_tracked_in_jira() -> None:
     with pytest.raises(ValueError, match='needs code_host = "github"'):
-        ProjectConfig(
-            jira_project="GL", repository=PROJECT, code_host="gitlab", tracker="github",
-            follow_pull_request=False,
-        )  # fmt: skip
-    ok = ProjectConfig(
-        jira_project="GL", repository=PROJECT, code_host="gitlab", follow_pull_request=False
-    )
-    assert ok.code_host == "gitlab"
+        ProjectConfig(jira_project="GL", repository=PROJECT, code_host="gitlab", tracker="github")
+    followed = ProjectConfig(jira_project="GL", repository=PROJECT, code_host="gitlab")
+    assert followed.code_host == "gitlab" and followed.follow_pull_request

@@ -24,12 +24,13 @@ class ReviewPolicy(BaseModel):
 class CheckInput(BaseModel):
     """A check run, check suite, workflow run or commit status that completed on a commit."""
 
-    source: str  # check_run | check_suite | workflow_run | status
+    source: str  # check_run | check_suite | workflow_run | status | pipeline
     name: str
     head_sha: str
     conclusion: str  # success, failure, timed_out, error, cancelled, ...
     check_run_id: int | None = None
     workflow_run_id: int | None = None
+    pipeline_id: int | None = None  # a GitLab pipeline
     details_url: str | None = None
     description: str = ""
     delivery_id: str | None = None
@@ -54,6 +55,7 @@ class ReviewComment(BaseModel):
     path: str | None = None
     line: int | None = None
     thread_id: int | None = None  # the thread's first comment, which replies go to
+    discussion_id: str | None = None  # GitLab: the discussion replies go to
 
 
 class ReviewFeedbackInput(BaseModel):

@@ -89,6 +89,7 @@ class PullRequestRounds:
             ReviewReplyInput(
                 repository=self.repo.repository, number=self.number,
                 comment_id=comment.thread_id or comment.id, body=body, marker=self._marker(step),
+                discussion_id=comment.discussion_id,
             ),
             f"Reply to comment {comment.id}",
         )  # fmt: skip
@@ -196,7 +197,8 @@ class PullRequestRounds:
             ReadCiFailureInput(
                 repository=self.repo.repository, name=failure.name,
                 check_run_id=failure.check_run_id, workflow_run_id=failure.workflow_run_id,
-                details_url=failure.details_url, description=failure.description,
+                pipeline_id=failure.pipeline_id, details_url=failure.details_url,
+                description=failure.description,
             ),
             f"Read why {failure.name} failed",
         )  # fmt: skip
