@@ -59,6 +59,9 @@ async def close(settings: Settings, key: str) -> str:
     if host == "gitlab":
         async with _gitlab(settings) as gitlab:
             try:
+                found = await gitlab.merge_request(repository, number)
+                if found.state != "opened":  # GitLab takes the request and changes nothing
+                    raise CommandError(f"cannot close {repository}!{number}: it is {found.state}")
                 closed = await gitlab.close(repository, number)
             except ApplicationError as err:
                 raise CommandError(f"cannot close {repository}!{number}: {err.message}") from err
