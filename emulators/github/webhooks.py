@@ -2,7 +2,6 @@
 X-GitHub-Delivery id (kept on redelivery), retried in the background; admin routes to list
 and redeliver them."""
 
-import uuid
 from typing import Any
 
 from fastapi import APIRouter, HTTPException
@@ -15,19 +14,7 @@ class GitHubWebhooks(JiraWebhooks):
 
     def send(self, event: str, payload: dict[str, Any]) -> dict[str, Any] | None:
         """Queue a `event` delivery; returns its log entry (None when no URL is set)."""
-        if self.url is None:
-            return None
-        delivery: dict[str, Any] = {
-            "id": str(uuid.uuid4()),
-            "event": event,
-            "action": payload.get("action"),
-            "payload": payload,
-            "attempts": [],
-            "state": "pending",
-        }
-        self.deliveries.append(delivery)
-        self._schedule(delivery)
-        return delivery
+        return self.queue(event=event, action=payload.get("action"), payload=payload)
 
     def headers(self, delivery: dict[str, Any], attempt: int, body: bytes) -> dict[str, str]:
         """The headers GitHub sends with a delivery."""

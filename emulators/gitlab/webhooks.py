@@ -21,19 +21,7 @@ class GitLabWebhooks(JiraWebhooks):
     def send(self, event: str, payload: dict[str, Any], instance: str) -> dict[str, Any] | None:
         """Queue an `event` (`Note Hook`...) from the instance at `instance`; returns its log
         entry (None when no URL is set)."""
-        if self.url is None:
-            return None
-        delivery: dict[str, Any] = {
-            "id": str(uuid.uuid4()),
-            "event": event,
-            "instance": instance,
-            "payload": payload,
-            "attempts": [],
-            "state": "pending",
-        }
-        self.deliveries.append(delivery)
-        self._schedule(delivery)
-        return delivery
+        return self.queue(event=event, instance=instance, payload=payload)
 
     def headers(self, delivery: dict[str, Any], attempt: int, body: bytes) -> dict[str, str]:
         """The headers GitLab sends with a delivery."""

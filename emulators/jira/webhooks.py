@@ -10,6 +10,8 @@ from typing import Any
 import httpx
 import structlog
 
+from emulators.background import BackgroundWork
+
 log = structlog.get_logger(__name__)
 
 RETRYABLE = {408, 409, 425, 429, 500, 502, 503, 504}
@@ -43,20 +45,22 @@ class JiraWebhooks:
         self.deliveries: list[dict[str, Any]] = []
         self._transport = transport
         self._http: httpx.AsyncClient | None = None
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._background = BackgroundWork()
 
     def emit(self, payload: dict[str, Any]) -> dict[str, Any] | None:
         """Queue an event for delivery; returns its log entry (None when no URL is set)."""
+        return self.queue(
+            event=payload.get("webhookEvent"),
+            issue=(payload.get("issue") or {}).get("key"),
+            payload=payload,
+        )
+
+    def queue(self, **fields: Any) -> dict[str, Any] | None:
+        """Log a delivery of `fields` under a new id and send it in the background (None when
+        no URL is set)."""
         if self.url is None:
             return None
-        delivery: dict[str, Any] = {
-            "id": str(uuid.uuid4()),
-            "event": payload.get("webhookEvent"),
-            "issue": (payload.get("issue") or {}).get("key"),
-            "payload": payload,
-            "attempts": [],
-            "state": "pending",
-        }
+        delivery = {"id": str(uuid.uuid4()), **fields, "attempts": [], "state": "pending"}
         self.deliveries.append(delivery)
         self._schedule(delivery)
         return delivery
@@ -70,9 +74,7 @@ class JiraWebhooks:
         return delivery
 
     def _schedule(self, delivery: dict[str, Any]) -> None:
-        task = asyncio.get_running_loop().create_task(self._deliver(delivery))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self._background.start(self._deliver(delivery))
 
     async def _deliver(self, delivery: dict[str, Any]) -> None:
         url = self.url
@@ -113,14 +115,10 @@ class JiraWebhooks:
 
     async def drain(self, timeout: float = 30) -> None:
         """Wait until every queued delivery has finished (tests, shutdown)."""
-        async with asyncio.timeout(timeout):
-            while self._tasks:
-                await asyncio.gather(*list(self._tasks), return_exceptions=True)
+        await self._background.drain(timeout)
 
     async def aclose(self) -> None:
         """Stop sending and close the connection pool."""
-        for task in list(self._tasks):
-            task.cancel()
-        await asyncio.gather(*list(self._tasks), return_exceptions=True)
+        await self._background.aclose()
         if self._http is not None:
             await self._http.aclose()
