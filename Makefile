@@ -47,8 +47,9 @@ install: $(STAMP) sandbox-tool
 demo: $(STAMP) sandbox-tool
 	$(MODEL_ENV) $(PY) -m embedded demo $(if $(TRACKER),--tracker $(TRACKER))
 
+# WORKERS=3 starts three workers, each with its own data directory (.data/workers/<n>).
 up: $(STAMP) sandbox-tool
-	$(MODEL_ENV) $(PY) -m embedded up
+	$(MODEL_ENV) $(PY) -m embedded up $(if $(WORKERS),--workers $(WORKERS))
 
 # The suite in parallel (pytest-xdist): a test file stays on one worker, so a module's stack
 # starts once; end-to-end stacks mostly wait, so there are more workers than cores.

@@ -32,6 +32,8 @@ class Service:
     ready: Callable[[], Awaitable[bool]]
     # The services that must be ready before this one starts; the rest start side by side.
     needs: tuple[str, ...] = ()
+    # What this service's environment adds to the stack's (a worker's own data directory).
+    env: dict[str, str] = field(default_factory=dict)
     process: subprocess.Popen[bytes] | None = field(default=None, repr=False)
 
 

@@ -11,7 +11,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +30,13 @@ from embedded.services import (
     temporal_port,
 )
 from embedded.webhook_secret import secret_source, with_webhook_secret
+from embedded.workers import (
+    check_worker_count,
+    polls_as,
+    worker_env,
+    worker_metrics_port,
+    worker_names,
+)
 from localmodel.provider import resolved_model_provider
 from localmodel.server import LocalModelMissingError, describe_model, server_argv, server_ready
 
@@ -58,7 +65,12 @@ class Stack:
         settings: Settings,
         reset_emulators: bool = False,
         report: Callable[[str], None] = to_stderr,
+        workers: int = 1,
     ) -> None:
+        try:
+            self.workers = check_worker_count(workers)
+        except ValueError as err:
+            raise StackError(str(err)) from err
         # Its clients reach its own plaintext dev server, whatever Temporal's client config says.
         self.settings = settings.model_copy(update={"temporal_env_config": False})
         self.secret_source = secret_source(settings)
@@ -123,14 +135,23 @@ class Stack:
                 needs=("temporal",),
             ),
             *model,
-            Service(
-                "worker",
-                [*LAUNCH, "worker", "worker.py"],
-                None,
-                self._worker_ready,
-                needs=("temporal", *(service.name for service in model)),
-            ),
+            *self._workers(needs=("temporal", *(service.name for service in model))),
         ]
+
+    def _workers(self, needs: tuple[str, ...]) -> list[Service]:
+        """The worker processes, each with its own data directory and metrics port."""
+        services = []
+        for name in worker_names(self.workers):
+            service = Service(
+                name,
+                [*LAUNCH, name, "worker.py"],
+                None,
+                self._worker_ready(name),
+                needs=needs,
+                env=worker_env(self.settings, name, self.workers),
+            )
+            services.append(service)
+        return services
 
     def _local_model(self) -> list[Service]:
         """The local model server, when the worker's model is `local`."""
@@ -154,24 +175,21 @@ class Stack:
         ]  # fmt: skip
         return [Service("codec", argv, s.codec_port, lambda: http_ok(f"{codec_url(s)}/healthz"))]
 
-    async def _worker_ready(self) -> bool:
-        """The worker is ready once it polls the task queue."""
-        from temporalio.api.enums.v1 import TaskQueueType
-        from temporalio.api.taskqueue.v1 import TaskQueue
-        from temporalio.api.workflowservice.v1 import DescribeTaskQueueRequest
+    def _worker_ready(self, name: str) -> Callable[[], Awaitable[bool]]:
+        """A worker is ready once its own process polls the task queue (a killed one's poller
+        stays listed for a while): with N workers, the stack is ready when N poll."""
 
-        from temporal.client import connect_temporal
+        async def ready() -> bool:
+            from temporal.client import connect_temporal
 
-        if self._client is None:
-            self._client = await connect_temporal(self.settings)
-        response = await self._client.workflow_service.describe_task_queue(
-            DescribeTaskQueueRequest(
-                namespace=self.settings.temporal_namespace,
-                task_queue=TaskQueue(name=self.settings.task_queue),
-                task_queue_type=TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
-            )
-        )
-        return len(response.pollers) > 0
+            process = self.service(name).process
+            if process is None:
+                return False
+            if self._client is None:
+                self._client = await connect_temporal(self.settings)
+            return await polls_as(self._client, self.settings, process.pid)
+
+        return ready
 
     def check_ports(self) -> None:
         """Refuse to start when a port the stack needs is taken."""
@@ -180,7 +198,8 @@ class Stack:
             ("Temporal HTTP API", self.settings.temporal_http_port),
         ]
         if self.settings.metrics_port:
-            extra.append(("worker metrics", self.settings.metrics_port))
+            for name in worker_names(self.workers):
+                extra.append((f"{name} metrics", worker_metrics_port(self.settings, name)))
         taken = [
             f"{name} port {port}"
             for name, port in [(svc.name, svc.port) for svc in self.services] + extra
@@ -231,7 +250,7 @@ class Stack:
             log.flush()
             # Children die with this process, even when it is killed (see embedded.reaper).
             service.process = popen_bound(
-                service.argv, cwd=ROOT, env=child_env(self.settings), stdout=log,
+                service.argv, cwd=ROOT, env=child_env(self.settings) | service.env, stdout=log,
                 stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
             )  # fmt: skip
         await self._wait_ready(service)
@@ -306,17 +325,32 @@ class Stack:
                 f"Webhooks        http://{s.webhook_host}:{s.webhook_port}/webhooks/jira",
                 f"Webhook secret  {self.secret_source}",
                 f"Tool server     {s.toolserver_url}/mcp (MCP, streamable HTTP)",
-                f"Metrics         {metrics_url(s)}",
+                f"Workers         {self._describe_workers()}",
+                f"Metrics         {metrics_url(s)}{self._more_metrics()}",
                 f"Codec server    {codec_url(s) if s.encryption_keys else 'off (no encryption)'}",
                 f"Model           {describe_model(s)}",
                 f"Logs            {self.log_dir}",
             ]
         )
 
+    def _describe_workers(self) -> str:
+        """How many workers poll which task queues, and where the others keep their files."""
+        queues = f"task queues {self.settings.task_queue} and {self.settings.agent_task_queue}"
+        if self.workers == 1:
+            return f"1 on {queues}"
+        return f"{self.workers} on {queues}, each in {self.settings.data_dir / 'workers'}/<n>"
 
-async def up(settings: Settings) -> None:
+    def _more_metrics(self) -> str:
+        """The other workers' metrics ports, when there are several."""
+        if self.workers == 1 or not self.settings.metrics_port:
+            return ""
+        last = worker_metrics_port(self.settings, f"worker-{self.workers}")
+        return f" (worker-1; the others up to port {last})"
+
+
+async def up(settings: Settings, workers: int = 1) -> None:
     """Run the stack until Ctrl-C."""
-    stack = Stack(settings)
+    stack = Stack(settings, workers=workers)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
