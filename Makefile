@@ -99,7 +99,7 @@ bench-ablation: $(STAMP)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(VENV)/bin/mypy config.py temporal_settings.py worker.py starter.py workflows activities graphs integrations webhooks emulators localmodel
+	$(VENV)/bin/mypy config temporal_settings.py worker.py starter.py workflows activities graphs integrations webhooks emulators localmodel
 	$(VENV)/bin/mypy embedded observability encryption tickets cli temporal toolserver research faults access vocabulary llm bench harness
 
 # Real open-source projects set up and tested as a ticket would, against a reference run

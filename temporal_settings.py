@@ -1,7 +1,8 @@
 """Where Temporal is, read without pydantic: the few settings `status`, `list` and `watch` need.
 
-`config.Settings` takes these settings' defaults and derived URLs from here, so the quick path
-and every other process read the same values from the same `TICKETSMITH_*` variables and `.env`.
+`config.temporal.TemporalSettings` takes these settings' defaults and derived URLs from here,
+so the quick path and every other process read the same values from the same `TICKETSMITH_*`
+variables and `.env`.
 Whether Temporal's own client configuration (a `temporal.toml` profile, `TEMPORAL_*` variables)
 is in use is told here too, without the SDK, and the address and namespace it sets, with it:
 then those commands read over gRPC, where the SDK applies the rest (temporal/connection.py).
@@ -47,7 +48,7 @@ def http_url(address: str, port: int) -> str:
 
 
 class TemporalEndpoints(Protocol):
-    """What a read over Temporal's HTTP API needs; `config.Settings` has it too."""
+    """What a read over Temporal's HTTP API needs; `config.temporal.TemporalSettings` has it too."""
 
     @property
     def temporal_address(self) -> str: ...
@@ -73,7 +74,7 @@ class TemporalSettings:
 
 
 def read(environ: Mapping[str, str] = os.environ, env_file: Path = ENV_FILE) -> TemporalSettings:
-    """The settings from `.env` and the environment (which wins), as `config.Settings` reads them.
+    """The settings from `.env` and the environment (which wins), as `config`'s settings read them.
 
     With Temporal's client configuration in use the HTTP API is `off`: that configuration may
     move the address and namespace and adds TLS and credentials, which only the SDK applies.

@@ -34,7 +34,7 @@ from activities.research.agents import ResearchActivities
 from activities.review.pull_requests import PullRequestActivities
 from activities.review.rounds import RoundActivities
 from activities.tracker import TrackerActivities
-from config import Settings, get_settings
+from config import WorkerSettings, get_settings
 from graphs.models import make_chat_model
 from integrations.discord.client import DiscordClient
 from integrations.environments.build import Environments
@@ -69,13 +69,13 @@ from workflows.versioning import versioned
 log = logging.getLogger("ticketsmith.worker")
 
 
-def discord_webhooks(settings: Settings) -> dict[str, str | None]:
+def discord_webhooks(settings: WorkerSettings) -> dict[str, str | None]:
     """Discord webhook URLs by Jira project; they stay on the worker, out of histories."""
     projects = load_projects(settings.projects_file)
     return {key: discord_webhook_for(project, settings) for key, project in projects.items()}
 
 
-def own_secrets(settings: Settings, webhooks: dict[str, str | None]) -> SecretFinder:
+def own_secrets(settings: WorkerSettings, webhooks: dict[str, str | None]) -> SecretFinder:
     """What the worker must never publish: each secret setting (and the forms it is sent in)
     and each project's Discord webhook, named for a report."""
     own = {
@@ -111,7 +111,7 @@ class ActivitySets(NamedTuple):
     agents: Sequence[Callable[..., Any]]
 
 
-def chat_model(settings: Settings) -> BaseChatModel:
+def chat_model(settings: WorkerSettings) -> BaseChatModel:
     """The agents' model: the provider, server, temperature and seed the settings name."""
     api_key = settings.openai_api_key.get_secret_value() if settings.openai_api_key else None
     return make_chat_model(
@@ -124,7 +124,7 @@ def chat_model(settings: Settings) -> BaseChatModel:
     )
 
 
-def build_activities(settings: Settings, stack: AsyncExitStack) -> ActivitySets:
+def build_activities(settings: WorkerSettings, stack: AsyncExitStack) -> ActivitySets:
     """Every activity, bound to clients built from settings (the only place that builds them)."""
     webhooks = discord_webhooks(settings)
     secrets = own_secrets(settings, webhooks)
@@ -239,7 +239,7 @@ def build_activities(settings: Settings, stack: AsyncExitStack) -> ActivitySets:
 
 def build_workers(
     client: Client,
-    settings: Settings,
+    settings: WorkerSettings,
     activities: ActivitySets,
     workflows: Sequence[type] = WORKFLOWS,
 ) -> list[Worker]:
@@ -296,7 +296,7 @@ async def run_workers(workers: Sequence[Worker], stop: asyncio.Event) -> None:
     await asyncio.gather(*runs)
 
 
-async def run_worker(settings: Settings, client: Client, stop: asyncio.Event) -> None:
+async def run_worker(settings: WorkerSettings, client: Client, stop: asyncio.Event) -> None:
     """Poll both task queues until `stop` is set, then shut down gracefully."""
     async with AsyncExitStack() as stack:
         workers = build_workers(client, settings, build_activities(settings, stack))
@@ -318,7 +318,7 @@ async def run_worker(settings: Settings, client: Client, stop: asyncio.Event) ->
         await asyncio.gather(*tasks)
 
 
-def check_sandbox(settings: Settings) -> None:
+def check_sandbox(settings: WorkerSettings) -> None:
     """Refuse to start when workspace commands cannot be sandboxed (unless told `none`)."""
     sandbox = sandbox_from(settings)
     if not sandbox.sandboxed:
@@ -339,14 +339,14 @@ def check_sandbox(settings: Settings) -> None:
     )
 
 
-def worker_deployment(settings: Settings) -> WorkerDeploymentConfig | None:
+def worker_deployment(settings: WorkerSettings) -> WorkerDeploymentConfig | None:
     """The Worker Deployment Version the workers poll as; None unversioned."""
     return deployment.deployment_config(
         settings.worker_versioning, settings.worker_deployment_name, settings.worker_build_id
     )
 
 
-def check_versioning(settings: Settings) -> None:
+def check_versioning(settings: WorkerSettings) -> None:
     """Refuse to start with versioning on and no deployment name or build id."""
     try:
         worker_deployment(settings)
@@ -355,7 +355,7 @@ def check_versioning(settings: Settings) -> None:
         raise SystemExit(f"worker not started: {err}") from err
 
 
-def check_github_app(settings: Settings) -> None:
+def check_github_app(settings: WorkerSettings) -> None:
     """Refuse to start when the GitHub App's private key cannot be read or parsed."""
     try:
         github_token_source(settings)
@@ -366,7 +366,7 @@ def check_github_app(settings: Settings) -> None:
 
 async def main() -> None:
     """Entry point: run until SIGINT or SIGTERM."""
-    settings = get_settings()
+    settings = get_settings(WorkerSettings)
     configure_logging(secrets=[*secret_values(settings), *temporal_connection.secrets()])
     # Only ticketsmith's own loggers: other libraries' debug lines can carry request headers.
     logging.getLogger("ticketsmith").setLevel(settings.log_level)

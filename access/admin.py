@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from config import Settings
+from config.admin import AdminSettings
 
 TOKEN_SETTING = "TICKETSMITH_ADMIN_TOKEN"
 OPEN_SETTING = "TICKETSMITH_ADMIN_ALLOW_UNAUTHENTICATED"
@@ -61,7 +61,7 @@ class AdminAccess:
     allow_anyone: bool = False
 
     @classmethod
-    def from_settings(cls, settings: Settings) -> "AdminAccess":
+    def from_settings(cls, settings: AdminSettings) -> "AdminAccess":
         """The rule the settings ask for (`admin_token`, `admin_allow_unauthenticated`)."""
         token = settings.admin_token.get_secret_value().strip() if settings.admin_token else ""
         return cls(token or None, settings.admin_allow_unauthenticated)
@@ -116,7 +116,7 @@ class AdminGuard:
         await self.app(scope, receive, send)
 
 
-def admin_headers(settings: Settings) -> dict[str, str]:
+def admin_headers(settings: AdminSettings) -> dict[str, str]:
     """What a client of the admin routes sends: the admin token, when one is set."""
     token = AdminAccess.from_settings(settings).token
     return {"Authorization": f"Bearer {token}"} if token else {}

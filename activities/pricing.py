@@ -8,12 +8,12 @@ from localmodel.provider import resolved_model_provider
 from vocabulary.prices import ModelPrice
 
 if TYPE_CHECKING:
-    from config import Settings
+    from config.models import ModelSettings
 
 PER_TOKENS = 1_000_000
 
 
-def priced_model(settings: "Settings") -> str:
+def priced_model(settings: "ModelSettings") -> str:
     """The model name prices are looked up by: the OpenAI model, else `local` or `offline`."""
     provider = resolved_model_provider(settings)
     return settings.openai_model if provider == "openai" else provider

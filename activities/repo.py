@@ -56,8 +56,9 @@ class Workspaces:
         """The repositories' environments (by default beside the workspaces, sandboxed as set)."""
         if self._environments is None:
             from config import get_settings  # late: activities take their clients from worker.py
+            from config.sandbox import SandboxSettings
 
-            settings = get_settings()
+            settings = get_settings(SandboxSettings)
             self._environments = Environments(
                 self._root.parent / "environments",  # beside the workspaces, in the data dir
                 sandbox_from(settings),

@@ -12,7 +12,7 @@ from temporalio.service import RPCError, RPCStatusCode
 from cli.status.as_json import StatusJson
 from cli.status.over_grpc import StatusUnreadable, read_status, shown_status
 from cli.terminal import CommandError
-from config import Settings
+from config import CommandLineSettings
 from temporal.client import connect_temporal
 from temporal.connection import TemporalConfigError
 from tickets.launch import LaunchError, start_ticket, ticket_input, web_ui_link, workflow_id
@@ -23,7 +23,7 @@ from workflows.ticket.messages import BudgetInput, HumanInputAccepted, TicketSta
 T = TypeVar("T")
 
 
-async def connect(settings: Settings) -> Client:
+async def connect(settings: CommandLineSettings) -> Client:
     """The Temporal client, or a clear error when the server is not there."""
     try:
         return await connect_temporal(settings)
@@ -44,7 +44,7 @@ class FiledTicket(NamedTuple):
     components: list[str]
 
 
-async def ensure_ticket_exists(settings: Settings, key: str) -> FiledTicket:
+async def ensure_ticket_exists(settings: CommandLineSettings, key: str) -> FiledTicket:
     """Read the ticket from its tracker (Jira, or its GitHub issue), turning 'not found' into
     a clear error."""
     # Only `start` reads the tracker: status and list stay quick without httpx and the parsers.
@@ -88,7 +88,7 @@ async def ensure_ticket_exists(settings: Settings, key: str) -> FiledTicket:
         await tracker.aclose()
 
 
-async def start(settings: Settings, key: str, restart: bool, auto: bool = False) -> str:
+async def start(settings: CommandLineSettings, key: str, restart: bool, auto: bool = False) -> str:
     """Start the ticket workflow, or attach to the one already running."""
     try:
         ticket_input(key, settings, auto=auto)  # a bad key or project fails before Jira is asked
@@ -106,7 +106,7 @@ async def start(settings: Settings, key: str, restart: bool, auto: bool = False)
     return f"started {outcome.workflow_id} for {key}: {summary}\n{link}"
 
 
-async def send_update(settings: Settings, key: str, update: str, payload: Any) -> str:
+async def send_update(settings: CommandLineSettings, key: str, update: str, payload: Any) -> str:
     """Send human input as an update; a refusal comes back as one clear line."""
     client = await connect(settings)
     handle = client.get_workflow_handle(workflow_id(key))
@@ -126,18 +126,18 @@ async def send_update(settings: Settings, key: str, update: str, payload: Any) -
     return accepted.message
 
 
-async def status(settings: Settings, key: str) -> TicketStatus:
+async def status(settings: CommandLineSettings, key: str) -> TicketStatus:
     """Where the ticket is; a finished ticket answers without a worker."""
     return await _read_status(settings, key, read_status)
 
 
-async def status_shown(settings: Settings, key: str) -> StatusJson:
+async def status_shown(settings: CommandLineSettings, key: str) -> StatusJson:
     """The status as `starter.py status` shows it, with the worker version the run is on."""
     return await _read_status(settings, key, shown_status)
 
 
 async def _read_status(
-    settings: Settings, key: str, read: Callable[[Client, str, timedelta], Awaitable[T]]
+    settings: CommandLineSettings, key: str, read: Callable[[Client, str, timedelta], Awaitable[T]]
 ) -> T:
     client = await connect(settings)
     try:
@@ -147,7 +147,7 @@ async def _read_status(
 
 
 async def list_runs(
-    settings: Settings, workflow_type: str, status_filter: str | None
+    settings: CommandLineSettings, workflow_type: str, status_filter: str | None
 ) -> list[dict[str, str]]:
     """Runs of one workflow type, newest first: id, search attributes, start and run state."""
     client = await connect(settings)
@@ -171,7 +171,9 @@ async def list_runs(
     return rows
 
 
-async def list_tickets(settings: Settings, status_filter: str | None) -> list[dict[str, str]]:
+async def list_tickets(
+    settings: CommandLineSettings, status_filter: str | None
+) -> list[dict[str, str]]:
     """Tickets known to Temporal, newest first, from a visibility query."""
     rows = await list_runs(settings, "TicketWorkflow", status_filter)
     return [
@@ -183,7 +185,7 @@ async def list_tickets(settings: Settings, status_filter: str | None) -> list[di
     ]
 
 
-async def cancel(settings: Settings, key: str, wait_s: float = 60) -> str:
+async def cancel(settings: CommandLineSettings, key: str, wait_s: float = 60) -> str:
     """Cancel a ticket; the workflow reports on Jira and Discord before it ends."""
     client = await connect(settings)
     handle = client.get_workflow_handle(workflow_id(key))

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlparse
 
 from cli.commands import CommandError, status
-from config import Settings, get_settings
+from config import CommandLineSettings, get_settings
 from integrations.github.auth import github_token_source
 
 if TYPE_CHECKING:
@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from integrations.gitlab.client import GitLabClient
 
 
-async def _pull_request(settings: Settings, key: str) -> tuple[str, str, int]:
+async def _pull_request(settings: CommandLineSettings, key: str) -> tuple[str, str, int]:
     """The code host, repository and number of the ticket's pull or merge request (from its
     URL), or a clear error."""
     current = await status(settings, key)
@@ -32,7 +32,7 @@ async def _pull_request(settings: Settings, key: str) -> tuple[str, str, int]:
     return "github", f"{parts[-4]}/{parts[-3]}", int(parts[-1])
 
 
-async def merge(settings: Settings, key: str) -> str:
+async def merge(settings: CommandLineSettings, key: str) -> str:
     """Merge the ticket's pull request; the ticket closes when the code host's webhook arrives."""
     from temporalio.exceptions import ApplicationError
 
@@ -49,7 +49,7 @@ async def merge(settings: Settings, key: str) -> str:
     return f"Merged {repository}#{number} ({sha[:7]}); {key} moves to done once GitHub says so."
 
 
-async def close(settings: Settings, key: str) -> str:
+async def close(settings: CommandLineSettings, key: str) -> str:
     """Close the ticket's pull request without merging; its branch is left."""
     from temporalio.exceptions import ApplicationError
 
@@ -74,7 +74,9 @@ async def close(settings: Settings, key: str) -> str:
     return f"Closed {repository}#{number} without merging (state: {closed_pr.state})."
 
 
-async def _merge_on_gitlab(settings: Settings, key: str, repository: str, iid: int) -> str:
+async def _merge_on_gitlab(
+    settings: CommandLineSettings, key: str, repository: str, iid: int
+) -> str:
     """GitLab refuses to merge a draft: say so before asking."""
     from temporalio.exceptions import ApplicationError
 
@@ -91,7 +93,7 @@ async def _merge_on_gitlab(settings: Settings, key: str, repository: str, iid: i
     return f"Merged {repository}!{iid} ({sha[:7]}); {key} moves to done once GitLab says so."
 
 
-def _gitlab(settings: Settings) -> "GitLabClient":
+def _gitlab(settings: CommandLineSettings) -> "GitLabClient":
     from integrations.gitlab.client import GitLabClient
 
     return GitLabClient(settings.gitlab_api_url, settings.gitlab_token.get_secret_value())
@@ -101,17 +103,17 @@ async def merge_command(args: argparse.Namespace) -> str:
     """`starter.py merge KEY`."""
     from cli.terminal import check_key
 
-    return await merge(get_settings(), check_key(args.key))
+    return await merge(get_settings(CommandLineSettings), check_key(args.key))
 
 
 async def close_command(args: argparse.Namespace) -> str:
     """`starter.py close KEY`."""
     from cli.terminal import check_key
 
-    return await close(get_settings(), check_key(args.key))
+    return await close(get_settings(CommandLineSettings), check_key(args.key))
 
 
-def _github_tokens(settings: Settings) -> "TokenSource":
+def _github_tokens(settings: CommandLineSettings) -> "TokenSource":
     """The settings' GitHub credentials; a GitHub App's unreadable key is a CommandError."""
     from integrations.github.app import GitHubAppConfigError
 

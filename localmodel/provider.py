@@ -6,10 +6,10 @@ from typing import TYPE_CHECKING
 from localmodel.layout import layout_for
 
 if TYPE_CHECKING:
-    from config import Settings
+    from config.models import ModelSettings
 
 
-def resolved_model_provider(settings: "Settings") -> str:
+def resolved_model_provider(settings: "ModelSettings") -> str:
     """The provider: an explicit choice, else openai with a key, else local if installed."""
     if settings.model_provider != "auto":
         return settings.model_provider

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from config import get_settings
+from config.models import ModelSettings
 
 _CALL = re.compile(
     r"model call task=(?P<task>\w+) prompt_tokens=(?P<prompt>\d+) "
@@ -114,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m localmodel.report", description=__doc__)
     parser.add_argument("log", nargs="?", type=Path, help="default: the worker log in the data dir")
     args = parser.parse_args(argv)
-    path = args.log or get_settings().data_dir / "logs" / "worker.log"
+    path = args.log or get_settings(ModelSettings).data_dir / "logs" / "worker.log"
     if not path.is_file():
         print(f"error: {path} does not exist", file=sys.stderr)
         return 1

@@ -4,7 +4,7 @@ import os
 
 import httpx
 
-from config import Settings
+from config.models import ModelSettings
 from localmodel.layout import MODEL_NAME, layout_for
 from localmodel.provider import resolved_model_provider
 
@@ -15,17 +15,17 @@ class LocalModelMissingError(Exception):
     """The local model is not installed; the message says how to install it."""
 
 
-def server_url(settings: Settings) -> str:
+def server_url(settings: ModelSettings) -> str:
     """The local server's root (its `/health` and `/slots`)."""
     return f"http://{settings.local_model_host}:{settings.local_model_port}"
 
 
-def base_url(settings: Settings) -> str:
+def base_url(settings: ModelSettings) -> str:
     """The OpenAI-compatible endpoint of the local server."""
     return f"{server_url(settings)}/v1"
 
 
-def server_argv(settings: Settings) -> list[str]:
+def server_argv(settings: ModelSettings) -> list[str]:
     """The `llama-server` command line: its slots (one by default), each with the whole
     context, on all cores."""
     layout = layout_for(settings)
@@ -45,7 +45,7 @@ def server_argv(settings: Settings) -> list[str]:
     ]  # fmt: skip
 
 
-def server_library_path(settings: Settings) -> dict[str, str]:
+def server_library_path(settings: ModelSettings) -> dict[str, str]:
     """The environment the server needs: its shared libraries sit beside it."""
     binary = layout_for(settings).server_binary
     if binary is None:
@@ -54,7 +54,7 @@ def server_library_path(settings: Settings) -> dict[str, str]:
     return {"LD_LIBRARY_PATH": os.pathsep.join(p for p in (str(binary.parent), current) if p)}
 
 
-async def server_ready(settings: Settings) -> bool:
+async def server_ready(settings: ModelSettings) -> bool:
     """Whether the server has loaded the model and answers (`/health` is 503 while loading)."""
     url = f"{server_url(settings)}/health"
     try:
@@ -64,7 +64,7 @@ async def server_ready(settings: Settings) -> bool:
         return False
 
 
-def describe_model(settings: Settings) -> str:
+def describe_model(settings: ModelSettings) -> str:
     """Which model the stack's worker uses, for people."""
     provider = resolved_model_provider(settings)
     if provider == "local":

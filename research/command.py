@@ -10,7 +10,7 @@ import httpx
 
 from access.admin import admin_headers
 from cli.commands import CommandError
-from config import get_settings
+from config import CommandLineSettings, get_settings
 
 
 @asynccontextmanager
@@ -50,7 +50,7 @@ async def research(args: argparse.Namespace) -> int:
     from research.launch import DEFINITION, check_question, start_research
     from tickets.launch import web_ui_link
 
-    settings = get_settings()
+    settings = get_settings(CommandLineSettings)
     try:
         question = check_question(" ".join(args.question))
     except ValueError as err:

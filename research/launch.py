@@ -8,7 +8,7 @@ from pathlib import Path
 from temporalio.client import Client, WorkflowExecutionStatus, WorkflowHandle
 from temporalio.common import WorkflowIDConflictPolicy, WorkflowIDReusePolicy
 
-from config import Settings
+from config import CommandLineSettings
 from graphs.dsl.catalog import agent_queues
 from graphs.dsl.loader import DEFINITIONS_DIR, load_definition
 from tickets.launch import describe
@@ -46,7 +46,7 @@ def check_question(question: str) -> str:
 
 async def start_research(
     client: Client,
-    settings: Settings,
+    settings: CommandLineSettings,
     question: str,
     workflow_id: str | None = None,
     definition: Path = DEFINITION,

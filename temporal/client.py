@@ -3,7 +3,8 @@ the data converter every client and worker uses."""
 
 from typing import TYPE_CHECKING
 
-from config import Settings, get_settings
+from config import get_settings
+from config.temporal import TemporalSettings
 
 if TYPE_CHECKING:  # the SDK is imported where it connects: `status` and `list` go without it
     from temporalio.client import Client
@@ -11,7 +12,7 @@ if TYPE_CHECKING:  # the SDK is imported where it connects: `status` and `list` 
     from temporalio.runtime import Runtime
 
 
-def converter_for(settings: Settings) -> "DataConverter":
+def converter_for(settings: TemporalSettings) -> "DataConverter":
     """The data converter every client and worker uses: pydantic, codec, payload store."""
     from encryption.codec import data_converter
     from encryption.store import payload_storage
@@ -22,7 +23,7 @@ def converter_for(settings: Settings) -> "DataConverter":
 
 
 async def connect_temporal(
-    settings: Settings | None = None, runtime: "Runtime | None" = None
+    settings: TemporalSettings | None = None, runtime: "Runtime | None" = None
 ) -> "Client":
     """A client of the Temporal the settings name, over the connection its client
     configuration describes.
@@ -35,7 +36,7 @@ async def connect_temporal(
     from observability.tracing import tracing_interceptors
     from temporal.connection import connection
 
-    settings = settings or get_settings()
+    settings = settings or get_settings(TemporalSettings)
     how = connection(
         settings.temporal_address, settings.temporal_namespace, settings.temporal_env_config
     )

@@ -1,15 +1,25 @@
 """docs/running/configuration.md documents every variable the settings read, in one table row
-each, and names no variable that is not read."""
+each, under the process that reads it, and names no variable that is not read."""
 
-import ast
 import importlib
+import inspect
 import re
 
-from pydantic import AliasChoices
+import pytest
+from pydantic import AliasChoices, ValidationError
 from pydantic_settings import BaseSettings
 
 import temporal_settings
-from config import ROOT
+from config import (
+    ROOT,
+    CodecServerSettings,
+    CommandLineSettings,
+    EmulatorProcessSettings,
+    Settings,
+    ToolServerProcessSettings,
+    WebhookAppSettings,
+    WorkerSettings,
+)
 from tests.test_import_graph import product_modules
 
 DOC = ROOT / "docs" / "running" / "configuration.md"
@@ -18,17 +28,31 @@ OUTSIDE_THE_SETTINGS = {"TICKETSMITH_BENCH_SOURCES": "bench/quality/realcode/sou
 # A documented variable: a table row that starts with it (`| `NAME` |`, or `NAME` or `OTHER`).
 ROW = re.compile(r"^\|\s*((?:`[A-Z][A-Z0-9_]*`(?: or )?)+)\s*\|", re.MULTILINE)
 NAMED = re.compile(r"\b(?:TICKETSMITH|TEMPORAL)_[A-Z0-9_]*")
+SECTION = re.compile(r"^## (.+)$", re.MULTILINE)
+# The page's sections by process, and the settings each of those processes reads; the first two
+# sections hold what several processes read, the benches' what no settings class does.
+READERS: dict[str, tuple[type[BaseSettings], ...]] = {
+    "Jira, GitHub and Discord": (WorkerSettings, WebhookAppSettings, CommandLineSettings),
+    "The worker": (WorkerSettings,),
+    "The webhook app": (WebhookAppSettings,),
+    "The command line": (CommandLineSettings,),
+    "The emulators": (EmulatorProcessSettings,),
+    "The tool server": (ToolServerProcessSettings,),
+    "The codec server and the admin routes": (CodecServerSettings,),
+    "The embedded stack": (Settings,),
+}
 
 
 def settings_classes() -> list[type[BaseSettings]]:
     """Every pydantic-settings class the product defines."""
     found = []
     for name, path in product_modules().items():
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for node in tree.body:
-            bases = [b.id for b in getattr(node, "bases", []) if isinstance(b, ast.Name)]
-            if isinstance(node, ast.ClassDef) and "BaseSettings" in bases:
-                found.append(getattr(importlib.import_module(name), node.name))
+        if "Settings" not in path.read_text(encoding="utf-8"):
+            continue  # importing every module of the product would take long
+        module = importlib.import_module(name)
+        for _, member in inspect.getmembers(module, inspect.isclass):
+            if issubclass(member, BaseSettings) and member.__module__ == name:
+                found.append(member)
     return found
 
 
@@ -73,6 +97,12 @@ def unknown_names(text: str, known: set[str]) -> set[str]:
     return names
 
 
+def sections(text: str) -> dict[str, str]:
+    """The page's `##` sections by heading, each with its text up to the next one."""
+    parts = SECTION.split(text)
+    return dict(zip(parts[1::2], parts[2::2], strict=True))
+
+
 def test_the_settings_classes_are_found() -> None:
     variables = read_variables()
     assert {"TICKETSMITH_TEMPORAL_ADDRESS", "OPENAI_API_KEY", "TEMPORAL_API_KEY"} <= variables
@@ -86,6 +116,41 @@ def test_every_variable_read_is_documented_once() -> None:
     where = f"{DOC.relative_to(ROOT)}: a table row `| `NAME` | default | what it does |`"
     assert missing == [], f"add a row for each to {where}: {missing}"
     assert twice == [], f"document each once in {where}, under the process that reads it: {twice}"
+
+
+def test_each_variable_is_under_a_process_that_reads_it() -> None:
+    found = sections(DOC.read_text(encoding="utf-8"))
+    assert set(READERS) <= set(found), f"sections missing: {sorted(set(READERS) - set(found))}"
+    wrong = [
+        f"{name} under '{heading}', which {reader.__name__} does not read"
+        for heading, readers in READERS.items()
+        for name in documented(found[heading])
+        for reader in readers
+        if name not in variables_of(reader)
+    ]
+    assert wrong == [], f"move each to the section of a process that reads it: {wrong}"
+
+
+def test_a_process_reads_only_its_own_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TICKETSMITH_SANDBOX_MEMORY_MB", "lots")
+    monkeypatch.setenv("TICKETSMITH_WEBHOOK_PORT", "not-a-port")
+    assert WebhookAppSettings.model_fields.keys().isdisjoint({"sandbox_memory_mb", "openai_model"})
+    with pytest.raises(ValidationError, match="webhook_port"):
+        WebhookAppSettings()
+    with pytest.raises(ValidationError, match="sandbox_memory_mb"):
+        WorkerSettings()
+    monkeypatch.delenv("TICKETSMITH_WEBHOOK_PORT")
+    assert WebhookAppSettings().webhook_port == 8000  # the worker's bad value is not its concern
+    assert CommandLineSettings().task_queue == "ticketsmith"
+
+
+def test_every_setting_is_read_by_some_process() -> None:
+    processes = (
+        WorkerSettings, WebhookAppSettings, CommandLineSettings, EmulatorProcessSettings,
+        ToolServerProcessSettings, CodecServerSettings,
+    )  # fmt: skip
+    read = set().union(*(cls.model_fields for cls in processes))
+    assert set(Settings.model_fields) - read == {"ready_timeout_seconds"}  # the stack's own
 
 
 def test_the_page_names_no_variable_that_is_not_read() -> None:

@@ -8,7 +8,7 @@ from temporalio.client import Client, WorkflowExecutionStatus, WorkflowHandle
 from temporalio.common import WorkflowIDConflictPolicy, WorkflowIDReusePolicy
 from temporalio.service import RPCError, RPCStatusCode
 
-from config import Settings
+from config.processes import TicketStarterSettings
 from tickets.projects import ProjectConfig, ProjectConfigError, clone_url_for, project_for
 from tickets.routing import RoutingError, TicketFacts, choose_repository
 from workflows.review.messages import ReviewPolicy
@@ -33,7 +33,7 @@ def workflow_id(key: str) -> str:
     return f"ticket-{key}"
 
 
-def web_ui_link(settings: Settings, wf_id: str, run_id: str | None = None) -> str:
+def web_ui_link(settings: TicketStarterSettings, wf_id: str, run_id: str | None = None) -> str:
     """Where to watch the workflow in the Temporal Web UI."""
     base = f"{settings.temporal_ui_url}/namespaces/{settings.temporal_namespace}/workflows/{wf_id}"
     return f"{base}/{run_id}/history" if run_id else base
@@ -50,7 +50,11 @@ def closed_issue(key: str, project: ProjectConfig, repository: str) -> str | Non
 
 
 def ticket_input(
-    key: str, settings: Settings, *, auto: bool = False, facts: TicketFacts | None = None
+    key: str,
+    settings: TicketStarterSettings,
+    *,
+    auto: bool = False,
+    facts: TicketFacts | None = None,
 ) -> TicketInput:
     """The workflow input for a ticket, from its project's config (no secrets).
 
@@ -112,7 +116,12 @@ async def describe(handle: WorkflowHandle[Any, Any]) -> Any:
 
 
 async def start_ticket(
-    client: Client, settings: Settings, inp: TicketInput, summary: str, *, restart: bool = False
+    client: Client,
+    settings: TicketStarterSettings,
+    inp: TicketInput,
+    summary: str,
+    *,
+    restart: bool = False,
 ) -> StartOutcome:
     """Start the ticket's workflow, or attach to the one running; a finished one needs restart."""
     wf_id = workflow_id(inp.key)

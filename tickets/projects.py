@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, ValidationError, model_validator
 
-from config import Settings
+from config.services import ServiceSettings
 
 REPOSITORY_NAME = r"^[\w.-]+/[\w.-]+$"
 
@@ -114,7 +114,7 @@ def load_projects(path: Path) -> dict[str, ProjectConfig]:
     return projects
 
 
-def project_for(key: str, settings: Settings) -> ProjectConfig:
+def project_for(key: str, settings: ServiceSettings) -> ProjectConfig:
     """The config of the project a ticket key belongs to, or a clear error."""
     project = key.split("-", 1)[0]
     projects = load_projects(settings.projects_file)
@@ -127,7 +127,7 @@ def project_for(key: str, settings: Settings) -> ProjectConfig:
     return projects[project]
 
 
-def github_issue_of(key: str, settings: Settings) -> tuple[str, int]:
+def github_issue_of(key: str, settings: ServiceSettings) -> tuple[str, int]:
     """The repository and number of the GitHub issue a ticket key names."""
     project = project_for(key, settings)
     if project.tracker != "github":
@@ -135,7 +135,7 @@ def github_issue_of(key: str, settings: Settings) -> tuple[str, int]:
     return project.tracked_issues, project.issue_number(key)
 
 
-def tracker_of(key: str, settings: Settings) -> str:
+def tracker_of(key: str, settings: ServiceSettings) -> str:
     """The tracker a ticket key's project names; Jira for a project not configured."""
     try:
         return project_for(key, settings).tracker
@@ -156,14 +156,14 @@ def project_for_issues(repository: str, projects: dict[str, ProjectConfig]) -> P
 
 
 def clone_url_for(
-    project: "ProjectConfig | RepositoryRoute", settings: Settings, code_host: str = "github"
+    project: "ProjectConfig | RepositoryRoute", settings: ServiceSettings, code_host: str = "github"
 ) -> str:
     """The git URL of a project's repository (no credentials: those go in the environment)."""
     base = settings.gitlab_git_base_url if code_host == "gitlab" else settings.git_base_url
     return project.clone_url or f"{base.rstrip('/')}/{project.repository}.git"
 
 
-def code_host_of(repository: str, settings: Settings) -> str:
+def code_host_of(repository: str, settings: ServiceSettings) -> str:
     """The code host of a repository the projects name: "gitlab" or "github" (the default)."""
     wanted = repository.casefold()
     for project in load_projects(settings.projects_file).values():
@@ -173,7 +173,7 @@ def code_host_of(repository: str, settings: Settings) -> str:
     return "github"
 
 
-def discord_webhook_for(project: ProjectConfig, settings: Settings) -> str | None:
+def discord_webhook_for(project: ProjectConfig, settings: ServiceSettings) -> str | None:
     """A project's Discord webhook URL, a relative one resolved against `discord_base_url`."""
     url = project.discord_webhook_url
     if url and url.startswith("/"):

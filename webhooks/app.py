@@ -10,7 +10,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from temporalio.client import Client
 
-from config import Settings, get_settings
+from config import WebhookAppSettings, get_settings
 from integrations.github.app import GitHubAppConfigError
 from observability.logs import configure_logging, secret_values
 from temporal import connection as temporal_connection
@@ -41,7 +41,7 @@ SERVER_COMMENT = (
 
 
 def create_app(
-    settings: Settings | None = None,
+    settings: WebhookAppSettings | None = None,
     client: Client | None = None,
     github_transport: httpx.AsyncBaseTransport | None = None,
     gitlab_transport: httpx.AsyncBaseTransport | None = None,
@@ -51,7 +51,7 @@ def create_app(
     Raises WebhookSecretError without a webhook secret, unless unsigned deliveries are
     allowed explicitly; then every answer and every signal says "unsigned".
     """
-    settings = settings or get_settings()
+    settings = settings or get_settings(WebhookAppSettings)
     secret = webhook_secret(settings)
 
     @asynccontextmanager
@@ -161,7 +161,7 @@ def serve() -> FastAPI:
     """The app as uvicorn runs it (`--factory`): JSON logs with every secret redacted; without
     a webhook secret, or with a GitHub App key it cannot read, it exits at once with one line
     saying what to set."""
-    settings = get_settings()
+    settings = get_settings(WebhookAppSettings)
     configure_logging(secrets=[*secret_values(settings), *temporal_connection.secrets()])
     try:
         return create_app(settings)

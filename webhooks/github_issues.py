@@ -13,7 +13,7 @@ from fastapi.responses import JSONResponse
 from temporalio.client import Client, WorkflowExecutionStatus
 from temporalio.service import RPCError, RPCStatusCode
 
-from config import Settings
+from config import WebhookAppSettings
 from tickets.launch import LaunchError, start_ticket, ticket_input, workflow_id
 from tickets.projects import ProjectConfig, ProjectConfigError, load_projects, project_for_issues
 from tickets.routing import TicketFacts
@@ -49,7 +49,7 @@ def is_issue_event(name: str, payload: dict[str, Any]) -> bool:
 class IssueEvents:
     """What the GitHub route does with deliveries about issues."""
 
-    def __init__(self, settings: Settings, unsigned: bool) -> None:
+    def __init__(self, settings: WebhookAppSettings, unsigned: bool) -> None:
         self._settings = settings
         self._unsigned = unsigned
 

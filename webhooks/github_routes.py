@@ -13,7 +13,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from temporalio.client import Client
 
-from config import Settings
+from config import WebhookAppSettings
 from integrations.github.auth import github_token_source
 from tickets.projects import ProjectConfig
 from webhooks.dedup import DeliveryLog, handled_once
@@ -28,7 +28,7 @@ TRUSTED = {"OWNER", "MEMBER", "COLLABORATOR"}
 
 
 def create_github_router(
-    settings: Settings,
+    settings: WebhookAppSettings,
     secret: str | None,
     deliveries: DeliveryLog,
     github_transport: httpx.AsyncBaseTransport | None = None,

@@ -14,7 +14,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from temporalio.client import Client
 
-from config import Settings
+from config import WebhookAppSettings
 from integrations.gitlab.client import GitLabClient
 from tickets.projects import ProjectConfig
 from webhooks.dedup import DeliveryLog, handled_once
@@ -39,7 +39,7 @@ def token_valid(secret: str | None, header: str | None) -> bool:
 
 
 def create_gitlab_router(
-    settings: Settings,
+    settings: WebhookAppSettings,
     secret: str | None,
     deliveries: DeliveryLog,
     gitlab_transport: httpx.AsyncBaseTransport | None = None,

@@ -3,7 +3,7 @@
 import hashlib
 import hmac
 
-from config import Settings
+from config.webhooks import WebhookSettings
 
 UNSIGNED_SETTING = "TICKETSMITH_WEBHOOK_ALLOW_UNSIGNED"
 MAKE_ONE = 'python -c "import secrets; print(secrets.token_hex(32))"'
@@ -22,7 +22,7 @@ class WebhookSecretError(ValueError):
     """The settings give the webhook app no safe way to check deliveries; says what to set."""
 
 
-def webhook_secret(settings: Settings) -> str | None:
+def webhook_secret(settings: WebhookSettings) -> str | None:
     """The secret deliveries must be signed with; None only when unsigned ones are allowed
     explicitly. Raises WebhookSecretError when neither is set, or both are."""
     secret = settings.webhook_secret.get_secret_value().strip() if settings.webhook_secret else ""

@@ -10,7 +10,7 @@ from pydantic import BaseModel
 from temporalio.client import Client, WorkflowExecutionStatus
 from temporalio.service import RPCError, RPCStatusCode
 
-from config import Settings
+from config import WebhookAppSettings
 from tickets.launch import workflow_id
 from tickets.projects import ProjectConfig, ProjectConfigError, load_projects, project_for
 from webhooks.responses import ignored
@@ -38,7 +38,7 @@ def allow_listed(author: str | None, project: ProjectConfig) -> bool:
 
 
 async def signal_ticket(
-    settings: Settings, temporal: Client, signal: str, payload: BaseModel, *,
+    settings: WebhookAppSettings, temporal: Client, signal: str, payload: BaseModel, *,
     repository: str, branches: list[str], event: str, author: str | None = None,
     bot: bool = False, trust: Trust | None = None,
 ) -> JSONResponse:  # fmt: skip
@@ -82,7 +82,7 @@ async def signal_ticket(
 
 
 async def signal_followers(
-    settings: Settings, temporal: Client, signal: str, payload: BaseModel, *,
+    settings: WebhookAppSettings, temporal: Client, signal: str, payload: BaseModel, *,
     repository: str, base: str, event: str,
 ) -> JSONResponse:  # fmt: skip
     """A push to a base branch: every ticket following a request onto it checks its branch."""

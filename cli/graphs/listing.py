@@ -7,7 +7,7 @@ definitions' models.
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # `list` imports this module; config costs more than the listing itself
-    from config import Settings
+    from config import CommandLineSettings
 
 PREFIX = "graph-"
 
@@ -17,7 +17,9 @@ def is_graph_id(text: str) -> bool:
     return text.startswith(PREFIX)
 
 
-async def list_graph_runs(settings: "Settings", status_filter: str | None) -> list[dict[str, str]]:
+async def list_graph_runs(
+    settings: "CommandLineSettings", status_filter: str | None
+) -> list[dict[str, str]]:
     """Graph runs known to Temporal, newest first."""
     from cli.commands import list_runs  # the gRPC client: `list` reads over HTTP first
 

@@ -12,7 +12,7 @@ from temporalio.service import RPCError
 
 from cli.commands import CommandError
 from cli.graphs.runs import checked_definition, start_graph
-from config import Settings
+from config import CommandLineSettings
 from graphs.mvp.project import slugify, write_tree
 from tickets.launch import web_ui_link
 from workflows.graph.messages import GraphResult, GraphStatus
@@ -113,7 +113,9 @@ def working_lines(qa: dict[str, Any], project: dict[str, Any]) -> list[str]:
     return lines
 
 
-async def run_mvp(settings: Settings, prompt: str, output: str, say: Callable[[str], None]) -> str:
+async def run_mvp(
+    settings: CommandLineSettings, prompt: str, output: str, say: Callable[[str], None]
+) -> str:
     """Run the MVP graph for a request and follow it to the end."""
     if not prompt.strip():
         raise CommandError('say what to build: starter.py mvp "Build an MVP for a todo-list app"')

@@ -17,7 +17,7 @@ from temporalio.service import RPCError, RPCStatusCode
 
 from cli.commands import CommandError, connect
 from cli.graphs.listing import PREFIX
-from config import Settings
+from config import CommandLineSettings
 from graphs.dsl import DefinitionError, GraphDefinition, check_definition, load_definition
 from graphs.dsl.catalog import AGENTS, agent_queues
 from tickets.launch import web_ui_link
@@ -56,7 +56,10 @@ def checked_definition(path: str) -> GraphDefinition:
 
 
 async def start_graph(
-    settings: Settings, definition: GraphDefinition, inputs: dict[str, Any], suffix: str = ""
+    settings: CommandLineSettings,
+    definition: GraphDefinition,
+    inputs: dict[str, Any],
+    suffix: str = "",
 ) -> tuple[Client, WorkflowHandle[Any, GraphResult]]:
     """Start a run of the definition; refuses missing inputs before anything starts."""
     missing = [name for name in definition.inputs if name not in inputs]
@@ -80,7 +83,7 @@ async def start_graph(
     return client, handle
 
 
-async def read_status(settings: Settings, run_id: str) -> GraphStatus:
+async def read_status(settings: CommandLineSettings, run_id: str) -> GraphStatus:
     """The run's status query."""
     handle = (await connect(settings)).get_workflow_handle(run_id)
     try:
@@ -111,7 +114,7 @@ def render_graph_status(current: GraphStatus, link: str) -> str:
 
 
 async def send_input(
-    settings: Settings, run_id: str, name: str, pairs: list[str], author: str
+    settings: CommandLineSettings, run_id: str, name: str, pairs: list[str], author: str
 ) -> str:
     """Human input for a run's `wait` step, as an update."""
     handle = (await connect(settings)).get_workflow_handle(run_id)
@@ -127,7 +130,7 @@ async def send_input(
     return accepted.message
 
 
-async def cancel_graph(settings: Settings, run_id: str, wait_s: float = 60) -> str:
+async def cancel_graph(settings: CommandLineSettings, run_id: str, wait_s: float = 60) -> str:
     """Cancel a run and wait for it to stop."""
     handle = (await connect(settings)).get_workflow_handle(run_id)
     try:
@@ -144,7 +147,7 @@ async def cancel_graph(settings: Settings, run_id: str, wait_s: float = 60) -> s
     return f"{run_id} had already finished; nothing was cancelled"
 
 
-async def graph_command(args: Any, settings: Settings) -> str:
+async def graph_command(args: Any, settings: CommandLineSettings) -> str:
     """Carry out `graph`, `input`, or `status`/`cancel` of a graph run."""
     if args.command == "graph":
         definition = checked_definition(args.file)

@@ -156,11 +156,11 @@ class GrpcReader:
 
         from cli.commands import connect
         from cli.status.over_grpc import NeverStarted, StatusUnreadable, read_status
-        from config import get_settings
+        from config import CommandLineSettings, get_settings
 
         self._key, self._read = key, read_status
         self._never_started, self._unreadable = NeverStarted, StatusUnreadable
-        settings = get_settings()
+        settings = get_settings(CommandLineSettings)
         self._timeout = timedelta(seconds=settings.status_query_seconds)
         self._loop = asyncio.new_event_loop()
         self._client: Any = self._loop.run_until_complete(connect(settings))

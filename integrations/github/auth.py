@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Protocol
 import httpx
 
 if TYPE_CHECKING:
-    from config import Settings
+    from config.services import ServiceSettings
 
 _REPOSITORY_PATH = re.compile(r"^/repos/(?P<owner>[^/]+)/(?P<name>[^/]+)")
 
@@ -43,7 +43,7 @@ class StaticToken:
 
 
 def github_token_source(
-    settings: "Settings", transport: httpx.AsyncBaseTransport | None = None
+    settings: "ServiceSettings", transport: httpx.AsyncBaseTransport | None = None
 ) -> TokenSource:
     """The personal token, or the GitHub App's installation tokens (the key is read now)."""
     from integrations.github.app import (  # its keys and JWTs only for an app

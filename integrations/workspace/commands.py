@@ -162,8 +162,9 @@ async def _jailed(
 def default_sandbox() -> Sandbox:
     """The sandbox the worker's settings describe."""
     from config import get_settings  # late: integrations do not depend on settings at import
+    from config.sandbox import SandboxSettings
 
-    return sandbox_from(get_settings())
+    return sandbox_from(get_settings(SandboxSettings))
 
 
 def _scratch(root: Path) -> Path:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Literal
 from integrations.workspace.uid_leases import Lease, UidRange
 
 if TYPE_CHECKING:
-    from config import Settings
+    from config.sandbox import SandboxSettings
 
 SandboxMode = Literal["bwrap", "none"]  # the values of `Settings.sandbox`
 SHARED_UID = 65534  # nobody: environment set-up, and every run when no range is given
@@ -223,7 +223,7 @@ class Sandbox:
             )
 
 
-def sandbox_from(settings: "Settings") -> Sandbox:
+def sandbox_from(settings: "SandboxSettings") -> Sandbox:
     """The sandbox the settings describe for workspace commands."""
     limits = Limits(
         memory_mb=settings.sandbox_memory_mb,

@@ -58,7 +58,7 @@ def test_our_environment_names_are_settings(services: dict[str, dict[str, Any]])
         used.update(service.get("environment") or {})
     ours = {name for name in used if name.startswith("TICKETSMITH_")}
     assert len(ours) > 20
-    assert ours - known == set(), "not settings in config.py"
+    assert ours - known == set(), "not settings in config/"
 
 
 def test_ticketsmith_services_read_the_env_file(services: dict[str, dict[str, Any]]) -> None:

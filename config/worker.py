@@ -1,0 +1,45 @@
+"""Settings only the worker reads: its polling, versioning, metrics and the implementation loop."""
+
+from pydantic import Field
+
+from config.common import CommonSettings
+
+
+class WorkerOptions(CommonSettings):
+    """How the worker polls, shuts down, identifies its code and reports."""
+
+    max_concurrent_http_activities: int = Field(default=20, ge=1)
+    max_concurrent_agent_activities: int = Field(default=2, ge=1)
+    graceful_shutdown_seconds: float = Field(default=30.0, ge=0)
+    # Worker Deployments: workers poll as the version <deployment name>.<build id>, both required
+    # when on (temporal/deployment.py; how each workflow type moves: workflows/versioning.py).
+    worker_versioning: bool = False
+    worker_deployment_name: str = ""
+    worker_build_id: str = ""
+    metrics_host: str = "127.0.0.1"
+    metrics_port: int = Field(default=9000, ge=0, description="0 switches metrics off")
+    ticket_gauge_seconds: float = Field(default=30.0, ge=0, description="0: no ticket gauge")
+    # The package index whose JSON API tells the advisories of the dependency versions a change
+    # brings (PyPI's `/pypi/{name}/{version}/json`); "" turns the lookup off.
+    advisory_index_url: str = "https://pypi.org"
+
+
+class ImplementationSettings(CommonSettings):
+    """How the implementation loop writes, checks and revises a change."""
+
+    # Write the examples the ticket's criteria state (`f(x)` returns `y`) as tests, as stated,
+    # and have the model test the errors and values criteria state without a call.
+    implementation_example_tests: bool = True
+    # Revisions (workers, tests, QA) before a ticket's change goes out as it stands.
+    implementation_max_revisions: int = Field(default=15, ge=1, le=50)
+    # A worker answers a Python file of some length with the definitions it adds or changes,
+    # spliced in by the syntax tree; false: every file is written whole.
+    implementation_definition_edits: bool = True
+    # With definition edits: the worker first chooses which of the file's definitions change
+    # (a choice among their names) and is shown only those. Off until it pays on the dev split.
+    implementation_definition_targets: bool = False
+    # The acceptance tests come from checks the model lists as data (a call and the value it
+    # returns or the error it raises), each kept as it behaves on the original code.
+    implementation_acceptance_checks: bool = False
+    # Minutes a ticket's implementation may spend revising; then its best revision goes out.
+    implementation_minutes: float | None = Field(default=None, gt=0)
