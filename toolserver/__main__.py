@@ -8,7 +8,7 @@ import uvicorn
 from starlette.applications import Starlette
 
 from access.admin import AdminAccess
-from config import Settings, get_settings
+from config import ToolServerProcessSettings, get_settings
 from observability.logs import configure_logging
 from observability.tracing import configure_tracing
 from toolserver.app import JiraAccess, create_app
@@ -17,7 +17,7 @@ from toolserver.faults import FaultProfile, default_profile
 from toolserver.search import make_search_provider
 
 
-def startup_profile(settings: Settings, faults_file: Path | None) -> FaultProfile:
+def startup_profile(settings: ToolServerProcessSettings, faults_file: Path | None) -> FaultProfile:
     """The faults in force at start: a profile file, else the configured latency."""
     if faults_file is not None:
         return FaultProfile.from_file(faults_file)
@@ -27,7 +27,7 @@ def startup_profile(settings: Settings, faults_file: Path | None) -> FaultProfil
     return profile.model_copy(update={"seed": settings.toolserver_fault_seed})
 
 
-def build_app(settings: Settings, faults_file: Path | None = None) -> Starlette:
+def build_app(settings: ToolServerProcessSettings, faults_file: Path | None = None) -> Starlette:
     """The tool server for these settings, its document folder seeded when empty."""
     seed_documents(settings.documents_dir)
     jira = JiraAccess(
@@ -47,7 +47,7 @@ def build_app(settings: Settings, faults_file: Path | None = None) -> Starlette:
 
 def main(argv: list[str] | None = None) -> None:
     """Parse the command line and serve until interrupted."""
-    settings = get_settings()
+    settings = get_settings(ToolServerProcessSettings)
     parser = argparse.ArgumentParser(prog="python -m toolserver", description=__doc__)
     parser.add_argument("--host", default=settings.toolserver_host)
     parser.add_argument("--port", type=int, default=settings.toolserver_port)
