@@ -15,7 +15,7 @@ from temporalio.worker import (
 )
 
 from activities.pricing import cost_of
-from graphs.cost import ModelCost
+from llm.cost import ModelCost
 from llm.metering import TokenMeter, metering
 from vocabulary.prices import ModelPrice
 

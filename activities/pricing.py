@@ -3,7 +3,7 @@
 
 from typing import TYPE_CHECKING
 
-from graphs.cost import ModelCost
+from llm.cost import ModelCost
 from localmodel.provider import resolved_model_provider
 from vocabulary.prices import ModelPrice
 

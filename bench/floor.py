@@ -7,9 +7,9 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from bench.quality.tickets import Ticket
-from graphs.fences import fence, find_file_block
 from graphs.implementation.worker.window import fence_language
 from graphs.schemas import FileChange
+from llm.fences import fence, find_file_block
 from llm.metering import count_call
 
 SYSTEM = (

@@ -1,1 +1,1 @@
-"""LangGraph agent graphs, their state and prompts, and the model factory."""
+"""The agent graphs by phase, their state and results, the model factory and the offline model."""

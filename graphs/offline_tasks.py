@@ -5,9 +5,9 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from graphs.fences import fence, find_file_block
 from graphs.offline_notice import OFFLINE_NOTICE as OFFLINE_NOTICE  # where callers look for it
 from graphs.schemas import LIST_MARKER
+from llm.fences import fence, find_file_block
 
 MAX_QUESTIONS = 3
 MAX_STATEMENTS = 30

@@ -5,8 +5,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, field_validator
 
-from graphs.cost import ModelCost
 from graphs.question import Question
+from llm.cost import ModelCost
 
 __all__ = ["Question"]
 

@@ -4,8 +4,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from graphs.fences import fence, find_file_block
 from harness.model_server import Reply, ToolCalls, task_of
+from llm.fences import fence, find_file_block
 
 
 @dataclass

@@ -3,7 +3,7 @@
 from pathlib import Path
 
 from cli.graphs.mvp_run import ProjectWriter, report
-from graphs.cost import ModelCost
+from llm.cost import ModelCost
 from workflows.graph.messages import GraphResult, GraphStatus, GraphStatusValue
 
 LINK = "http://ui/history"

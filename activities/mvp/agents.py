@@ -10,7 +10,6 @@ from activities.agents import model_answers
 from activities.graph_agents import agent_input
 from activities.heartbeat import heartbeating
 from graphs.dsl.calls import AgentCall, AgentResult
-from graphs.fences import safe_relative_path
 from graphs.implementation.state import Review
 from graphs.mvp.findings import Finding, ProjectFindings, SmokeRun, check_project
 from graphs.mvp.manager import ManagerDecision, decide
@@ -18,6 +17,7 @@ from graphs.mvp.team import architect, qa_review, swe_worker
 from graphs.mvp.usage import Usage
 from graphs.offline import OFFLINE_NOTICE, is_offline
 from graphs.schemas import Plan, PlannedFile, TestReport
+from llm.fences import safe_relative_path
 
 NEEDS_MODEL = "A language model is needed to write the code."
 SHOWN_PROBLEMS = 6

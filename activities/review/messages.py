@@ -3,10 +3,10 @@
 from pydantic import BaseModel, Field
 
 from activities.messages import RepoRef
-from graphs.cost import ModelCost
 from graphs.review.comment_scope import InlineComment
 from graphs.schemas import TicketContext
 from integrations.github.ci_failures import CiVerdict
+from llm.cost import ModelCost
 
 __all__ = ["CiVerdict", "InlineComment"]
 

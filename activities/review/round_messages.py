@@ -3,8 +3,8 @@
 from pydantic import BaseModel, Field
 
 from activities.messages import RepoRef
-from graphs.cost import ModelCost
 from graphs.schemas import FileChange
+from llm.cost import ModelCost
 
 
 class CommitRoundInput(BaseModel):

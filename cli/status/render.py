@@ -11,8 +11,8 @@ from rich.text import Text
 
 from cli.status.as_json import StatusJson, as_json, moment
 from cli.status.review_lines import review_lines
-from graphs import cost_text
-from graphs.cost_text import CostJson
+from llm import cost_text
+from llm.cost_text import CostJson
 
 if TYPE_CHECKING:  # annotations only: the command line renders without building the models
     from workflows.ticket.messages import PhaseUsage, TicketStatus

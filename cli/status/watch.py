@@ -20,8 +20,8 @@ from cli.status.as_json import StatusJson, as_json, moment
 from cli.status.endings import ENDED
 from cli.status.over_http import ticket_status
 from cli.terminal import CommandError, check_key, console, temporal_endpoints
-from graphs import cost_text
 from graphs.test_summary import tests_line
+from llm import cost_text
 from temporal import http_api as api
 from temporal_settings import TemporalEndpoints
 from vocabulary.ticket_states import Phase, Status

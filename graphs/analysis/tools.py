@@ -7,7 +7,7 @@ from langchain_core.tools import BaseTool, StructuredTool
 from pydantic import BaseModel, Field
 
 from graphs.analysis.index import CodeIndex, Snippet
-from graphs.fences import fence
+from llm.fences import fence
 from llm.structured import trim
 
 CONTEXT_QUERY = "context_query"

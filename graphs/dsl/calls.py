@@ -4,7 +4,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from graphs.cost import ModelCost
+from llm.cost import ModelCost
 
 
 class AgentCall(BaseModel):

@@ -5,11 +5,11 @@ from typing import Any
 
 from graphs.analysis.graph import index_repository
 from graphs.analysis.index import CodeIndex, Snippet
-from graphs.fences import safe_relative_path
 from graphs.implementation.revision import read_current
 from graphs.implementation.state import Assignment, ImplementationState
 from graphs.implementation.tester.gate import module_name
 from graphs.schemas import PlannedFile
+from llm.fences import safe_relative_path
 
 CONTEXT_SNIPPETS = 2
 

@@ -7,7 +7,6 @@ from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 
-from graphs.fences import safe_relative_path
 from graphs.implementation.budget import Budget
 from graphs.implementation.criteria.ticket import acceptance_criteria
 from graphs.implementation.diagnose.contracts import contract_gaps, ticket_words
@@ -27,6 +26,7 @@ from graphs.implementation.worker.statements import same
 from graphs.node_types import AsyncNode
 from graphs.planning.paths import is_test_path
 from graphs.schemas import FileChange, TestReport
+from llm.fences import safe_relative_path
 from llm.prompting import task_prompt
 from llm.structured import ModelAnswerError, ask_structured, trim
 

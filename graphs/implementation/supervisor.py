@@ -5,7 +5,6 @@ from typing import Any, Literal
 
 from langgraph.types import Send
 
-from graphs.fences import safe_relative_path
 from graphs.implementation.budget import Budget
 from graphs.implementation.criteria.ticket import criteria_path
 from graphs.implementation.diagnose.failures import assign_failures, map_failures
@@ -17,6 +16,7 @@ from graphs.implementation.steering import Steering, guidance_text
 from graphs.implementation.tester.outcome import Discarded, Redo, Stalled, last_tested
 from graphs.node_types import AsyncNode
 from graphs.schemas import FailedTest, TestReport
+from llm.fences import safe_relative_path
 
 TESTS_IN_DOUBT = (
     "The code's worker gave its file back unchanged, sure of it, while tests written for"

@@ -3,7 +3,7 @@
 import re
 from pathlib import Path
 
-from graphs.fences import safe_relative_path
+from llm.fences import safe_relative_path
 
 MAX_SLUG = 48
 

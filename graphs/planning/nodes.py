@@ -9,7 +9,6 @@ from langchain_core.tools import BaseTool
 from graphs.analysis.index import terms
 from graphs.analysis.scan import mentioned_files
 from graphs.analysis.tools import CONTEXT_QUERY, FIND_DEFINITION, find_tool, snippet_paths
-from graphs.fences import safe_relative_path
 from graphs.node_types import AsyncNode, SyncNode
 from graphs.offline import is_offline
 from graphs.planning.definitions import (
@@ -34,6 +33,7 @@ from graphs.planning.state import (
     plan_answer_schema,
 )
 from graphs.schemas import Analysis, Contract, Plan, PlannedFile, Requirements, TicketContext
+from llm.fences import safe_relative_path
 from llm.prompting import task_prompt
 from llm.structured import ModelAnswerError, ask_structured, trim
 

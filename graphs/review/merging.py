@@ -2,7 +2,7 @@
 
 from langchain_core.language_models import BaseChatModel
 
-from graphs.fences import fence, find_file_block
+from llm.fences import fence, find_file_block
 from llm.metering import count_call
 from llm.prompting import task_messages
 

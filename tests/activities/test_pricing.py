@@ -6,7 +6,7 @@ from pydantic import ValidationError
 from activities.costing import CostInterceptor
 from activities.pricing import cost_of, priced_model
 from config import Settings
-from graphs.cost import ModelCost, money
+from llm.cost import ModelCost, money
 from llm.metering import TokenMeter
 from vocabulary.prices import ModelPrice, PricesError, parse_prices
 

@@ -8,7 +8,7 @@ from langchain_core.language_models.fake_chat_models import FakeListChatModel
 from bench.ablation import FLOOR, run_loop
 from bench.floor import answered_files, floor_messages
 from bench.quality.tickets import load_tickets
-from graphs.fences import fence
+from llm.fences import fence
 
 
 def test_the_floor_is_shown_the_ticket_its_answers_and_every_file() -> None:

@@ -14,10 +14,10 @@ from pydantic import SecretStr
 
 from embedded.stack import Stack
 from emulators.app import DEFAULT_SEED
-from graphs.fences import fence, find_file_block
 from harness.model_server import FakeModelServer, Reply
 from harness.stacks import stack_settings
 from harness.team import TeamBrain
+from llm.fences import fence, find_file_block
 from tests.e2e.stacks import running
 from tests.support.pr_team import BUGGY, OPS, TEST_POWER, TESTS
 

@@ -1,6 +1,6 @@
 """Code in fenced blocks headed by paths."""
 
-from graphs.fences import fence, fenced_blocks, find_file_block, safe_relative_path
+from llm.fences import fence, fenced_blocks, find_file_block, safe_relative_path
 
 
 def test_block_headed_by_the_path_is_preferred() -> None:

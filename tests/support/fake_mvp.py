@@ -7,8 +7,8 @@ revision fixes it, so a run needs exactly one QA revision to pass.
 import json
 from typing import Any
 
-from graphs.fences import fence
 from harness.model_server import Reply, task_of
+from llm.fences import fence
 
 TODO_BUGGY = '''"""A todo list."""
 

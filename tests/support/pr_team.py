@@ -5,8 +5,8 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from graphs.fences import fence, find_file_block
 from harness.team import TeamBrain
+from llm.fences import fence, find_file_block
 
 OPS, TESTS = "calc/operations.py", "tests/test_operations.py"
 BUGGY = (

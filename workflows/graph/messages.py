@@ -6,8 +6,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from graphs.cost import ModelCost
 from graphs.dsl.model import GraphDefinition
+from llm.cost import ModelCost
 
 MAX_STEP_RECORDS = 300
 

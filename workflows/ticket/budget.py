@@ -2,7 +2,7 @@
 
 from enum import StrEnum
 
-from graphs.cost import ModelCost, money
+from llm.cost import ModelCost, money
 from workflows.ticket.messages import BudgetInput, TicketStatus
 
 # The cost cap pauses a ticket; histories from before it never did.

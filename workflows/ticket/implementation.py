@@ -21,9 +21,9 @@ with workflow.unsafe.imports_passed_through():
         RunTestsResult,
     )
     from activities.repo import RepoActivities
-    from graphs.cost import ModelCost
     from graphs.progress import ImplementationProgress, progress_markdown
     from integrations.environments.dependency_changes import is_dependency_file
+    from llm.cost import ModelCost
     from workflows.policies import (
         ADVISORY_RETRY,
         GIT_TIMEOUT,

@@ -6,7 +6,6 @@ from datetime import datetime, timedelta
 from pydantic import BaseModel, Field, model_validator
 
 from activities.secret_findings import SecretFinding
-from graphs.cost import ModelCost
 from graphs.progress import ImplementationProgress
 from graphs.schemas import (
     Analysis,
@@ -18,6 +17,7 @@ from graphs.schemas import (
     Requirements,
     TicketContext,
 )
+from llm.cost import ModelCost
 from vocabulary.ticket_states import Phase, Status
 from workflows.review.messages import PullRequestView, ReviewPolicy
 

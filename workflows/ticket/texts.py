@@ -5,8 +5,8 @@ import re
 
 from activities.advisories.messages import AdvisoryReport, CheckedDependency
 from activities.messages import RunTestsResult
-from graphs.cost import ModelCost
 from integrations.security.advisories import Advisory
+from llm.cost import ModelCost
 from workflows.ticket.messages import Implementation, PhaseUsage, Plan, Question, TicketContext
 
 SAFE_LINK = re.compile(r"https://[^\s()<>\[\]]+")

@@ -7,8 +7,8 @@ from temporalio import workflow
 from temporalio.common import SearchAttributeKey
 
 with workflow.unsafe.imports_passed_through():
-    from graphs.cost import ModelCost
     from graphs.progress import ImplementationProgress, progress_markdown
+    from llm.cost import ModelCost
     from workflows.review.messages import PullRequestView
     from workflows.ticket.messages import (
         Phase,

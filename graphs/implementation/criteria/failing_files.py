@@ -10,10 +10,10 @@ import re
 from pathlib import Path
 
 from graphs.analysis.index import CodeIndex
-from graphs.fences import safe_relative_path
 from graphs.implementation.revision import is_test_file
 from graphs.planning.paths import is_test_path
 from graphs.schemas import FailedTest, TicketContext
+from llm.fences import safe_relative_path
 
 RELATED_SOURCES = 2
 MAX_JOINED = 2

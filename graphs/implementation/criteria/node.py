@@ -7,7 +7,6 @@ from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 
-from graphs.fences import fence, find_file_block
 from graphs.implementation.criteria.asked_checks import checked_acceptance
 from graphs.implementation.criteria.examples import example_tests, implied_subject
 from graphs.implementation.criteria.failing_files import failing_sources, related_sources
@@ -29,9 +28,10 @@ from graphs.models import capped
 from graphs.node_types import AsyncNode
 from graphs.planning.paths import is_test_path
 from graphs.schemas import FailedTest, FileChange, PlannedFile, TestReport
-from graphs.toolloop import invoke_with_tools
+from llm.fences import fence, find_file_block
 from llm.prompting import task_messages
 from llm.structured import trim
+from llm.toolloop import invoke_with_tools
 
 SOURCE_CHARS = 2500
 JOINED_PURPOSE = "Change what the ticket asks where the acceptance tests show it fails."

@@ -3,13 +3,13 @@
 from pathlib import Path
 from typing import cast
 
-from graphs.fences import fence, safe_relative_path
 from graphs.implementation.diagnose.contracts import contract_gaps, ticket_words
 from graphs.implementation.diagnose.failures import assign_failures, describe_failures, map_failures
 from graphs.implementation.revision import read_current
 from graphs.implementation.state import ImplementationState, Review
 from graphs.implementation.tester.outcome import Discarded, Redo, held_files, last_tested
 from graphs.schemas import FailedTest, TestReport
+from llm.fences import fence, safe_relative_path
 
 TEST_TAIL_CHARS = 1500
 

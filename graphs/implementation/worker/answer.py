@@ -12,11 +12,11 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage
 from langchain_core.tools import BaseTool
 
-from graphs.fences import find_file_block
 from graphs.implementation.worker.cut_short import cut_short, kept_of_cut, loop_problem
 from graphs.models import capped
-from graphs.toolloop import invoke_with_tools
+from llm.fences import find_file_block
 from llm.metering import estimate_tokens
+from llm.toolloop import invoke_with_tools
 
 ECHOED = "the answer repeated the task's inputs instead of the file"
 MIN_ANSWER_TOKENS = 768

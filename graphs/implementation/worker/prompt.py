@@ -2,10 +2,10 @@
 
 from langchain_core.messages import BaseMessage
 
-from graphs.fences import fence
 from graphs.implementation.state import WorkerState
 from graphs.implementation.worker.window import Window, fence_language
 from graphs.schemas import Requirements, TicketContext
+from llm.fences import fence
 from llm.prompting import task_messages
 from llm.structured import trim
 

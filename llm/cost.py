@@ -2,8 +2,8 @@
 
 from pydantic import BaseModel, Field
 
-from graphs import cost_text
-from graphs.cost_text import money as money
+from llm import cost_text
+from llm.cost_text import money as money
 
 
 class ModelCost(BaseModel):
