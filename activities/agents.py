@@ -100,6 +100,7 @@ class AgentActivities:
         definition_edits: bool = True,
         definition_targets: bool = False,
         acceptance_checks: bool = False,
+        first_draft: bool = False,
     ) -> None:
         self._model = model
         self._workspaces = workspaces
@@ -107,6 +108,7 @@ class AgentActivities:
         self._definition_edits = definition_edits
         self._definition_targets = definition_targets
         self._acceptance_checks = acceptance_checks
+        self._first_draft = first_draft
         self._max_revisions = max_revisions
         self._minutes = minutes
 
@@ -218,6 +220,7 @@ class AgentActivities:
                 definition_edits=self._definition_edits,
                 definition_targets=self._definition_targets,
                 acceptance_checks=self._acceptance_checks,
+                first_draft=self._first_draft,
                 minutes=self._minutes,
                 seconds_left=seconds_until(getattr(inp, "finish_by", None)),
                 progress=progress,

@@ -63,6 +63,7 @@ STEPS: dict[str, dict[str, object]] = {
     "whole-files": {"definition_edits": False},
     "targets": {"definition_targets": True},
     "checks": {"acceptance_checks": True},
+    "draft": {"first_draft": True},
     # Not the loop: one bare call of the model on the same files (bench/floor.py).
     FLOOR: {},
 }
@@ -99,6 +100,7 @@ def loop_options(step: str) -> dict[str, object]:
         "definition_edits": settings.implementation_definition_edits,
         "definition_targets": settings.implementation_definition_targets,
         "acceptance_checks": settings.implementation_acceptance_checks,
+        "first_draft": settings.implementation_first_draft,
     }
     return options | STEPS[step]
 

@@ -4,37 +4,20 @@ whole files out, nothing checked or revised."""
 from pathlib import Path
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+from langchain_core.messages import BaseMessage
 
+from bench.quality.reference_plan import ticket_context
 from bench.quality.tickets import Ticket
-from graphs.implementation.worker.window import fence_language
+from graphs.implementation.worker.draft import bare_messages
 from graphs.schemas import FileChange
-from llm.fences import fence, find_file_block
+from llm.fences import find_file_block
 from llm.metering import count_call
-
-SYSTEM = (
-    "You are a software engineer. Change the files below as the ticket asks. Answer with"
-    " every file you change: its path on one line, then its complete new content in one"
-    " fenced code block. Write nothing else."
-)
 
 
 def floor_messages(ticket: Ticket, repo: Path, paths: list[str]) -> list[BaseMessage]:
     """The ticket as its reporter wrote it, its answers, then each file's current content."""
-    criteria = "\n".join(f"- {c}" for c in ticket.acceptance_criteria) or "(none)"
-    files = "\n\n".join(
-        fence(
-            path, (repo / path).read_text() if (repo / path).is_file() else "", fence_language(path)
-        )
-        for path in paths
-    )
-    human = (
-        f"Ticket {ticket.key}: {ticket.summary}\n\n{ticket.description.strip()}\n\n"
-        f"Acceptance criteria:\n{criteria}\n\n"
-        f"The reporter's answers to questions:\n{ticket.answers.strip() or '(none)'}\n\n"
-        f"The files:\n\n{files}"
-    )
-    return [SystemMessage(content=SYSTEM), HumanMessage(content=human)]
+    files = [(p, (repo / p).read_text() if (repo / p).is_file() else "") for p in paths]
+    return bare_messages(ticket_context(ticket), ticket.answers, files)
 
 
 def answered_files(answer: str, paths: list[str]) -> list[FileChange]:

@@ -41,5 +41,8 @@ class ImplementationSettings(CommonSettings):
     # The acceptance tests come from checks the model lists as data (a call and the value it
     # returns or the error it raises), each kept as it behaves on the original code.
     implementation_acceptance_checks: bool = False
+    # A file short enough to be written whole gets its first revision from one bare call (the
+    # ticket, its answers and the file in, the whole file out). Off until it pays on the dev split.
+    implementation_first_draft: bool = False
     # Minutes a ticket's implementation may spend revising; then its best revision goes out.
     implementation_minutes: float | None = Field(default=None, gt=0)

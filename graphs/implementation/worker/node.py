@@ -1,6 +1,6 @@
 """The worker node: one planned file of a revision written by the model (or replayed)."""
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
@@ -19,11 +19,12 @@ from graphs.implementation.worker.definitions import (
     splice_definitions,
     statement_window,
 )
+from graphs.implementation.worker.draft import drafted, write_draft
 from graphs.implementation.worker.forgotten_imports import add_forgotten_imports
 from graphs.implementation.worker.kept_tests import with_existing_tests
 from graphs.implementation.worker.method_placement import place_methods
 from graphs.implementation.worker.missing_functions import add_missing_functions
-from graphs.implementation.worker.prompt import worker_messages
+from graphs.implementation.worker.prompt import answers_text, worker_messages
 from graphs.implementation.worker.retries import (
     ask_again_because,
     stuck,
@@ -67,11 +68,13 @@ def make_worker(
     journal: Journal,
     definition_edits: bool = True,
     definition_targets: bool = False,
+    first_draft: bool = False,
 ) -> AsyncNode[WorkerState]:
     """The node that writes one file (or replays it from the journal); with
     `definition_edits` a Python file of some length is answered by the definitions that
     change, spliced in by its syntax tree, and with `definition_targets` the worker is shown
-    only the definitions it first chose to change."""
+    only the definitions it first chose to change; with `first_draft` a short file's first
+    revision is one bare call (worker/draft.py)."""
 
     async def worker(state: WorkerState) -> dict[str, Any]:
         path, revision = state["assignment"]["file"].path, state["revision"]
@@ -80,7 +83,12 @@ def make_worker(
             journal.start("worker", revision, path)
             first = warmer(model) if state.get("warm") else model
             outcome = await write_file(
-                first, tools, state, definitions=definition_edits, targets=definition_targets
+                first,
+                tools,
+                state,
+                definitions=definition_edits,
+                targets=definition_targets,
+                draft=first_draft and revision == 1 and not state.get("warm"),
             )
             tried = journal.tried(path, revision)
             why = "" if is_offline(model) else ask_again_because(outcome, state, tried)
@@ -116,11 +124,13 @@ async def write_file(
     *,
     definitions: bool = False,
     targets: bool = False,
+    draft: bool = False,
 ) -> WorkerOutcome:
     """Ask the model for the whole new content of one file (or the window it is shown: the
     `focus` lines when given and still there); with `definitions`, for the definitions it
     adds or changes when the file is long enough to be answered so, and with `targets` shown
-    only the definitions it chose to change first."""
+    only the definitions it chose to change first; with `draft`, a file short enough is
+    asked for in one bare call (worker/draft.py)."""
     planned = state["assignment"]["file"]
     path, revision = planned.path, state["revision"]
     target = state["repo_dir"] / path
@@ -135,6 +145,12 @@ async def write_file(
     current = state["current"] if state["current"] is not None else read_current(target)
     if current is None:
         return outcome(f"{path}: unchanged, it is a binary file")
+    if draft and drafted(path, current):
+        answers = answers_text(state["requirements"])
+        text, tokens = await write_draft(model, state["ticket"], answers, path, current)
+        if text is None or not text.strip():
+            return outcome(f"{path}: unchanged, the draft had no code block", tokens=tokens)
+        return finished(state, current, text, tokens, outcome, " (a bare draft)")
     query = f"{planned.purpose} {state['feedback']} {state['plan'].summary}"
     window = (focus and focus_window(current, focus)) or choose_window(current, query)
     by_definitions = definitions and focus is None and answered_by_definitions(path, current)
@@ -185,6 +201,26 @@ async def write_file(
             return outcome(f"{path}: unchanged, {NOT_SPLICED}: {error}", tokens=tokens)
     else:
         content = splice(current, window, new_text)
+    told = ""
+    if shown_as is not None:
+        told += " (shown " + ", ".join(f"`{n}`" for n in names) + ")"
+    if left_out:
+        told += " (kept as they were: " + ", ".join(f"`{n}`" for n in left_out) + ")"
+    return finished(state, current, content, tokens, outcome, told)
+
+
+def finished(
+    state: WorkerState,
+    current: str,
+    content: str,
+    tokens: int,
+    outcome: Callable[..., WorkerOutcome],
+    told: str = "",
+) -> WorkerOutcome:
+    """The outcome of a file's new content, after the repairs that hold for any answer: a
+    kept test file's own tests, forgotten imports, methods written outside their class."""
+    path = state["assignment"]["file"].path
+    target = state["repo_dir"] / path
     restored: list[str] = []
     if path in state["plan"].kept_tests:
         content, restored = with_existing_tests(read_current(target) or "", content)
@@ -200,8 +236,4 @@ async def write_file(
         verb += " (added the missing " + ", ".join(f"`{m}`" for m in added) + ")"
     if placed:
         verb += " (moved into their class: " + ", ".join(f"`{m}`" for m in placed) + ")"
-    if shown_as is not None:
-        verb += " (shown " + ", ".join(f"`{n}`" for n in names) + ")"
-    if left_out:
-        verb += " (kept as they were: " + ", ".join(f"`{n}`" for n in left_out) + ")"
-    return outcome(f"{path}: {verb}", FileChange(path=path, content=content), tokens)
+    return outcome(f"{path}: {verb}{told}", FileChange(path=path, content=content), tokens)
