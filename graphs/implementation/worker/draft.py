@@ -18,8 +18,8 @@ from graphs.schemas import TicketContext
 from llm.fences import fence, find_file_block
 from llm.metering import count_call
 
-# About a thousand tokens: the file and its new version both fit a 4,096-token context.
-DRAFT_MAX_CHARS = 4000
+# About 1,500 tokens: the ticket, the file and its new version fit a 4,096-token context.
+DRAFT_MAX_CHARS = 6000
 BARE_SYSTEM = (
     "You are a software engineer. Change the files below as the ticket asks. Answer with"
     " every file you change: its path on one line, then its complete new content in one"
