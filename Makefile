@@ -6,12 +6,12 @@ STAMP := $(VENV)/.installed
 UV := $(VENV)/bin/uv
 # Every top-level script in bench/ that starts what it measures (make bench); repos downloads
 # real projects (make bench-repos).
-BENCHES := $(filter-out bench/__init__.py bench/repos.py bench/revision_speed.py bench/ablation.py,$(wildcard bench/*.py))
+BENCHES := $(filter-out bench/__init__.py bench/repos.py bench/revision_speed.py bench/ablation.py bench/failover.py,$(wildcard bench/*.py))
 # The model of `make demo` and `make up`: openai | local | offline (default: chosen from what is set up).
 MODEL ?=
 MODEL_ENV := $(if $(MODEL),TICKETSMITH_MODEL_PROVIDER=$(MODEL))
 
-.PHONY: install demo up test test-unit test-e2e test-local-model local-model lint bench bench-quality bench-mvp bench-ablation bench-repos clean sandbox-tool
+.PHONY: install demo up test test-unit test-e2e test-local-model local-model lint bench bench-quality bench-mvp bench-ablation bench-failover bench-repos clean sandbox-tool
 
 # Workspace commands (tests, environment set-up) run in bubblewrap: installed here when we are
 # root with apt-get; otherwise this says what to do (or set TICKETSMITH_SANDBOX=none).
@@ -95,6 +95,11 @@ bench-mvp: $(STAMP) sandbox-tool
 # (STEPS=defaults,no-example-tests; RUNS=3 with BENCH_ARGS="--temperature 0.5").
 bench-ablation: $(STAMP)
 	$(PY) -m bench.ablation $(if $(STEPS),--steps $(STEPS)) $(if $(RUNS),--runs $(RUNS)) $(BENCH_ARGS) $(TICKETS)
+
+# Tickets on three workers, the busiest killed mid-loop: side effects once each, calls repeated
+# and seconds to recover (BENCH_ARGS="--tickets 6" for a quick run; 20 by default).
+bench-failover: $(STAMP) sandbox-tool
+	$(PY) -m bench.failover $(BENCH_ARGS)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

@@ -70,15 +70,16 @@ def scripted_model(**kwargs: Any) -> FakeModelServer:
 
 @asynccontextmanager
 async def bench_stack(
-    data: Path, model: FakeModelServer, tickets: int = 2, **overrides: Any
+    data: Path, model: FakeModelServer, tickets: int = 2, workers: int = 1, **overrides: Any
 ) -> AsyncIterator[Stack]:
-    """Server, emulators (with `tickets` issues), webhook app and worker, stopped at the end."""
+    """Server, emulators (with `tickets` issues), webhook app and `workers` workers, stopped at
+    the end."""
     os.environ["OPENAI_BASE_URL"] = model.base_url
     os.environ["TICKETSMITH_OPENAI_MODEL"] = "fake"
     defaults: dict[str, Any] = {"model_provider": "openai", "metrics_port": 0}
     settings = stack_settings(data, **(defaults | overrides))
     seed_emulators(settings.emulator_state_dir, tickets)
-    stack = Stack(settings)
+    stack = Stack(settings, workers=workers)
     try:
         try:
             await stack.start()
