@@ -77,7 +77,7 @@ async def main() -> int:
     model.start()
     try:
         for encrypted in (False, True):
-            keys = {"encryption_keys": new_key("bench")} if encrypted else {}
+            keys: dict[str, Any] = {"encryption_keys": new_key("bench")} if encrypted else {}
             label = "encrypted" if encrypted else "plain"
             with tempfile.TemporaryDirectory(prefix="bench-history-") as tmp:
                 async with bench_stack(Path(tmp), model, len(runs), **keys) as stack:

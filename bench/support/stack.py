@@ -70,7 +70,7 @@ def scripted_model(**kwargs: Any) -> FakeModelServer:
 
 @asynccontextmanager
 async def bench_stack(
-    data: Path, model: FakeModelServer, tickets: int = 2, workers: int = 1, **overrides: Any
+    data: Path, model: FakeModelServer, tickets: int = 2, *, workers: int = 1, **overrides: Any
 ) -> AsyncIterator[Stack]:
     """Server, emulators (with `tickets` issues), webhook app and `workers` workers, stopped at
     the end."""
