@@ -5,6 +5,8 @@ Side by side in one run, `--rounds` times after a warm-up round:
   langgraph    the same activity calls, recorded from ticketsmith's history, run in sequence
                as a plain LangGraph pipeline with a SQLite checkpointer and no Temporal;
   trivial      a Temporal workflow of as many no-op activities.
+Ticketsmith's and the trivial workflow's wall time is split, from their histories, into the time
+some activity ran and the time none did (workflow tasks, child starts, the round trips between).
 Usage: python -m bench.overhead [--rounds 3]
 """
 
@@ -18,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.support.figures import CannotMeasureError, Report, run_main
-from bench.support.histories import activity_calls
+from bench.support.histories import Timing, activity_calls, timing
 from bench.support.pipeline import activities_by_name, build_pipeline, decoded, run_pipeline
 from bench.support.stack import (
     bench_stack,
@@ -47,6 +49,7 @@ async def main() -> int:
     report = Report("overhead: one ticket, --auto, instant scripted model")
     model = scripted_model()
     times: dict[str, list[float]] = {"ticketsmith": [], "langgraph": [], "trivial": []}
+    splits: dict[str, list[Timing]] = {"ticketsmith": [], "trivial": []}
     try:
         with tempfile.TemporaryDirectory(prefix="bench-overhead-") as tmp:
             async with bench_stack(Path(tmp), model) as stack, AsyncExitStack() as exits:
@@ -79,6 +82,8 @@ async def main() -> int:
                     if round_number:  # round 0 warms caches up
                         for name, value in zip(times, (took, piped, trivial), strict=True):
                             times[name].append(value)
+                        splits["ticketsmith"].append(await timing(client, f"ticket-{KEY}"))
+                        splits["trivial"].append(await timing(client, f"trivial-{round_number}"))
     finally:
         model.stop()
     ticketsmith, langgraph, trivial = (statistics.median(v) for v in times.values())
@@ -100,6 +105,12 @@ async def main() -> int:
         "<= 1.2x",
         ratio_b <= 1.2,
     )
+    busy = statistics.median(t.busy for t in splits["ticketsmith"])
+    idle, trivial_idle = (statistics.median(t.idle for t in splits[n]) for n in splits)
+    report.figure("ticketsmith, some activity running (c)", f"{busy:.2f} s")
+    report.figure("ticketsmith, no activity running (d)", f"{idle:.2f} s")
+    report.figure("trivial workflow, no activity running", f"{trivial_idle:.2f} s")
+    report.figure("(c) - (a): activities slower in the worker", f"{busy - langgraph:+.2f} s")
     return report.done()
 
 

@@ -1,5 +1,7 @@
-"""Reading workflow histories: the activity calls they made, their length and their size."""
+"""Reading workflow histories: the activity calls they made, when activities ran, their length
+and their size."""
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,6 +31,79 @@ class Size:
     largest_payload_where: str = ""
     stored: int = 0  # payloads held in the payload store, the history keeping a reference
     stored_bytes: int = 0
+
+
+@dataclass
+class Timing:
+    """A workflow's wall time, children included, and how much of it some activity was running."""
+
+    total: float = 0.0
+    busy: float = 0.0
+
+    @property
+    def idle(self) -> float:
+        """Seconds no activity ran: workflow tasks, child starts, the round trips between."""
+        return self.total - self.busy
+
+
+ACTIVITY_ENDS = (
+    "activity_task_completed_event_attributes",
+    "activity_task_failed_event_attributes",
+    "activity_task_timed_out_event_attributes",
+    "activity_task_canceled_event_attributes",
+)
+CHILD_STARTED = "start_child_workflow_execution_initiated_event_attributes"
+
+
+def seconds(event: HistoryEvent) -> float:
+    """When the event happened, in seconds since the epoch."""
+    return event.event_time.seconds + event.event_time.nanos / 1e9
+
+
+def activity_intervals(history: Sequence[HistoryEvent]) -> list[tuple[float, float]]:
+    """From start to end, each activity attempt one workflow's history shows ending."""
+    started: dict[int, float] = {}
+    intervals = []
+    for event in history:
+        kind = event.WhichOneof("attributes")
+        if kind == "activity_task_started_event_attributes":
+            started[event.activity_task_started_event_attributes.scheduled_event_id] = seconds(
+                event
+            )
+        elif kind in ACTIVITY_ENDS:
+            scheduled = getattr(event, kind).scheduled_event_id
+            if scheduled in started:
+                intervals.append((started.pop(scheduled), seconds(event)))
+    return intervals
+
+
+def covered(intervals: Sequence[tuple[float, float]]) -> float:
+    """Seconds at least one of the intervals covers (overlaps counted once)."""
+    total, reached = 0.0, float("-inf")
+    for start, end in sorted(intervals):
+        if end > reached:
+            total += end - max(start, reached)
+            reached = end
+    return total
+
+
+async def timing(client: Client, workflow_id: str) -> Timing:
+    """A workflow's first to last event, and the time its activities and its children's ran."""
+    history = await events(client, workflow_id)
+    busy = covered(await intervals_within(client, history))
+    return Timing(total=seconds(history[-1]) - seconds(history[0]), busy=busy)
+
+
+async def intervals_within(
+    client: Client, history: Sequence[HistoryEvent]
+) -> list[tuple[float, float]]:
+    """The activity intervals of a workflow's history and of its children's."""
+    found = activity_intervals(history)
+    for event in history:
+        if event.WhichOneof("attributes") == CHILD_STARTED:
+            child = event.start_child_workflow_execution_initiated_event_attributes.workflow_id
+            found += await intervals_within(client, await events(client, child))
+    return found
 
 
 async def events(client: Client, workflow_id: str) -> list[HistoryEvent]:
