@@ -76,6 +76,7 @@ def report_effects(report: Report, effects: dict[str, TicketEffects], spared: li
         ("Jira comments", lambda e: len(e.comments), len(model.comments)),
         ("pull requests", lambda e: e.pull_requests, 1),
         ("commits", lambda e: len(e.commits), len(model.commits)),
+        ("Discord messages", lambda e: len(e.discord), len(model.discord)),
     ):
         got = sum(each(e) for e in effects.values())
         report.figure(f"side effects: {name}", f"{got} (expected {expected * n})",

@@ -2,6 +2,7 @@
 ticket's side effects read from the emulators and git, and the model calls asked again."""
 
 import json
+import re
 import subprocess
 from collections import Counter
 from dataclasses import dataclass
@@ -16,15 +17,18 @@ from workflows.ticket.messages import TicketStatus
 
 @dataclass
 class TicketEffects:
-    """One ticket's side effects: its Jira comments, pull requests and commits on its branch."""
+    """One ticket's side effects: its Jira comments, pull requests, commits on its branch and
+    Discord messages."""
 
     comments: list[str]
     pull_requests: int
     commits: list[str]
+    discord: list[str]
 
     def duplicated(self) -> list[str]:
-        """Comments or commits that happened more than once (each should happen once)."""
+        """Comments, commits or messages that happened more than once (each should be once)."""
         twice = Counter(self.comments) + Counter(f"commit: {c}" for c in self.commits)
+        twice += Counter(f"discord: {m}" for m in self.discord)
         return [what[:120] for what, n in twice.items() if n > 1]
 
 
@@ -36,19 +40,23 @@ async def branch_of(client: Client, key: str) -> str:
 
 
 async def ticket_effects(settings: Settings, key: str, branch: str) -> TicketEffects:
-    """The ticket's comments and pull requests (emulator state) and its branch's commits (git)."""
+    """The ticket's comments, pull requests and Discord messages (emulator state) and its
+    branch's commits (git)."""
     async with httpx.AsyncClient(base_url=settings.jira_base_url, timeout=30) as http:
         response = await http.get("/_emulator/state")
     response.raise_for_status()
     state = response.json()
     comments = [json.dumps(c["body"], sort_keys=True) for c in state["issues"][key]["comments"]]
     pulls = sum(1 for p in state["pulls"] if p["head"] == branch)
+    named = re.compile(rf"\b{re.escape(key)}(?!\d)")  # DEMO-1, not DEMO-10
+    messages = [json.dumps([m["content"], m["embeds"]]) for m in state["discord"]["messages"]]
+    discord = [m for m in messages if named.search(m)]
     bare = settings.emulator_state_dir / "git" / "demo" / "calc.git"
     log = subprocess.run(
         ["git", "-C", str(bare), "log", "--format=%s", f"main..{branch}"],
         capture_output=True, text=True, check=True,
     )  # fmt: skip
-    return TicketEffects(comments, pulls, log.stdout.splitlines())
+    return TicketEffects(comments, pulls, log.stdout.splitlines(), discord)
 
 
 async def implementation_worker(client: Client, key: str) -> str | None:

@@ -115,14 +115,21 @@ def service_of(stack: Stack, identity: str) -> Service:
 
 
 async def assert_once_each(client: Client, stack: Stack, keys: list[str]) -> dict[str, Any]:
-    """Every ticket has one pull request, and no comment or commit twice; returns the counts."""
+    """Every ticket has one pull request, and no comment, commit or message twice; returns the
+    counts."""
     counts = {}
     for key in keys:
         effects = await ticket_effects(stack.settings, key, await branch_of(client, key))
         assert effects.pull_requests == 1, f"{key}: {effects.pull_requests} pull requests"
         assert effects.commits, f"{key}: no commit on its branch"
+        assert effects.discord, f"{key}: no Discord message"
         assert not effects.duplicated(), f"{key} did this twice: {effects.duplicated()}"
-        counts[key] = (len(effects.comments), effects.pull_requests, len(effects.commits))
+        counts[key] = (
+            len(effects.comments),
+            effects.pull_requests,
+            len(effects.commits),
+            len(effects.discord),
+        )
     assert len(set(counts.values())) == 1, f"tickets differ in side effects: {counts}"
     return counts
 
