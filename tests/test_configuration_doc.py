@@ -29,8 +29,8 @@ OUTSIDE_THE_SETTINGS = {"TICKETSMITH_BENCH_SOURCES": "bench/quality/realcode/sou
 ROW = re.compile(r"^\|\s*((?:`[A-Z][A-Z0-9_]*`(?: or )?)+)\s*\|", re.MULTILINE)
 NAMED = re.compile(r"\b(?:TICKETSMITH|TEMPORAL)_[A-Z0-9_]*")
 SECTION = re.compile(r"^## (.+)$", re.MULTILINE)
-# The page's sections by process, and the settings each of those processes reads; the first two
-# sections hold what several processes read, the benches' what no settings class does.
+# The page's sections by process, and the settings each of those processes reads. "Every
+# process" names its readers row by row, and the benches' section holds what no class reads.
 READERS: dict[str, tuple[type[BaseSettings], ...]] = {
     "Jira, GitHub and Discord": (WorkerSettings, WebhookAppSettings, CommandLineSettings),
     "The worker": (WorkerSettings,),
