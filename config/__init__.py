@@ -7,7 +7,7 @@ webhook app from starting. The variables are all `TICKETSMITH_<FIELD>` and are d
 the process that reads them, in docs/running/configuration.md.
 """
 
-from config.common import ROOT, CommonSettings
+from config.common import ROOT
 from config.processes import (
     CodecServerSettings,
     CommandLineSettings,
@@ -24,7 +24,6 @@ __all__ = [
     "ROOT",
     "CodecServerSettings",
     "CommandLineSettings",
-    "CommonSettings",
     "EmulatorProcessSettings",
     "Settings",
     "TicketStarterSettings",

@@ -8,7 +8,7 @@ from temporalio.client import Client, WorkflowExecutionStatus, WorkflowHandle
 from temporalio.common import WorkflowIDConflictPolicy, WorkflowIDReusePolicy
 from temporalio.service import RPCError, RPCStatusCode
 
-from config.processes import TicketStarterSettings
+from config import TicketStarterSettings
 from tickets.projects import ProjectConfig, ProjectConfigError, clone_url_for, project_for
 from tickets.routing import RoutingError, TicketFacts, choose_repository
 from workflows.review.messages import ReviewPolicy
