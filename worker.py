@@ -184,6 +184,7 @@ def build_activities(settings: WorkerSettings, stack: AsyncExitStack) -> Activit
         definition_targets=settings.implementation_definition_targets,
         acceptance_checks=settings.implementation_acceptance_checks,
         first_draft=settings.implementation_first_draft,
+        bare_revisions=settings.implementation_bare_revisions,
         max_revisions=settings.implementation_max_revisions,
         minutes=settings.implementation_minutes,
     )

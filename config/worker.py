@@ -44,5 +44,8 @@ class ImplementationSettings(CommonSettings):
     # A file short enough to be written whole gets its first revision from one bare call (the
     # ticket, its answers and the file in, the whole file out). Off until it pays on the dev split.
     implementation_first_draft: bool = False
+    # Every revision of such a file is one bare call, told what the last revision's tests and
+    # QA said (the first is the draft). Off until it pays on the dev split.
+    implementation_bare_revisions: bool = False
     # Minutes a ticket's implementation may spend revising; then its best revision goes out.
     implementation_minutes: float | None = Field(default=None, gt=0)

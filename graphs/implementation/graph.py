@@ -110,6 +110,7 @@ def build_implementation_graph(
     definition_targets: bool = False,
     acceptance_checks: bool = False,
     first_draft: bool = False,
+    bare_revisions: bool = False,
     minutes: float | None = None,
     steering: Steering | None = None,
     seconds_left: float | None = None,
@@ -122,7 +123,9 @@ def build_implementation_graph(
     criteria = make_criteria(model, tester, journal, example_tests, acceptance_checks)
     builder.add_node("criteria", criteria)
     builder.add_node("supervisor", make_supervisor(steering, budget))
-    worker = make_worker(model, tools, journal, definition_edits, definition_targets, first_draft)
+    worker = make_worker(
+        model, tools, journal, definition_edits, definition_targets, first_draft, bare_revisions
+    )
     builder.add_node("worker", worker, input_schema=WorkerState)
     builder.add_node("tester", make_tester(tester, journal))
     builder.add_node("review", make_review(model, journal, budget, review_failing))
@@ -169,6 +172,7 @@ async def implement_plan(
     definition_targets: bool = False,
     acceptance_checks: bool = False,
     first_draft: bool = False,
+    bare_revisions: bool = False,
     minutes: float | None = None,
     progress: Progress | None = None,
     on_progress: Callable[[Progress], None] | None = None,
@@ -191,7 +195,8 @@ async def implement_plan(
     those. With
     `acceptance_checks` (and `example_tests`), the acceptance tests come from checks the model
     lists as data (`criteria/checks.py`) instead of the criteria's stated examples. With
-    `first_draft`, a short file's first revision is one bare call (`worker/draft.py`). With
+    `first_draft`, a short file's first revision is one bare call (`worker/draft.py`); with
+    `bare_revisions`, every revision of it is, told what the last one's tests and QA said. With
     `minutes`, no revision starts
     once that long has passed: the run finishes with its best revision; with `seconds_left`
     (the ticket's time for work) no revision starts that would end past it. `steering` is
@@ -212,6 +217,7 @@ async def implement_plan(
         definition_targets=definition_targets,
         acceptance_checks=acceptance_checks,
         first_draft=first_draft,
+        bare_revisions=bare_revisions,
         minutes=minutes,
         steering=steering,
         seconds_left=seconds_left,

@@ -72,3 +72,39 @@ async def test_without_the_setting_the_worker_prompt_is_the_full_one(tmp_path: P
     result = await implement_plan(model, repo, TICKET, PLAN, None)
     assert read_task(model.received[0])[0] == "implement_file"
     assert "(a bare draft)" not in result.notes
+
+
+async def test_bare_revisions_ask_again_barely_with_what_qa_said(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    (repo / "tea").mkdir(parents=True)
+    (repo / "tea/kettle.py").write_text(KETTLE)
+    wrong = KETTLE.replace("celsius > 100", "celsius > 99")
+    qa_fail = (
+        '{"passed": false, "summary": "99.5 degrees now boils.",'
+        ' "fixes": [{"path": "tea/kettle.py", "instruction": "Compare with >= 100."}]}'
+    )
+    model = ScriptedChatModel(
+        [
+            f"tea/kettle.py\n```python\n{wrong}```",
+            qa_fail,
+            f"tea/kettle.py\n```python\n{FIXED}```",
+            QA_PASS,
+        ]
+    )
+    result = await implement_plan(
+        model, repo, TICKET, PLAN, None, first_draft=True, bare_revisions=True
+    )
+    first, second = model.received[0][-1].text, model.received[2][-1].text
+    assert "was tried" not in first  # the first draft is the floor's prompt
+    assert second.startswith("Ticket TEA-3:") and PLAN.summary not in second
+    assert "99.5 degrees now boils." in second and "Compare with >= 100." in second
+    assert "celsius > 99" in second  # shown the version that was tried
+    assert [c.content for c in result.changes] == [FIXED]
+    assert "revision 2: tea/kettle.py: rewritten (a bare draft)" in result.notes
+
+
+def test_the_feedback_a_bare_prompt_shows_is_bounded() -> None:
+    long = "The test failed. " * 500
+    text = bare_messages(TICKET, "", [("tea/kettle.py", KETTLE)], long)[1].text
+    assert "The version below was tried" in text and len(text) < len(long) // 2
+    assert text.endswith(KETTLE + "```")

@@ -1,7 +1,7 @@
 """The worker node: one planned file of a revision written by the model (or replayed)."""
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.tools import BaseTool
@@ -69,12 +69,13 @@ def make_worker(
     definition_edits: bool = True,
     definition_targets: bool = False,
     first_draft: bool = False,
+    bare_revisions: bool = False,
 ) -> AsyncNode[WorkerState]:
     """The node that writes one file (or replays it from the journal); with
     `definition_edits` a Python file of some length is answered by the definitions that
     change, spliced in by its syntax tree, and with `definition_targets` the worker is shown
     only the definitions it first chose to change; with `first_draft` a short file's first
-    revision is one bare call (worker/draft.py)."""
+    revision is one bare call (worker/draft.py), with `bare_revisions` every revision is."""
 
     async def worker(state: WorkerState) -> dict[str, Any]:
         path, revision = state["assignment"]["file"].path, state["revision"]
@@ -82,17 +83,20 @@ def make_worker(
         if outcome is None:
             journal.start("worker", revision, path)
             first = warmer(model) if state.get("warm") else model
+            bare = bare_revisions or (first_draft and revision == 1 and not state.get("warm"))
+            if bare and revision == 1:  # the first draft is the floor's call, to the letter
+                state = cast(WorkerState, {**state, "feedback": ""})
             outcome = await write_file(
                 first,
                 tools,
                 state,
                 definitions=definition_edits,
                 targets=definition_targets,
-                draft=first_draft and revision == 1 and not state.get("warm"),
+                draft=bare,
             )
             tried = journal.tried(path, revision)
             why = "" if is_offline(model) else ask_again_because(outcome, state, tried)
-            focus = state.get("focus") if stuck(why) else None
+            focus = state.get("focus") if stuck(why) and not bare_revisions else None
             if focus:  # shown only the lines that reject the test's inputs, it changes them
                 again = await write_focused(write_file, model, tools, state, focus, tried)
                 outcome = again.model_copy(update={"tokens": outcome.tokens + again.tokens})
@@ -106,6 +110,7 @@ def make_worker(
                     noted,
                     definitions=definition_edits,
                     targets=definition_targets,
+                    draft=bare_revisions,
                 )
                 outcome = again.model_copy(update={"tokens": outcome.tokens + again.tokens})
             if not is_offline(model):
@@ -130,7 +135,7 @@ async def write_file(
     `focus` lines when given and still there); with `definitions`, for the definitions it
     adds or changes when the file is long enough to be answered so, and with `targets` shown
     only the definitions it chose to change first; with `draft`, a file short enough is
-    asked for in one bare call (worker/draft.py)."""
+    asked for in one bare call (worker/draft.py), told the state's feedback."""
     planned = state["assignment"]["file"]
     path, revision = planned.path, state["revision"]
     target = state["repo_dir"] / path
@@ -147,7 +152,9 @@ async def write_file(
         return outcome(f"{path}: unchanged, it is a binary file")
     if draft and drafted(path, current):
         answers = answers_text(state["requirements"])
-        text, tokens = await write_draft(model, state["ticket"], answers, path, current)
+        text, tokens = await write_draft(
+            model, state["ticket"], answers, path, current, state["feedback"]
+        )
         if text is None or not text.strip():
             return outcome(f"{path}: unchanged, the draft had no code block", tokens=tokens)
         return finished(state, current, text, tokens, outcome, " (a bare draft)")
