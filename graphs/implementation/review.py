@@ -22,7 +22,7 @@ from graphs.implementation.state import (
     Review,
     ReviewAnswer,
 )
-from graphs.implementation.worker.statements import same
+from graphs.implementation.worker.statements import same, without_docstrings
 from graphs.node_types import AsyncNode
 from graphs.planning.paths import is_test_path
 from graphs.schemas import FileChange, TestReport
@@ -110,15 +110,16 @@ def settle(review: Review, tests: TestReport | None, missing: list[Fix] | None =
     return review
 
 
-NO_CODE_CHANGED = "changes only comments or layout, no code; the plan:"
+NO_CODE_CHANGED = "changes only comments, docstrings or layout, no code; the plan:"
 
 
 def same_code(path: str, original: str, new: str) -> bool:
-    """Whether a Python source file's new text is the same code, comments and layout aside."""
+    """Whether a Python source file's new text is the same code, comments, docstrings and
+    layout aside."""
     if not path.endswith(".py") or is_test_path(path):
         return False
     try:
-        return same(ast.parse(original), ast.parse(new))
+        return same(without_docstrings(ast.parse(original)), without_docstrings(ast.parse(new)))
     except (SyntaxError, ValueError):
         return False
 

@@ -81,6 +81,17 @@ def same(a: ast.AST, b: ast.AST) -> bool:
     return ast.dump(a) == ast.dump(b)
 
 
+def without_docstrings(tree: ast.Module) -> ast.Module:
+    """The module with the docstrings of it, its classes and functions taken out (in place)."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                if isinstance(body[0].value.value, str):
+                    node.body = body[1:] or [ast.Pass()]
+    return tree
+
+
 def comments(lines: list[str]) -> list[str]:
     """The comments of some lines, as written."""
     return [line.split("#", 1)[1].strip() for line in lines if "#" in line]
