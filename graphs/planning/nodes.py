@@ -12,8 +12,6 @@ from graphs.analysis.tools import CONTEXT_QUERY, FIND_DEFINITION, find_tool, sni
 from graphs.node_types import AsyncNode, SyncNode
 from graphs.offline import is_offline
 from graphs.planning.definitions import (
-    changed_names,
-    join_defining_files,
     look_up_definitions,
     place_contracts,
 )
@@ -82,15 +80,9 @@ def make_locate(tools: Sequence[BaseTool]) -> AsyncNode[PlanningState]:
         answer = state["answer"]
         names = [contract_name(c) for c in answer.contracts]
         names += called_in(asked_text(state["ticket"]))
-        names += changed_names(plan_texts(answer))
         return {"defined_in": await look_up_definitions(tool, names)}
 
     return locate
-
-
-def plan_texts(answer: PlanAnswer) -> list[str]:
-    """What the plan says it changes: its summary and its files' purposes."""
-    return [answer.summary, *(f.purpose for f in answer.files)]
 
 
 def asked_text(ticket: TicketContext) -> str:
@@ -267,11 +259,6 @@ def make_finalise(model: BaseChatModel) -> SyncNode[PlanningState]:
         files, contracts, placed = place_contracts(files, contracts, defined_in, told)
         files, contracts, folded = into_modules(files, contracts, defined_in, told)
         placed += folded
-        if files:  # a plan of no file is an answer to a question, not a change
-            files, joined = join_defining_files(
-                files, changed_names(plan_texts(answer)), defined_in
-            )
-            placed += joined
         risks += placed
         # An answer counts only when the model planned no file: a change is never turned into one.
         reply = "" if answer.files else answer.answer.strip()

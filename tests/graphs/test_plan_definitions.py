@@ -10,9 +10,6 @@ from graphs.analysis import index_repository, make_context_query_tool, make_find
 from graphs.models import ScriptedChatModel
 from graphs.planning import create_plan
 from graphs.planning.definitions import (
-    MAX_JOINED,
-    changed_names,
-    join_defining_files,
     place_contracts,
 )
 from graphs.schemas import Analysis, Contract, PlannedFile, TicketContext
@@ -163,84 +160,3 @@ def test_a_contract_stays_where_the_plan_put_it(
     contracts = [contract(files[0].path)]
     placed_files, placed, notes = place_contracts(files, contracts, {"label": defined}, asked)
     assert (placed_files, placed, notes) == (files, contracts, [])
-
-
-BIRDING = {
-    "birding/__init__.py": '"""Bird sightings."""\n',
-    "birding/sightings.py": "class Sighting:\n    species: str\n    count: int\n",
-    "birding/rows.py": (
-        "def read_row(row):\n    return row.split(',')\n\n\n"
-        "def read_log(text):\n    return [read_row(x) for x in text.splitlines()]\n"
-    ),
-    "birding/board.py": (
-        "def caption(sighting):\n    return sighting.species\n\n\n"
-        "def tally(sightings):\n    return '\\n'.join(map(caption, sightings))\n"
-    ),
-    "tests/test_birding.py": "def test_read_row(): ...\n",
-}
-WEATHER_SUMMARY = (
-    "The plan modifies `birding/sightings.py` to keep the weather. The `read_row` function is"
-    " updated to handle the new format, and the `read_log` function is modified to skip blank"
-    " lines. The `caption` and `tally` functions are updated to show it."
-)
-
-
-def test_the_names_a_plan_says_it_changes_are_those_of_sentences_that_change_them() -> None:
-    assert changed_names([WEATHER_SUMMARY]) == ["read_row", "read_log", "caption", "tally"]
-    kept = "The `caption` function stays unchanged. It calls `tally()` as before; `io` is fixed."
-    assert changed_names([kept]) == []  # kept as it is, only used, or too short a name
-
-
-def test_the_files_defining_changed_names_join_the_plan_up_to_a_limit() -> None:
-    files = [modify("birding/sightings.py")]
-    defined = {
-        "read_row": ["birding/rows.py"],
-        "read_log": ["birding/rows.py"],
-        "caption": ["birding/board.py"],
-        "twice": ["a.py", "b.py"],
-        "Sighting": ["birding/sightings.py"],
-    }
-    names = ["read_row", "read_log", "caption", "twice", "Sighting", "nowhere"]
-    joined, notes = join_defining_files(files, names, defined)
-    assert [(f.path, f.action) for f in joined] == [
-        ("birding/sightings.py", "modify"),
-        ("birding/rows.py", "modify"),
-        ("birding/board.py", "modify"),
-    ]
-    assert joined[1].purpose == "Change `read_row`, `read_log` as the plan says."
-    assert notes[0] == (
-        "Added `birding/rows.py`: the plan changes `read_row`, `read_log`, defined there."
-    )
-    many = {f"name_{i}": [f"m{i}.py"] for i in range(5)}
-    assert len(join_defining_files([], list(many), many)[0]) == MAX_JOINED
-
-
-async def test_a_plan_that_changes_functions_of_other_modules_plans_those_modules(
-    tmp_path: Path,
-) -> None:
-    for path, text in BIRDING.items():
-        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / path).write_text(text)
-    index = index_repository(tmp_path)
-    tools = [make_context_query_tool(index), make_find_definition_tool(index)]
-    answer = {
-        "summary": WEATHER_SUMMARY,
-        "files": [{"path": "birding/sightings.py", "action": "modify", "purpose": "Weather."}],
-        "test_plan": ["robin,3,rain gives the weather rain."],
-        "risks": [],
-    }
-    ticket = TicketContext(key="BIRD-1", summary="Show weather", description="Rows have 3 values.")
-    analysis = Analysis(
-        summary="Bird sightings.", languages=["Python"], frameworks=["pytest"],
-        test_command="python -m pytest -q", files=sorted(BIRDING),
-    )  # fmt: skip
-    plan = await create_plan(
-        ScriptedChatModel([json.dumps(answer)]), ticket, analysis, None, [], 1, tools=tools
-    )
-    assert [f.path for f in plan.files] == [
-        "birding/sightings.py",
-        "birding/rows.py",
-        "birding/board.py",
-    ]
-    assert any(r.startswith("Added `birding/board.py`") for r in plan.risks)
-    assert "`birding/board.py`" in plan.markdown.split("## Risks", 1)[0]
