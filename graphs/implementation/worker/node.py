@@ -84,12 +84,12 @@ def make_worker(
             journal.start("worker", revision, path)
             first = warmer(model) if state.get("warm") else model
             bare = bare_revisions or (first_draft and revision == 1 and not state.get("warm"))
-            if bare and revision == 1:  # the first draft is the floor's call, to the letter
-                state = cast(WorkerState, {**state, "feedback": ""})
+            # The first draft is the floor's call to the letter; a re-ask keeps its feedback.
+            drafting = cast(WorkerState, {**state, "feedback": ""}) if revision == 1 else state
             outcome = await write_file(
                 first,
                 tools,
-                state,
+                drafting if bare else state,
                 definitions=definition_edits,
                 targets=definition_targets,
                 draft=bare,
@@ -103,7 +103,7 @@ def make_worker(
             elif why:
                 # The same prompt gives the same answer, and a small model sure of its code
                 # gives it again even warmer: the prompt says why it cannot stand.
-                noted = with_note(state, why)
+                noted = with_note(drafting if bare_revisions else state, why)
                 again = await write_file(
                     warmer(model),
                     tools,
