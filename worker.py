@@ -182,7 +182,6 @@ def build_activities(settings: WorkerSettings, stack: AsyncExitStack) -> Activit
         example_tests=settings.implementation_example_tests,
         definition_edits=settings.implementation_definition_edits,
         definition_targets=settings.implementation_definition_targets,
-        acceptance_checks=settings.implementation_acceptance_checks,
         first_draft=settings.implementation_first_draft,
         bare_revisions=settings.implementation_bare_revisions,
         max_revisions=settings.implementation_max_revisions,

@@ -99,7 +99,6 @@ class AgentActivities:
         minutes: float | None = None,
         definition_edits: bool = True,
         definition_targets: bool = False,
-        acceptance_checks: bool = False,
         first_draft: bool = False,
         bare_revisions: bool = False,
     ) -> None:
@@ -108,7 +107,6 @@ class AgentActivities:
         self._example_tests = example_tests
         self._definition_edits = definition_edits
         self._definition_targets = definition_targets
-        self._acceptance_checks = acceptance_checks
         self._first_draft = first_draft
         self._bare_revisions = bare_revisions
         self._max_revisions = max_revisions
@@ -221,7 +219,6 @@ class AgentActivities:
                 example_tests=self._example_tests,
                 definition_edits=self._definition_edits,
                 definition_targets=self._definition_targets,
-                acceptance_checks=self._acceptance_checks,
                 first_draft=self._first_draft,
                 bare_revisions=self._bare_revisions,
                 minutes=self._minutes,

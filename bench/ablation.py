@@ -62,7 +62,6 @@ STEPS: dict[str, dict[str, object]] = {
     "no-failing-review": {"review_failing": False},
     "whole-files": {"definition_edits": False},
     "targets": {"definition_targets": True},
-    "checks": {"acceptance_checks": True},
     "draft": {"first_draft": True},
     "bare": {"first_draft": True, "bare_revisions": True},
     # Not the loop: one bare call of the model on the same files (bench/floor.py).
@@ -100,7 +99,6 @@ def loop_options(step: str) -> dict[str, object]:
         "review_failing": True,
         "definition_edits": settings.implementation_definition_edits,
         "definition_targets": settings.implementation_definition_targets,
-        "acceptance_checks": settings.implementation_acceptance_checks,
         "first_draft": settings.implementation_first_draft,
         "bare_revisions": settings.implementation_bare_revisions,
     }

@@ -27,8 +27,9 @@ class WorkerOptions(CommonSettings):
 class ImplementationSettings(CommonSettings):
     """How the implementation loop writes, checks and revises a change."""
 
-    # Write the examples the ticket's criteria state (`f(x)` returns `y`) as tests, as stated,
-    # and have the model test the errors and values criteria state without a call.
+    # Before the code, ask the model for the change's checks as data (a call and the value it
+    # returns or the error it raises) and keep as acceptance tests those that fail on the
+    # original code (or, said to hold already, pass there).
     implementation_example_tests: bool = True
     # Revisions (workers, tests, QA) before a ticket's change goes out as it stands.
     implementation_max_revisions: int = Field(default=15, ge=1, le=50)
@@ -38,9 +39,6 @@ class ImplementationSettings(CommonSettings):
     # With definition edits: the worker first chooses which of the file's definitions change
     # (a choice among their names) and is shown only those. Off until it pays on the dev split.
     implementation_definition_targets: bool = False
-    # The acceptance tests come from checks the model lists as data (a call and the value it
-    # returns or the error it raises), each kept as it behaves on the original code.
-    implementation_acceptance_checks: bool = False
     # A file short enough to be written whole gets its first revision from one bare call (the
     # ticket, its answers and the file in, the whole file out). Off until it pays on the dev split.
     implementation_first_draft: bool = False

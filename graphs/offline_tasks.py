@@ -159,10 +159,6 @@ def _implement_file(inputs: dict[str, Any], human: str) -> str:
     )
 
 
-def _criteria_tests(inputs: dict[str, Any], human: str) -> str:
-    return f"{OFFLINE_NOTICE}: no tests can be written offline."
-
-
 def _acceptance_checks(inputs: dict[str, Any], human: str) -> str:
     return json.dumps({"checks": []})
 
@@ -203,7 +199,6 @@ _HANDLERS: dict[str, Callable[[dict[str, Any], str], str]] = {
     "requirements": _requirements,
     "triage": _triage,
     "plan": _plan,
-    "criteria_tests": _criteria_tests,
     "acceptance_checks": _acceptance_checks,
     "implement_file": _implement_file,
     "review": _review,

@@ -19,7 +19,6 @@ TASKS = (
     "requirements",
     "triage",
     "plan",
-    "criteria_tests",
     "acceptance_checks",
     "targets",
     "implement_file",

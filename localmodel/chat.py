@@ -27,13 +27,13 @@ _TASK = re.compile(r"^task:\s*([a-z_]+)", re.MULTILINE)
 CALL_TIMEOUT_S = 900.0  # one slot: parallel calls queue at the server and wait their turn
 # Answers that are a few sentences or a short list: a small model that loops runs to the end
 # of its context otherwise, minutes of a slow machine for an answer that cannot be used.
-# A test of a criterion is a few lines, and a test module for a ticket's criteria a page.
+# A check of a criterion is a call and a value: eight of them fit in 768 tokens.
 # The plan and the requirements run 200-700 tokens; a plan that looped ran on to the end of the
 # context (1,400 tokens, two and a half minutes) before it was asked again, shorter. A review
 # is a verdict and a few fixes (35-151 tokens in a run of 18 tickets); one that looped ran on
 # past 1,300 tokens until the ticket's deadline.
 ANSWER_CAPS = {
-    "analysis": 512, "questions": 1024, "judge_comments": 1024, "criteria_tests": 1024,
+    "analysis": 512, "questions": 1024, "judge_comments": 1024,
     "acceptance_checks": 768,
     "triage": 768, "requirements": 768, "plan": 1024, "review": 512,
 }  # fmt: skip
@@ -41,8 +41,8 @@ ANSWER_CAPS = {
 # small model answered with it in place of the file's code, so the server is not sent it.
 TEXT_ONLY_TASKS = {"implement_file"}
 CUT_TAIL_CHARS = 200
-# Answers streamed and watched for a loop: code and tests, where a looping model runs longest.
-WATCHED_TASKS = {"implement_file", "criteria_tests"}
+# Answers streamed and watched for a loop: code, where a looping model runs longest.
+WATCHED_TASKS = {"implement_file"}
 
 
 def ending_of(err: Exception) -> str:

@@ -46,9 +46,6 @@ def bench_overrides(args: argparse.Namespace) -> dict[str, str]:
     if args.definition_edits is not None:
         edits = str(args.definition_edits).lower()
         overrides["TICKETSMITH_IMPLEMENTATION_DEFINITION_EDITS"] = edits
-    if args.acceptance_checks is not None:
-        checks = str(args.acceptance_checks).lower()
-        overrides["TICKETSMITH_IMPLEMENTATION_ACCEPTANCE_CHECKS"] = checks
     if args.max_revisions is not None:
         overrides["TICKETSMITH_IMPLEMENTATION_MAX_REVISIONS"] = str(args.max_revisions)
     if args.revision_minutes:
@@ -117,7 +114,6 @@ async def run(args: argparse.Namespace) -> int:
         "commit": commit(),
         "example_tests": settings.implementation_example_tests,
         "definition_edits": settings.implementation_definition_edits,
-        "acceptance_checks": settings.implementation_acceptance_checks,
         "max_revisions": settings.implementation_max_revisions,
         "revision_minutes": settings.implementation_minutes,
         "ticket_minutes": args.ticket_minutes,
@@ -203,11 +199,6 @@ def build_parser() -> argparse.ArgumentParser:
         "--definition-edits",
         action=argparse.BooleanOptionalAction,
         help="answer long Python files by changed definitions (default: the worker setting)",
-    )
-    parser.add_argument(
-        "--acceptance-checks",
-        action=argparse.BooleanOptionalAction,
-        help="acceptance tests from the model's checks as data (default: the worker setting)",
     )
     parser.add_argument("--max-revisions", type=int, help="implementation revisions (default: 15)")
     # Bounded by default: 15 revisions of two to three minutes each on two cores would make a

@@ -108,7 +108,6 @@ def build_implementation_graph(
     review_failing: bool = True,
     definition_edits: bool = True,
     definition_targets: bool = False,
-    acceptance_checks: bool = False,
     first_draft: bool = False,
     bare_revisions: bool = False,
     minutes: float | None = None,
@@ -120,7 +119,7 @@ def build_implementation_graph(
     budget = Budget(minutes, seconds_left=seconds_left)
     builder = StateGraph(ImplementationState, input_schema=ImplementationInput)
     builder.add_node("prepare", prepare)
-    criteria = make_criteria(model, tester, journal, example_tests, acceptance_checks)
+    criteria = make_criteria(model, tester, journal, example_tests)
     builder.add_node("criteria", criteria)
     builder.add_node("supervisor", make_supervisor(steering, budget))
     worker = make_worker(
@@ -170,7 +169,6 @@ async def implement_plan(
     review_failing: bool = True,
     definition_edits: bool = True,
     definition_targets: bool = False,
-    acceptance_checks: bool = False,
     first_draft: bool = False,
     bare_revisions: bool = False,
     minutes: float | None = None,
@@ -184,23 +182,19 @@ async def implement_plan(
 
     `progress` from an interrupted run is replayed instead of redone; `on_progress` receives
     the progress after every completed step (worker, test run, review), `on_start` hears
-    of each step as it begins. With `example_tests`, the examples the ticket's criteria state
-    are written as tests first (no model call), with the model's tests of errors and values
-    they state without a call, and kept when they fail on the original code for the stated
-    reason. Without `review_failing`, QA's model reviews only a revision whose tests pass
-    (a failing one cannot pass; its failures are the next revision's feedback). With
-    `definition_edits`, a worker answers a Python file of some length with the definitions
-    it adds or changes, spliced in by the syntax tree, instead of the whole file; with
-    `definition_targets` too, it first chooses which definitions change and is shown only
-    those. With
-    `acceptance_checks` (and `example_tests`), the acceptance tests come from checks the model
-    lists as data (`criteria/checks.py`) instead of the criteria's stated examples. With
-    `first_draft`, a short file's first revision is one bare call (`worker/draft.py`); with
-    `bare_revisions`, every revision of it is, told what the last one's tests and QA said. With
-    `minutes`, no revision starts
-    once that long has passed: the run finishes with its best revision; with `seconds_left`
-    (the ticket's time for work) no revision starts that would end past it. `steering` is
-    where people's guidance for the next revision and a stop come from.
+    of each step as it begins. With `example_tests`, the model lists the change's checks as
+    data first (`criteria/checks.py`); those that fail on the original code, or hold there
+    as declared, are the acceptance tests. Without `review_failing`, QA's model reviews
+    only a revision whose tests pass (a failing one cannot pass; its failures are the next
+    revision's feedback). With `definition_edits`, a worker answers a Python file of some
+    length with the definitions it adds or changes, spliced in by the syntax tree, instead
+    of the whole file; with `definition_targets` too, it first chooses which definitions
+    change and is shown only those. With `first_draft`, a short file's first revision is one
+    bare call (`worker/draft.py`); with `bare_revisions`, every revision of it is, told what
+    the last one's tests and QA said. With `minutes`, no revision starts once that long has
+    passed: the run finishes with its best revision; with `seconds_left` (the ticket's time
+    for work) no revision starts that would end past it. `steering` is where people's
+    guidance for the next revision and a stop come from.
     """
     if max_revisions < 1:
         raise ValueError("max_revisions must be at least 1")
@@ -215,7 +209,6 @@ async def implement_plan(
         review_failing=review_failing,
         definition_edits=definition_edits,
         definition_targets=definition_targets,
-        acceptance_checks=acceptance_checks,
         first_draft=first_draft,
         bare_revisions=bare_revisions,
         minutes=minutes,

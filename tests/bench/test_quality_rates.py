@@ -134,7 +134,7 @@ def test_every_run_gets_its_own_data_directory_and_seed(
     monkeypatch.setattr(bench, "DATA_DIR", tmp_path / "bench-quality")
     args = argparse.Namespace(
         model="offline", seed=41, runs=2,
-        example_tests=None, definition_edits=None, acceptance_checks=None, max_revisions=None,
+        example_tests=None, definition_edits=None, max_revisions=None,
         revision_minutes=None,
         ticket_minutes=10,
     )  # fmt: skip

@@ -3,16 +3,13 @@
 ticket is what the generator wrote from its sdist; keys' projects are unique."""
 
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from bench.quality.realcode.layout import checksum, ticket_files
-from bench.quality.scoring import PYTEST_ENV, check_answer, score_checkout, score_unchanged
+from bench.quality.scoring import check_answer, score_checkout, score_unchanged
 from bench.quality.tickets import TicketError, copy_tree, load_ticket, load_tickets
-from graphs.implementation.criteria.examples import example_tests, implied_subject
 from graphs.implementation.worker.named_functions import added_beside
 
 TICKETS = load_tickets()
@@ -155,37 +152,6 @@ def test_the_reference_is_not_asked_again_as_a_change_beside_the_named_function(
         original = ticket.repo_dir / solved.relative_to(ticket.reference_dir)
         before = original.read_text() if original.is_file() else ""
         assert added_beside(text, before, solved.read_text()) == ([], []), solved
-
-
-def run_examples(checkout: Path, module: str) -> subprocess.CompletedProcess[str]:
-    """The example tests run with pytest in a checkout."""
-    (checkout / "tests" / "test_stated_examples.py").write_text(module)
-    argv = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
-    return subprocess.run(
-        [*argv, "tests/test_stated_examples.py"],
-        cwd=checkout, capture_output=True, text=True, timeout=120, check=False, env=PYTEST_ENV,
-    )  # fmt: skip
-
-
-@pytest.mark.parametrize("ticket", HAND_WRITTEN, ids=[t.name for t in HAND_WRITTEN])
-def test_the_stated_examples_fail_before_and_pass_with_the_reference(
-    ticket, tmp_path: Path
-) -> None:
-    if not ticket.needs_change:
-        pytest.skip("a question's examples hold before any change: there is none to make")
-    criteria = "\n".join(f"- {c}" for c in ticket.acceptance_criteria)
-    text = f"{ticket.summary}\n{ticket.description}\n{criteria}"
-    subject = implied_subject(text, ticket.repo_dir)
-    module = example_tests(ticket.key, criteria, ticket.repo_dir, [], subject)
-    if module is None:
-        pytest.skip("no criterion states an example of a module function")
-    original, solved = tmp_path / "original", tmp_path / "solved"
-    copy_tree(ticket.repo_dir, original)
-    copy_tree(ticket.repo_dir, solved)
-    copy_tree(ticket.reference_dir, solved)
-    before, after = run_examples(original, module), run_examples(solved, module)
-    assert before.returncode == 1 and " failed" in before.stdout, before.stdout
-    assert after.returncode == 0, module + after.stdout
 
 
 def test_every_ticket_has_source_to_work_on_and_its_size_leaves_the_tests_out(

@@ -17,6 +17,7 @@ from graphs.implementation.criteria.checks import (
     check_tests,
 )
 from graphs.implementation.criteria.ticket import criteria_path
+from graphs.implementation.finish.coverage import written_for
 from graphs.schemas import Contract, Implementation, Plan, PlannedFile, TicketContext
 from harness.local_tester import LocalTester
 from tests.graphs.conftest import write_tree
@@ -127,7 +128,7 @@ async def run_with_checks(tmp_path: Path, handle: Any, revisions: int) -> Implem
     tester = LocalTester(repo, tmp_path / "runs", "python -m pytest -q")
     return await implement_plan(
         team(handle), repo, TICKET, PLAN, None, tester=tester, max_revisions=revisions,
-        example_tests=True, acceptance_checks=True,
+        example_tests=True,
     )  # fmt: skip
 
 
@@ -160,6 +161,12 @@ async def test_checks_are_kept_as_they_behave_on_the_original_code(tmp_path: Pat
     assert "test_check_3_criterion_1 left out: it passes on the original code" in result.notes
     assert "test_check_5_criterion_2 left out: it says this holds already" in result.notes
     assert changes[BEDS] == FIXED and result.tests_passed
+    covered = {c.criterion: c.test for c in result.criteria}
+    path = criteria_path(TICKET.key)
+    assert covered["A 60 cm row holds 3 plants and a 90 cm row 4."] in {
+        f"{path}::test_check_1_criterion_1",
+        f"{path}::test_check_2_criterion_1",
+    }
 
 
 async def test_no_check_of_the_change_failing_keeps_no_test_module(tmp_path: Path) -> None:
@@ -173,3 +180,18 @@ async def test_no_check_of_the_change_failing_keeps_no_test_module(tmp_path: Pat
     result = await run_with_checks(tmp_path, handle, revisions=1)
     assert criteria_path(TICKET.key) not in {c.path for c in result.changes}
     assert "checks dropped, none of the change fails on the original code" in result.notes
+
+
+def test_a_check_test_carries_its_criterion_so_coverage_finds_it(tmp_path: Path) -> None:
+    criteria = ["Rows get one more plant.", 'A "bad" width is refused.']
+    listed = [
+        Check(criterion=2, call="parse('x')", raises="ValueError", holds_already=True),
+        Check(criterion=9, call="plants_per_row(60)", returns="3"),  # no such criterion
+    ]
+    tests, dropped = check_tests(Checks(checks=listed), where(tmp_path), criteria)
+    assert dropped == []
+    assert tests[0].source.startswith(
+        "def test_check_1_criterion_2():\n    'A \"bad\" width is refused.'\n"
+    )
+    assert written_for(tests[0].source) == criteria[1]
+    assert written_for(tests[1].source) is None

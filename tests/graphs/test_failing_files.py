@@ -1,5 +1,6 @@
 """A source file the plan left out joins the revision when the acceptance tests fail in it."""
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -59,9 +60,8 @@ PLAN = Plan(
     risks=[],
     markdown="# Plan",
 )
-CRITERIA_TEST = (
-    "from running.rows import read_row\n\n\ndef test_pulse():\n"
-    "    assert read_row('ann,58.5,160').pulse == 160.0\n"
+CHECKS = json.dumps(
+    {"checks": [{"criterion": 1, "call": "read_row('ann,58.5,160').pulse", "returns": "160.0"}]}
 )
 
 
@@ -98,9 +98,9 @@ async def test_the_file_the_acceptance_tests_fail_in_is_written_in_the_first_rev
     shown: list[str] = []
 
     def handle(task: str, inputs: dict[str, Any], messages: list[BaseMessage]) -> Reply:
-        if task == "criteria_tests":
+        if task == "acceptance_checks":
             shown.append(str(messages[-1].content))
-            return file_answer(inputs["path"], CRITERIA_TEST)
+            return CHECKS
         if task == "review":
             return verdict(True)
         written.append(inputs["path"])
@@ -109,7 +109,7 @@ async def test_the_file_the_acceptance_tests_fail_in_is_written_in_the_first_rev
     result = await implement_plan(
         team(handle), repo, TICKET, PLAN, None, tester=tester, max_revisions=2, example_tests=True
     )
-    assert "`read_row(row)`" in shown[0], "the criteria's writer is not shown the reader"
+    assert "`read_row(row)`" in shown[0], "the checks' writer is not shown the reader"
     assert ROWS in written[:2], written
     assert f"{ROWS}: joins the revision, the acceptance tests fail in it" in result.notes
     changes = {c.path: c.content for c in result.changes}

@@ -14,6 +14,7 @@ from graphs.implementation.criteria.checks import (
     check_tests,
     test_module,
 )
+from graphs.implementation.criteria.failing_files import related_sources
 from graphs.implementation.criteria.outline import api_outline
 from graphs.implementation.criteria.ticket import acceptance_criteria
 from graphs.implementation.journal import WorkerOutcome
@@ -31,8 +32,9 @@ def checks_prompt(state: ImplementationState, path: str) -> tuple[str, str]:
     ticket, requirements, plan = state["ticket"], state["requirements"], state["plan"]
     criteria = acceptance_criteria(ticket, requirements)
     answers = [] if requirements is None else requirements.answers
-    python = [f.path for f in plan.files if f.path.endswith(".py") and not is_test_path(f.path)]
-    sources = api_outline(state["repo_dir"], python, state.get("index"))
+    planned = [f.path for f in plan.files if f.path.endswith(".py") and not is_test_path(f.path)]
+    related = related_sources(state.get("index"), ticket, planned, state["repo_dir"])
+    sources = api_outline(state["repo_dir"], [*planned, *related], state.get("index"))
     return task_prompt(
         "acceptance_checks",
         {"path": path},
@@ -83,7 +85,8 @@ async def checked_acceptance(
         return WorkerOutcome(revision=0, path=path, note=note, tokens=error.tokens)
     plan = state["plan"]
     where = Where(state["repo_dir"], plan.contracts)
-    tests, unusable = check_tests(checks, where)
+    criteria = acceptance_criteria(state["ticket"], state["requirements"])
+    tests, unusable = check_tests(checks, where, criteria)
     if not tests:
         why = "; ".join(unusable) or "the model listed none"
         return WorkerOutcome(

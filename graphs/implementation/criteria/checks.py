@@ -163,8 +163,9 @@ def setup_names(setup: ast.AST) -> set[str]:
     }
 
 
-def check_test(check: Check, number: int, where: Where) -> CheckTest:
-    """The check as a test function, or a CheckError saying why it cannot be one."""
+def check_test(check: Check, number: int, where: Where, criterion: str = "") -> CheckTest:
+    """The check as a test function whose docstring is the criterion it checks, or a
+    CheckError saying why it cannot be one."""
     if bool(check.returns.strip()) == bool(check.raises.strip()):
         raise CheckError("it must state either the value returned or the error raised")
     setup = parsed(check.setup or "pass", "exec", "setup")
@@ -189,20 +190,26 @@ def check_test(check: Check, number: int, where: Where) -> CheckTest:
     imports = [import_of(name, where) for name in needed]
     setup_lines = [] if not check.setup.strip() else ast.unparse(setup).splitlines()
     name = f"test_check_{number}_criterion_{check.criterion}"
-    body = [*imports, *setup_lines, *assertion.splitlines()]
+    doc = [ast.unparse(ast.Constant(value=criterion.strip()))] if criterion.strip() else []
+    body = [*doc, *imports, *setup_lines, *assertion.splitlines()]
     source = f"def {name}():\n" + "".join(f"    {line}\n" for line in body)
     compile(source, name, "exec")
     return CheckTest(name=name, source=source, holds=check.holds_already)
 
 
-def check_tests(checks: Checks, where: Where) -> tuple[list[CheckTest], list[str]]:
-    """The checks that can be tests, and why each of the others cannot."""
+def check_tests(
+    checks: Checks, where: Where, criteria: list[str] | None = None
+) -> tuple[list[CheckTest], list[str]]:
+    """The checks that can be tests (each under the text of the criterion it names by its
+    number in `criteria`), and why each of the others cannot."""
+    stated = criteria or []
     tests: list[CheckTest] = []
     dropped: list[str] = []
     sources: set[str] = set()
     for number, check in enumerate(checks.checks, 1):
         try:
-            test = check_test(check, number, where)
+            text = stated[check.criterion - 1] if 0 < check.criterion <= len(stated) else ""
+            test = check_test(check, number, where, text)
         except CheckError as error:
             dropped.append(f"check {number} left out: {error}")
             continue

@@ -1,7 +1,7 @@
-"""Before the result: tests the agent wrote that fail while every stated example passes.
+"""Before the result: tests the agent wrote that fail while every acceptance test passes.
 
 The small model's tests often contradict the ticket (`fare(children=2) == 16.8` for a trip
-the ticket prices at 18.0) while its code passes the examples the ticket states. Such tests
+the ticket prices at 18.0) while its code passes the acceptance tests of its criteria. Such tests
 would make the pull request's suite fail for a reason the ticket refutes, so the best
 revision is tried once without them; when every test then passes, it goes out that way
 and its notes say what was left out. One test run, no model call.
@@ -22,7 +22,7 @@ SETTLED_PART = "settled"
 
 def doubtful_test_files(best: Standing, specification: str) -> list[str]:
     """The test files the change wrote that hold every failure of the best revision, when the
-    specification's tests (the stated examples) all pass in it; else none."""
+    specification's tests (the acceptance tests) all pass in it; else none."""
     report = best.tests
     if report.passed or not report.failed_tests or specification not in best.files:
         return []
@@ -35,7 +35,8 @@ def doubtful_test_files(best: Standing, specification: str) -> list[str]:
 
 
 def make_settle(tester: Tester | None, journal: Journal) -> AsyncNode[ImplementationState]:
-    """The node that tries the best revision without the written tests the examples refute."""
+    """The node that tries the best revision without the written tests the acceptance tests
+    refute."""
 
     async def settle(state: ImplementationState) -> dict[str, Any]:
         best = state.get("best")
@@ -57,7 +58,7 @@ def make_settle(tester: Tester | None, journal: Journal) -> AsyncNode[Implementa
         failed = ", ".join(f.test_id for f in best.tests.failed_tests[:5])
         note = (
             f"Left out {', '.join(dropped)}: tests written for the change ({failed}) failed"
-            " while every stated example of the criteria passed; without them every test passes."
+            " while every acceptance test passed; without them every test passes."
         )
         return {
             "best": Standing(revision=best.revision, files=files, tests=report, own=best.own),
