@@ -121,6 +121,10 @@ async def ask_structured(
                 parsed, raw = await _ask_with_schema(model, messages, schema)
             except openai.BadRequestError:
                 use_schema_mode = False  # the server has no JSON-schema mode: use text
+            except ValidationError:
+                # The server answered outside the schema it was given (it ignores the mode):
+                # ask in text, where an unusable answer is told why and asked again.
+                use_schema_mode = False
             except openai.LengthFinishReasonError as cut:
                 # A small model can loop until its limit: ask again, shorter, in this call.
                 raw, ran_on = cut_answer(cut), True

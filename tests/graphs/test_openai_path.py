@@ -4,11 +4,12 @@ import json
 from typing import Any
 
 import httpx
+import pytest
 from langchain_openai import ChatOpenAI
 from pydantic import BaseModel, SecretStr
 
 from llm.metering import metering
-from llm.structured import ask_structured
+from llm.structured import ModelAnswerError, ask_structured
 
 
 class Verdict(BaseModel):
@@ -71,6 +72,21 @@ async def test_a_server_without_json_schema_mode_falls_back_to_text() -> None:
     verdict, tokens = await ask_structured(stub_model(handler), "task: test", "Fine?", Verdict)
     assert verdict == Verdict(ok=False) and tokens == 37
     assert ["response_format" in b for b in bodies] == [True, False]
+
+
+async def test_an_answer_outside_the_schema_is_asked_again_in_text_then_refused() -> None:
+    bodies: list[dict[str, Any]] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        bodies.append(json.loads(request.content))
+        return httpx.Response(200, json=completion("no answer for this task"))
+
+    model = stub_model(handler)
+    with pytest.raises(ModelAnswerError) as refused:
+        await ask_structured(model, "task: test", "Fine?", Verdict, retries=1)
+    assert ["response_format" in b for b in bodies] == [True, False, False]
+    assert "Verdict: no usable answer after 2 attempts" in str(refused.value)
+    assert refused.value.tokens == 37 * 2
 
 
 async def test_an_answer_cut_at_its_length_limit_is_asked_again_shorter() -> None:
