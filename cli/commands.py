@@ -199,7 +199,7 @@ async def cancel(settings: CommandLineSettings, key: str, wait_s: float = 60) ->
         await asyncio.wait_for(handle.result(), wait_s)
     except WorkflowFailureError as err:
         if isinstance(err.cause, CancelledError):
-            return f"{key} cancelled; Jira and Discord were told where the branch is."
+            return f"{key} cancelled; its tracker and Discord were told where the branch is."
         raise CommandError(f"{key} ended while cancelling: {err.cause}") from None
     except TimeoutError:
         return f"cancel requested for {key}; it stops after its current step"

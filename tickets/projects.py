@@ -37,7 +37,7 @@ class ProjectConfig(BaseModel):
     tracker: Literal["jira", "github"] = "jira"
     issues_repository: str | None = Field(default=None, pattern=REPOSITORY_NAME)
     # Where the code lives: GitHub, or GitLab (`repository` is the project's namespace/name;
-    # merge requests are opened there; following them through CI and review is GitHub's only).
+    # merge requests are opened there and followed through pipelines, notes and the merge).
     code_host: Literal["github", "gitlab"] = "github"
     # Tickets go to the first of these whose components or labels they carry, else to
     # `repository`; a ticket can name one of them with a `repo:owner/name` label.

@@ -36,6 +36,16 @@ def untracked(repository: str) -> str:
     return f'no project tracks the issues of {repository} (tracker = "github")'
 
 
+def may_steer(comment: dict[str, Any], login: str, project: ProjectConfig) -> bool:
+    """Whether a comment's author may start, answer, approve or steer a ticket: the
+    repository's owners, members and collaborators, and the logins the project allows (on a
+    public repository anyone else can comment)."""
+    if str(comment.get("author_association") or "").upper() in MAY_START:
+        return True
+    allowed = {x.casefold() for x in [*project.review_allow, *project.approvers]}
+    return login.casefold() in allowed
+
+
 def is_issue_event(name: str, payload: dict[str, Any]) -> bool:
     """An `issues` or `issue_comment` delivery about an issue, not a pull request."""
     issue = payload.get("issue")
@@ -135,12 +145,18 @@ class IssueEvents:
             log.info("comment on %s, which is not a ticket (%s)", where, k)
             return ignored(f"{where} is not a ticket: add the label or mention the bot to start it")
 
+        if not may_steer(raw, login, project):
+            repository = where.split("#", 1)[0]
+            log.info("comment on %s by %s, who may not steer its ticket", where, login)
+            return ignored(
+                f"{login} is not an owner, member or collaborator of {repository} (nor on the"
+                f" project's review_allow or approvers): their comment does not answer, approve"
+                f" or steer {key}"
+            )
         if mention.search(text):
-            trusted = str(raw.get("author_association") or "").upper() in MAY_START
-            if trusted or login.casefold() in {x.casefold() for x in project.review_allow}:
-                started = await self._start(temporal, payload, key, attach_only=True)
-                if started is not None:
-                    return started
+            started = await self._start(temporal, payload, key, attach_only=True)
+            if started is not None:
+                return started
         input_key = f"github-comment-{comment.comment_id}" if comment.comment_id else None
         return await deliver_comment(temporal, comment, input_key, self._unsigned, not_a_ticket)
 

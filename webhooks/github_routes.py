@@ -19,6 +19,7 @@ from tickets.projects import ProjectConfig
 from webhooks.dedup import DeliveryLog, handled_once
 from webhooks.github_events import GitHubEvent, read_event
 from webhooks.github_issues import IssueEvents, is_issue_event
+from webhooks.payload_shape import GITHUB_OBJECTS, misshapen, shape_error
 from webhooks.responses import SIGNATURE, error, github_json, ignored, parse_json
 from webhooks.security import signature_valid
 from webhooks.ticket_routing import allow_listed, signal_followers, signal_ticket
@@ -48,6 +49,8 @@ def create_github_router(
         if not isinstance(payload, dict):
             return error(400, problem or "body is not a JSON object: send GitHub's payload")
         name = request.headers.get("X-GitHub-Event", "unknown")
+        if field := misshapen(payload, GITHUB_OBJECTS):
+            return error(400, shape_error("GitHub", name, field))
         sender = (payload.get("sender") or {}).get("login")
         own = sender and sender.casefold() == bot.casefold()
         # Its own comments and pushes are ignored; a merge or close counts whoever did it.
@@ -62,7 +65,7 @@ def create_github_router(
             )
         try:
             event = read_event(name, payload, bot)
-        except (KeyError, TypeError, ValueError) as err:
+        except (AttributeError, KeyError, TypeError, ValueError) as err:
             return error(400, f"{name} payload is not shaped like GitHub's: missing {err}")
         if isinstance(event, str):
             return ignored(event, event=name)

@@ -19,6 +19,7 @@ from integrations.gitlab.client import GitLabClient
 from tickets.projects import ProjectConfig
 from webhooks.dedup import DeliveryLog, handled_once
 from webhooks.gitlab_events import GitLabEvent, read_gitlab_event, sender
+from webhooks.payload_shape import GITLAB_OBJECTS, misshapen, shape_error
 from webhooks.responses import error, ignored, parse_json
 from webhooks.ticket_routing import allow_listed, signal_followers, signal_ticket
 
@@ -58,6 +59,8 @@ def create_gitlab_router(
         payload, problem = parse_json(await request.body())
         if not isinstance(payload, dict):
             return error(400, problem or "body is not a JSON object: send GitLab's payload")
+        if field := misshapen(payload, GITLAB_OBJECTS):
+            return error(400, shape_error("GitLab", name, field))
         attrs = payload.get("object_attributes") or {}
         closing = name == "Merge Request Hook" and attrs.get("action") in ("merge", "close")
         # Its own notes and pushes are ignored; a merge or close counts whoever did it, and a
@@ -67,7 +70,7 @@ def create_gitlab_router(
             return ignored(f"own event: sent by {bot}", event=name)
         try:
             event = read_gitlab_event(name, payload, bot)
-        except (KeyError, TypeError, ValueError) as err:
+        except (AttributeError, KeyError, TypeError, ValueError) as err:
             return error(400, f"{name} payload is not shaped like GitLab's: missing {err}")
         if isinstance(event, str):
             return ignored(event, event=name)

@@ -1,11 +1,13 @@
 """The webhook app's answers and body parsing, shared by its Jira and GitHub routes."""
 
 import json
+import logging
 from typing import Any
 from urllib.parse import parse_qs
 
 from fastapi.responses import JSONResponse
 
+log = logging.getLogger("ticketsmith.webhooks")
 SIGNATURE = "signature missing or wrong: sign the raw body with the shared secret (HMAC-SHA256)"
 
 
@@ -31,7 +33,8 @@ def parse_json(body: bytes) -> tuple[Any, str | None]:
 
 
 def ignored(reason: str, **extra: Any) -> JSONResponse:
-    """200: understood, and deliberately nothing to do."""
+    """200: understood, and deliberately nothing to do (logged, so the reason is on record)."""
+    log.info("delivery ignored: %s", reason)
     return JSONResponse({"status": "ignored", "reason": reason, **extra})
 
 

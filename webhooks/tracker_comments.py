@@ -43,20 +43,23 @@ async def deliver_comment(
     """
     try:
         message = parse_comment(comment.text, comment.author_name, input_key, comment.author_ids)
+        unusable = None
     except CommandError as err:
-        log.warning("unusable command on %s: %s", comment.issue_key, err)
-        return error(422, f"{comment.issue_key}: {err}")
-    if message is None:
+        message, unusable = None, err
+    if message is None and unusable is None:
         return ignored("own comment")
-    signal_name, signal_input = message
-    signal_input.unsigned = unsigned
     handle = temporal.get_workflow_handle(workflow_id(comment.issue_key))
     try:
         described = await handle.describe()
     except RPCError as err:
-        if err.status == RPCStatusCode.NOT_FOUND:
+        if err.status == RPCStatusCode.NOT_FOUND:  # no ticket: even a bad command is chatter
             return no_ticket(comment.issue_key)
         raise
+    if message is None:
+        log.warning("unusable command on %s: %s", comment.issue_key, unusable)
+        return error(422, f"{comment.issue_key}: {unusable}")
+    signal_name, signal_input = message
+    signal_input.unsigned = unsigned
     if described.status != WorkflowExecutionStatus.RUNNING:
         state = described.status.name.lower() if described.status else "closed"
         return ignored(f"{handle.id} is {state}; nothing waits for comments")

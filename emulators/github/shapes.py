@@ -121,7 +121,7 @@ def issue_comment(pr: dict[str, Any], c: dict[str, Any], base: str) -> dict[str,
         "html_url": f"{thread_html(pr, base)}#issuecomment-{c['id']}",
         "issue_url": f"{api}/issues/{pr['number']}", "body": c["body"],
         "user": person(c["user"], base), "created_at": c["created_at"],
-        "updated_at": c["created_at"], "author_association": "NONE",
+        "updated_at": c["created_at"], "author_association": c.get("association", "NONE"),
     }  # fmt: skip
 
 

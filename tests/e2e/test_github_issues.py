@@ -86,6 +86,7 @@ async def test_a_github_issue_from_its_label_to_the_merge(stack: Stack) -> None:
 
         asked = await poll(lambda: waiting(Status.AWAITING_ANSWERS), "questions", 120)
         assert [q.text for q in asked.questions] == [QUESTION]
+        assert "questions on GitHub" in asked.message, asked.message
         questions = next(c for c in await comments(http, number) if QUESTION in c["body"])
         assert questions["user"]["login"] == settings.github_bot_login
         assert "<!-- ticketsmith ref:" in questions["body"]
@@ -93,6 +94,8 @@ async def test_a_github_issue_from_its_label_to_the_merge(stack: Stack) -> None:
         answer = {"body": "Yes, a float."}
         assert (await http.post(path, json=answer, headers=carol)).is_success
         await poll(lambda: waiting(Status.AWAITING_APPROVAL), "the plan", 120)
+        drive_by = {"body": "/approve"}  # a passer-by's approval does not count
+        assert (await http.post(path, json=drive_by, headers=as_person("mallory"))).is_success
         approval = {"body": f"@{settings.github_bot_login} /approve"}
         assert (await http.post(path, json=approval, headers=as_person("dave"))).is_success
 
@@ -133,7 +136,7 @@ async def test_a_github_issue_from_its_label_to_the_merge(stack: Stack) -> None:
     assert by_action[("issues", "labeled")]["started"] is True
     assert "closed" in by_action[("issues", "closed")]["reason"]
     passer_by = next(d for d in on_issue if "Same here" in json.dumps(d["payload"]))
-    assert "is not a ticket" in answers[passer_by["id"]]["reason"]
+    assert "mallory is not an owner, member or collaborator" in answers[passer_by["id"]]["reason"]
     own = [d for d in on_issue if d["payload"]["sender"]["login"] == settings.github_bot_login]
     assert own and {answers[d["id"]]["reason"] for d in own} == {
         f"own event: sent by {settings.github_bot_login}"

@@ -2,6 +2,7 @@
 and signals its tickets from issue labels and comments."""
 
 import asyncio
+import logging
 import random
 import time
 import uuid
@@ -166,11 +167,18 @@ async def test_another_label_starts_nothing(
 
 
 async def test_an_untracked_repository_is_ignored(
-    http: httpx.AsyncClient, time_skipping_env: WorkflowEnvironment
+    http: httpx.AsyncClient,
+    time_skipping_env: WorkflowEnvironment,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
-    """Issues of a repository no project tracks start nothing, naming the repository."""
+    """Issues of a repository no project tracks start nothing, naming the repository, and the
+    log says so."""
     number = new_number()
-    response = await post(http, "issues", issue_event(number, repository="demo/sizes"))
+    with caplog.at_level(logging.INFO, logger="ticketsmith.webhooks"):
+        response = await post(http, "issues", issue_event(number, repository="demo/sizes"))
+    assert "delivery ignored: an issue event; no project tracks the issues of demo/sizes" in (
+        caplog.text
+    )
     assert response.status_code == 200
     assert response.json()["status"] == "ignored"
     assert "no project tracks the issues of demo/sizes" in response.json()["reason"]
@@ -186,6 +194,16 @@ async def test_a_comment_on_an_issue_without_ticket_is_ignored(http: httpx.Async
     assert f"demo/calc#{number} is not a ticket" in response.json()["reason"]
 
 
+async def test_a_bad_command_on_an_issue_without_ticket_is_chatter(
+    http: httpx.AsyncClient,
+) -> None:
+    """A command no ticket could use, on an issue that is no ticket, is no error either."""
+    number = new_number()
+    response = await post(http, "issue_comment", comment_event(number, "/budget lots"))
+    assert response.status_code == 200
+    assert f"demo/calc#{number} is not a ticket" in response.json()["reason"]
+
+
 async def test_a_mention_starts_the_ticket_only_from_the_repositorys_people(
     http: httpx.AsyncClient, time_skipping_env: WorkflowEnvironment
 ) -> None:
@@ -194,7 +212,9 @@ async def test_a_mention_starts_the_ticket_only_from_the_repositorys_people(
     text = "@ticketsmith-bot please take this one"
     stranger = await post(http, "issue_comment", comment_event(number, text, "mallory", "NONE"))
     assert stranger.status_code == 200
-    assert f"demo/calc#{number} is not a ticket" in stranger.json()["reason"]
+    assert stranger.json()["reason"].startswith(
+        "mallory is not an owner, member or collaborator of demo/calc"
+    )
     assert await running(client, f"ticket-WEB-{number}") is None
     collaborator = await post(http, "issue_comment", comment_event(number, text))
     handle = await running(client, f"ticket-WEB-{number}")
@@ -240,6 +260,38 @@ async def test_approve_reaches_a_ticket_waiting_for_approval(
     assert [s["signal"] for s in signals] == ["approve"]
     assert signals[0]["payload"]["author_ids"] == ["carol"]
     assert signals[0]["payload"]["author"] == "carol"
+
+
+async def test_a_passer_by_neither_answers_nor_approves_nor_steers(
+    http: httpx.AsyncClient, time_skipping_env: WorkflowEnvironment
+) -> None:
+    """On a public repository anyone may comment: only the repository's people, or the logins
+    the project allows, reach the ticket."""
+    client, queue, number = time_skipping_env.client, f"strangers-{uuid.uuid4()}", new_number()
+    async with Worker(client, task_queue=queue, workflows=[RecordingTicket]):
+        handle = await client.start_workflow(
+            RecordingTicket.run,
+            Status.AWAITING_APPROVAL.value,
+            id=f"ticket-WEB-{number}",
+            task_queue=queue,
+        )
+        try:
+            await status_is(handle, Status.AWAITING_APPROVAL)
+            refused = [
+                await post(http, "issue_comment", comment_event(number, text, "mallory", "NONE"))
+                for text in ("/approve", "/budget +$50", "/stop", "Yes, a float.")
+            ]
+            contributor = comment_event(number, "/approve", "erin", "CONTRIBUTOR")
+            also_refused = await post(http, "issue_comment", contributor)
+            member = await post(http, "issue_comment", comment_event(number, "/approve"))
+            signals = await signals_of(handle)
+        finally:
+            await handle.terminate("test over")
+    for response in [*refused, also_refused]:
+        assert response.status_code == 200 and response.json()["status"] == "ignored"
+        assert f"does not answer, approve or steer WEB-{number}" in response.json()["reason"]
+    assert member.status_code == 202
+    assert [(s["signal"], s["payload"]["author"]) for s in signals] == [("approve", "carol")]
 
 
 async def test_an_issue_without_number_is_400(http: httpx.AsyncClient) -> None:

@@ -60,6 +60,34 @@ async def test_a_payload_not_shaped_like_githubs_is_400(http: httpx.AsyncClient)
     assert response.status_code == 400 and "head_sha" in response.json()["error"]
 
 
+@pytest.mark.parametrize(
+    ("event", "field", "value"),
+    [
+        ("issue_comment", "sender", ["carol"]),
+        ("issue_comment", "repository", "demo/calc"),
+        ("issue_comment", "comment.user", "carol"),
+        ("issues", "label", "ticketsmith"),
+        ("pull_request", "pull_request.head", "changes"),
+        ("check_run", "check_run", "done"),
+    ],
+)
+async def test_a_signed_payload_with_a_field_that_is_no_object_is_400(
+    http: httpx.AsyncClient, event: str, field: str, value: object
+) -> None:
+    payload = github_example("issue_comment", "created") if event == "issues" else None
+    payload = payload or github_example(event, EXAMPLES.get(event, ("created", 0))[0])
+    parent, *rest = field.split(".")
+    if rest:
+        payload[parent][rest[0]] = value
+    else:
+        payload[parent] = value
+    response = await http.post("/webhooks/github", **github_request(event, payload))
+    assert response.status_code == 400, response.text
+    assert response.json()["error"] == (
+        f"{event} payload is not shaped like GitHub's: {field} must be an object"
+    )
+
+
 async def test_a_form_encoded_delivery_is_read_from_its_payload_field(
     http: httpx.AsyncClient,
 ) -> None:

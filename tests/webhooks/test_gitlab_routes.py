@@ -160,6 +160,13 @@ async def test_a_delivery_gitlab_did_not_shape_is_refused_and_nothing_starts(
     code, body = await post(http, "Pipeline Hook", shapeless)
     assert code == 400 and "Pipeline Hook payload is not shaped like GitLab's" in body["error"]
     assert "'sha'" in body["error"]
+    for field in ("object_attributes", "project", "user"):
+        misshapen = pipeline_on("ticketsmith/WEB-1-x", PATH, "failed") | {field: "text"}
+        code, body = await post(http, "Pipeline Hook", misshapen)
+        assert (code, body["error"]) == (
+            400,
+            f"Pipeline Hook payload is not shaped like GitLab's: {field} must be an object",
+        )
 
 
 async def test_an_event_of_no_ticket_or_of_another_project_says_so(

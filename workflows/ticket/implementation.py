@@ -71,7 +71,7 @@ class ImplementationWorkflow:
     @workflow.run
     async def run(self, inp: ImplementationInput) -> ImplementationResult:
         """Implement, test, commit and push, open the pull request, comment, move, notify."""
-        outbox = Outbox(inp.key, inp.project.jira_project)
+        outbox = Outbox(inp.key, inp.project.jira_project, inp.project.tracker_name)
         parent = workflow.info().parent
         repo = RepoRef(
             workflow_id=parent.workflow_id if parent else workflow.info().workflow_id,

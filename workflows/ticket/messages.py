@@ -51,6 +51,11 @@ class TicketProject(BaseModel):
     # The GitHub issue the pull request closes on merge ("#42", "owner/name#42"); None on Jira.
     closes_issue: str | None = None
 
+    @property
+    def tracker_name(self) -> str:
+        """The tracker the ticket lives in, as people are told: "GitHub" or "Jira"."""
+        return "GitHub" if self.closes_issue else "Jira"
+
 
 class ApprovalPolicy(BaseModel):
     """Who may approve or reject a plan, and how many approvals it needs (the default: anyone,

@@ -1,4 +1,4 @@
-"""What a ticket says and writes: Jira comments, transitions, Discord notices, commits."""
+"""What a ticket says and writes: tracker comments, transitions, Discord notices, commits."""
 
 from typing import Any
 
@@ -24,18 +24,20 @@ with workflow.unsafe.imports_passed_through():
 class Outbox:
     """Side effects of one ticket run, each an idempotent activity."""
 
-    def __init__(self, key: str, jira_project: str) -> None:
+    def __init__(self, key: str, jira_project: str, tracker: str = "Jira") -> None:
         self.key = key
         self.jira_project = jira_project
+        self.tracker = tracker
 
     async def comment(self, step: str, body: str) -> None:
-        """Post a Jira comment once per run and step (the marker makes retries land once)."""
+        """Post a comment on the ticket once per run and step (the marker makes retries land
+        once)."""
         info = workflow.info()
         marker = f"{info.workflow_id}/{info.run_id}/{step}"
         await self._call(
             TrackerActivities.post_comment,
             PostCommentInput(key=self.key, body=body, marker=marker),
-            f"Comment on Jira: {step}",
+            f"Comment on {self.tracker}: {step}",
         )
 
     async def transition(self, status: str) -> None:

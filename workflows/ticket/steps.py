@@ -101,7 +101,7 @@ class TicketSteps:
 
     async def study(self) -> tuple[TicketContext, Analysis]:
         """Fetch the ticket, prepare the branch and analyse the codebase."""
-        fetch = f"Fetch {self._inp.key} from Jira"
+        fetch = f"Fetch {self._inp.key} from {self._inp.project.tracker_name}"
         with self._step(fetch):
             ticket = await workflow.execute_activity_method(
                 TrackerActivities.fetch_ticket,

@@ -76,7 +76,7 @@ class TicketWorkflow(HumanHandlers, PullRequestHandlers, SteeringHandlers):
         HumanHandlers.__init__(self, self._tracker.status, inp.approval)
         PullRequestHandlers.__init__(self, self._tracker.status)
         self._inp = inp
-        self._outbox = Outbox(inp.key, inp.project.jira_project)
+        self._outbox = Outbox(inp.key, inp.project.jira_project, inp.project.tracker_name)
         self._approvals = Approvals(
             inp.key, inp.approval, self._tracker.status, self._human, self._outbox
         )
@@ -233,7 +233,10 @@ class TicketWorkflow(HumanHandlers, PullRequestHandlers, SteeringHandlers):
         rounds = 0
         while True:
             if pending:
-                await self._wait(Status.AWAITING_ANSWERS, "answers to the questions on Jira")
+                await self._wait(
+                    Status.AWAITING_ANSWERS,
+                    f"answers to the questions on {self._inp.project.tracker_name}",
+                )
                 answers += self._human.take_answers()
                 asked += pending
             self._tracker.set(Phase.REFINEMENT, Status.RUNNING, "Refining the requirements")
