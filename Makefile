@@ -79,7 +79,7 @@ local-model: $(STAMP)
 	$(PY) -m localmodel.install
 
 # The quality benchmark on the embedded stack (MODEL=local by default; TICKETS="a b" for a subset;
-# BENCH_ARGS="--no-example-tests" leaves the stated examples out of the loop,
+# BENCH_ARGS="--no-example-tests" leaves the acceptance checks out of the loop,
 # "--revision-minutes 6 --ticket-minutes 10" to bound the time a ticket takes; RUNS=3 runs every
 # ticket three times, each run with its own model seed, and reports each ticket's resolve rate;
 # SPLIT=dev or SPLIT=test runs one split of bench/quality/splits.toml, the test one as one rate).
