@@ -52,10 +52,12 @@ class ApproverFacts(BaseModel):
 
 
 class TransitionInput(BaseModel):
-    """Move a Jira issue to a status by name."""
+    """Move a ticket's issue to a status by name; `done` when the ticket's work is done (a
+    GitHub issue, which has no statuses, is then closed)."""
 
     key: str
     status: str
+    done: bool = False
 
 
 class TransitionResult(BaseModel):

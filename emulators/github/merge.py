@@ -82,7 +82,9 @@ def create_merge_router(state: EmulatorState, repos_root: Path, hooks: GitHubWeb
         pr.update(merge_commit_sha=sha, head_sha=head_sha, base_sha=base_sha, merged_by=login)
         state.save()
         await send_pull_event(state, repos_root, hooks, pr, "closed", login, base_url(request))
-        close_fixed_issues(state, hooks, pr, login, base_url(request))
+        # As on GitHub, closing keywords act only on a merge into the default branch.
+        if pr["base"] == find_repo(state, owner, repo).get("default_branch", "main"):
+            close_fixed_issues(state, hooks, pr, login, base_url(request))
         return {"sha": sha, "merged": True, "message": "Pull Request successfully merged"}
 
     return api

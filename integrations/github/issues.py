@@ -121,9 +121,18 @@ class GitHubIssues(GitHubClient):
                 found.append(team)
         return found
 
-    async def transition_to(self, key: str, status: str) -> bool:
-        """Nothing moves: an issue is open until the pull request that fixes it merges."""
-        return False
+    async def transition_to(self, key: str, status: str, done: bool = False) -> bool:
+        """An issue has no statuses: it is closed as completed when the work is `done` (the
+        merge's `Fixes #n` closes it only on the default branch) and is left as it is
+        otherwise; False when nothing changed."""
+        if not done:
+            return False
+        repository, number = self._locate(key)
+        if (await self._issue_json(key)).get("state") == "closed":
+            return False
+        changes = {"state": "closed", "state_reason": "completed"}
+        await self._request("PATCH", f"/repos/{repository}/issues/{number}", json=changes)
+        return True
 
 
 def _comment(raw: dict[str, Any]) -> TrackedComment:

@@ -219,8 +219,9 @@ class JiraClient(ServiceClient):
             for t in data.get("transitions", [])
         ]
 
-    async def transition_to(self, key: str, name: str) -> bool:
-        """Move the issue to a status by transition or status name; False when it is there."""
+    async def transition_to(self, key: str, name: str, done: bool = False) -> bool:
+        """Move the issue to a status by transition or status name; False when it is there
+        (the status alone says whether the work is done)."""
         wanted = name.casefold()
         current = (await self._request("GET", f"/issue/{key}", params={"fields": "status"})).json()
         if current["fields"]["status"]["name"].casefold() == wanted:

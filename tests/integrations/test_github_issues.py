@@ -207,3 +207,42 @@ async def test_starting_reads_the_issue_from_github(app: FastAPI, tmp_path: Path
             await ensure_ticket_exists(settings, "CALC-999")
     assert filed.summary == "Add power" and filed.components == []
     assert filed.labels == ["calculator", "ticketsmith"]
+
+
+async def test_done_closes_the_issue_once_and_other_moves_change_nothing(
+    issues: GitHubIssues, app: FastAPI
+) -> None:
+    """An issue has no statuses: the ticket's end closes it as completed, once."""
+    key = await open_issue(app)
+    assert await issues.transition_to(key, "In Review") is False
+    assert (await issues.get_issue(key)).state == "open"
+    assert await issues.transition_to(key, "Done", done=True) is True
+    assert (await issues.get_issue(key)).state == "closed"
+    assert await issues.transition_to(key, "Done", done=True) is False  # closed already
+    async with emulator_client(app) as http:
+        number = key.rsplit("-", 1)[1]
+        raw = (await http.get(f"/api/v3/repos/demo/calc/issues/{number}", headers=DAVE)).json()
+    assert raw["state_reason"] == "completed"
+
+
+async def test_closing_keywords_act_only_on_a_merge_into_the_default_branch(
+    app: FastAPI, tmp_path: Path
+) -> None:
+    """As on GitHub: `Fixes #n` on a pull request into another branch closes nothing."""
+    bare = tmp_path / "git" / "demo" / "calc.git"
+    add_branch(bare, "develop", {"calc/y.py": "y = 1\n"})
+    key = await open_issue(app)
+    number = int(key.rsplit("-", 1)[1])
+    issue_path = f"/api/v3/repos/demo/calc/issues/{number}"
+    states = []
+    async with emulator_client(app) as http:
+        for base in ("develop", "main"):
+            head = f"fix-{base}"
+            add_branch(bare, head, {f"calc/{base}.py": "z = 1\n"}, parent=base)
+            pr = {"title": "Fix", "head": head, "base": base, "body": f"Fixes #{number}"}
+            opened = await http.post("/api/v3/repos/demo/calc/pulls", json=pr, headers=DAVE)
+            assert opened.status_code == 201, opened.text
+            merge = f"/api/v3/repos/demo/calc/pulls/{opened.json()['number']}/merge"
+            assert (await http.put(merge, json={}, headers=DAVE)).is_success
+            states.append((await http.get(issue_path, headers=DAVE)).json()["state"])
+    assert states == ["open", "closed"]

@@ -40,5 +40,5 @@ async def test_an_approved_answer_is_posted_and_no_pull_request_opens(
     answered = fakes.calls["post_jira_comment"][-1].body
     assert "Plan v1 was approved by bob" in answered
     assert "> It is intended: a half cent rounds to the even cent.\n> No code change" in answered
-    assert [c.status for c in fakes.calls["transition_jira_issue"]] == ["Done"]
+    assert [(c.status, c.done) for c in fakes.calls["transition_jira_issue"]] == [("Done", True)]
     check_row("answered", **fakes.said())

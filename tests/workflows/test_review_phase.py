@@ -74,7 +74,8 @@ async def test_merge_moves_jira_to_done(time_skipping_env: WorkflowEnvironment) 
     assert waiting.pull_request.head_sha == HEAD
     assert "pull request #7" in waiting.message
     assert result.status == Status.MERGED
-    assert [t.status for t in fakes.calls["transition_jira_issue"]] == ["In Review", "Closed"]
+    moves = [(t.status, t.done) for t in fakes.calls["transition_jira_issue"]]
+    assert moves == [("In Review", False), ("Closed", True)]
     check_row("pull request merged", **fakes.said())
     merged = fakes.calls["post_jira_comment"][-1]
     assert merged.marker.endswith("/merged") and "was merged" in merged.body

@@ -247,7 +247,7 @@ class ReviewPhase:
             self._view.state = "merged"
             message = review_texts.merged_text(key, self._url, self._policy.done_status)
             await asyncio.gather(
-                self._outbox.transition(self._policy.done_status),
+                self._outbox.transition(self._policy.done_status, done=True),
                 self._outbox.comment("merged", message),
                 self._outbox.notify(message),
             )

@@ -40,11 +40,11 @@ class Outbox:
             f"Comment on {self.tracker}: {step}",
         )
 
-    async def transition(self, status: str) -> None:
-        """Move the Jira issue."""
+    async def transition(self, status: str, done: bool = False) -> None:
+        """Move the ticket's issue (`done`: the ticket's work is done, so it closes)."""
         await self._call(
             TrackerActivities.transition_issue,
-            TransitionInput(key=self.key, status=status),
+            TransitionInput(key=self.key, status=status, done=done),
             f"Move {self.key} to {status}",
         )
 

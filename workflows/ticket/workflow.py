@@ -154,7 +154,7 @@ class TicketWorkflow(HumanHandlers, PullRequestHandlers, SteeringHandlers):
         approver = None if self._inp.auto else self._approver()
         await asyncio.gather(
             self._outbox.comment(f"answered-v{plan.version}", answer_comment(plan, approver)),
-            self._outbox.transition(self._inp.review.done_status),
+            self._outbox.transition(self._inp.review.done_status, done=True),
         )
         return await self._finish(ANSWERED)
 
