@@ -43,7 +43,7 @@ ACTS_ON: dict[str, set[str | None]] = {
 }
 # Events the emulator sends that the webhook app does not read: their schemas are kept, so the
 # emulator's deliveries are checked, but no examples (nothing reads them).
-ALSO_SENT = ("workflow_job",)
+ALSO_SENT = ("workflow_job", "issues")
 SELECTION = (
     "every example of an action ticketsmith acts on (and of events without actions); "
     "the first example of each other action"

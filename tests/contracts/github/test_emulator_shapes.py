@@ -23,6 +23,7 @@ from tests.emulators.helpers import BASE_URL, BOT, add_branch, emulator_client, 
 from tests.support.github_app import APP_ID, install_app
 
 APP_KEY = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+DAVE = {"Authorization": "Bearer dave-token"}
 SCHEMAS = json.loads((Path(__file__).parent / "schemas.json").read_text())
 
 
@@ -50,6 +51,15 @@ async def emulator(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Fa
             json={"title": "DEMO-1: power", "head": "ticketsmith/DEMO-1", "base": "main"},
         )  # fmt: skip
         assert opened.status_code == 201, opened.text
+        issue = await http.post(
+            "/api/v3/repos/demo/calc/issues", headers=DAVE, json={"title": "Add power"}
+        )
+        assert issue.status_code == 201 and issue.json()["number"] == 2, issue.text
+        comment = await http.post(
+            "/api/v3/repos/demo/calc/issues/2/comments", headers=DAVE, json={"body": "Soon?"}
+        )
+        assert comment.status_code == 201, comment.text
+    app.state.emulator.data["github_teams"] = {"demo/maintainers": ["carol"]}
     await install_app(app, APP_KEY)
     async with emulator_client(app) as http:
         found = await http.get("/api/v3/repos/demo/calc/installation", headers=app_jwt_header())

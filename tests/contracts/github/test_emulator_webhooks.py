@@ -3,13 +3,14 @@
 The schemas are GitHub's webhook schemas (`@octokit/webhooks-schemas`, extracted by
 `extract_webhooks.py` into `webhook_schemas.json`). One pull request's life is played over real
 HTTP and the real git CLI: checks, a status, a review with an inline comment and a reply, a
-conversation comment, pushes to the branch and to the base, a merge and a close.
+conversation comment, pushes to the branch and to the base, a merge and a close. A plain
+issue's life is played on a second emulator: opened, labelled, commented on and closed.
 """
 
 import json
 import os
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +42,8 @@ KINDS = [
     "pull_request.synchronize",
     "pull_request.closed",
 ]
+# Each kind of delivery a plain issue's life makes the emulator send.
+ISSUE_KINDS = ["issues.opened", "issues.labeled", "issue_comment.created", "issues.closed"]
 
 
 def git(*args: str, cwd: Path) -> str:
@@ -101,9 +104,23 @@ def pull_request_life(http: httpx.Client, bare: Path, work: Path, url: str) -> N
     assert (merged.status_code, closed.status_code) == (200, 200), merged.text
 
 
-@pytest.fixture(scope="module")
-def deliveries(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[dict[str, Any]]]:
-    """The emulator's deliveries after one pull request's life, as it logged them."""
+def issue_life(http: httpx.Client) -> None:
+    """Everything that makes the emulator send a webhook about a plain issue."""
+    opened = http.post(f"{REPO}/issues", headers=BOT, json={"title": "Docs", "body": "Write"})
+    assert opened.status_code == 201, opened.text
+    number = opened.json()["number"]
+    labeled = http.post(f"{REPO}/issues/{number}/labels", headers=BOT, json={"labels": ["x"]})
+    comment = http.post(f"{REPO}/issues/{number}/comments", headers=CAROL,
+                        json={"body": "@ticketsmith-bot write the docs"})  # fmt: skip
+    closed = http.patch(f"{REPO}/issues/{number}", headers=CAROL, json={"state": "closed"})
+    answers = [labeled, comment, closed]
+    assert all(a.status_code < 300 for a in answers), [a.text for a in answers]
+
+
+def emulator_deliveries(
+    tmp_path_factory: pytest.TempPathFactory, life: Callable[[httpx.Client, Path, str], None]
+) -> Iterator[list[dict[str, Any]]]:
+    """A fresh emulator's deliveries after `life` (given a client, its state and its URL)."""
     state = tmp_path_factory.mktemp("github")
     hooks = GitHubWebhooks(
         "http://hooks.test/webhooks/github", "hook-secret",
@@ -111,8 +128,23 @@ def deliveries(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[dict[s
     )  # fmt: skip
     app = create_app(state, github_webhooks=hooks)
     with serve(app) as url, httpx.Client(base_url=url, timeout=30) as http:
-        pull_request_life(http, state / "git" / "demo" / "calc.git", state, url)
+        life(http, state, url)
         yield http.get("/_emulator/github/webhooks").json()["deliveries"]
+
+
+@pytest.fixture(scope="module")
+def deliveries(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[dict[str, Any]]]:
+    """The emulator's deliveries after one pull request's life, as it logged them."""
+    yield from emulator_deliveries(
+        tmp_path_factory,
+        lambda http, state, url: pull_request_life(http, state / "git/demo/calc.git", state, url),
+    )
+
+
+@pytest.fixture(scope="module")
+def issue_deliveries(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[dict[str, Any]]]:
+    """The emulator's deliveries after one plain issue's life, as it logged them."""
+    yield from emulator_deliveries(tmp_path_factory, lambda http, state, url: issue_life(http))
 
 
 def kind(delivery: dict[str, Any]) -> str:
@@ -153,10 +185,27 @@ def test_the_emulators_webhook_has_githubs_shape(
     assert_githubs_shape(kind_, sent, deliveries)
 
 
+@pytest.mark.parametrize("kind_", ISSUE_KINDS)
+def test_a_plain_issues_webhook_has_githubs_shape(
+    kind_: str, issue_deliveries: list[dict[str, Any]]
+) -> None:
+    sent = [
+        d["payload"] for d in issue_deliveries
+        if kind(d) == kind_ and "pull_request" not in d["payload"]["issue"]
+    ]  # fmt: skip
+    assert_githubs_shape(kind_, sent, issue_deliveries)
+
+
 def test_every_kind_the_emulator_sends_is_checked(deliveries: list[dict[str, Any]]) -> None:
     assert {kind(d) for d in deliveries} <= set(KINDS)
 
 
+def test_every_kind_an_issues_life_sends_is_checked(
+    issue_deliveries: list[dict[str, Any]],
+) -> None:
+    assert {kind(d) for d in issue_deliveries} == set(ISSUE_KINDS)
+
+
 def test_the_schemas_are_githubs_and_say_which_version() -> None:
     assert SCHEMAS["source"]["name"] == "@octokit/webhooks-schemas"
-    assert set(SCHEMAS["events"]) >= {k.partition(".")[0] for k in KINDS}
+    assert set(SCHEMAS["events"]) >= {k.partition(".")[0] for k in [*KINDS, *ISSUE_KINDS]}
