@@ -195,3 +195,23 @@ def test_a_check_test_carries_its_criterion_so_coverage_finds_it(tmp_path: Path)
     )
     assert written_for(tests[0].source) == criteria[1]
     assert written_for(tests[1].source) is None
+
+
+def test_a_call_written_as_statements_keeps_its_last_expression_as_the_call(
+    tmp_path: Path,
+) -> None:
+    check = Check(
+        criterion=1, setup="b = Bed(60)", call="w = b.width; n = plants_per_row(w); n", returns="3"
+    )
+    source = check_test(check, 1, where(tmp_path)).source
+    assert "    b = Bed(60)\n    w = b.width\n    n = plants_per_row(w)\n    assert n == 3\n" in (
+        source
+    )
+    assigned = Check(criterion=1, call="b = Bed(90)\nrows = plants_per_row(b.width)", returns="4")
+    assert (
+        "    assert plants_per_row(b.width) == 4\n"
+        in check_test(assigned, 2, where(tmp_path)).source
+    )
+    for broken in ("b = Bed(", "import os", ""):
+        with pytest.raises(CheckError, match="its call is not Python"):
+            check_test(Check(criterion=1, call=broken, returns="1"), 3, where(tmp_path))

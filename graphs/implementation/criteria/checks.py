@@ -163,14 +163,31 @@ def setup_names(setup: ast.AST) -> set[str]:
     }
 
 
+def setup_and_call(setup_text: str, call_text: str) -> tuple[ast.Module, ast.Expression]:
+    """The setup statements and the call: a call written as statements that end in an
+    expression (or in an assignment of one) has the statements before it moved to the setup,
+    as a small model writes `c = Cache(2); c.put(1, 1); c.get(1)` for a call of a method."""
+    setup = parsed(setup_text or "pass", "exec", "setup")
+    assert isinstance(setup, ast.Module)
+    setup.body = [s for s in setup.body if not isinstance(s, ast.Pass)]
+    try:
+        return setup, ast.parse(call_text.strip(), mode="eval")
+    except (SyntaxError, ValueError):
+        statements = parsed(call_text, "exec", "call")
+    assert isinstance(statements, ast.Module)
+    last = statements.body[-1] if statements.body else None
+    if not isinstance(last, ast.Expr | ast.Assign) or isinstance(last.value, ast.Await):
+        raise CheckError("its call is not Python: one expression, or statements ending in one")
+    setup.body += statements.body[:-1]
+    return setup, ast.Expression(body=last.value)
+
+
 def check_test(check: Check, number: int, where: Where, criterion: str = "") -> CheckTest:
     """The check as a test function whose docstring is the criterion it checks, or a
     CheckError saying why it cannot be one."""
     if bool(check.returns.strip()) == bool(check.raises.strip()):
         raise CheckError("it must state either the value returned or the error raised")
-    setup = parsed(check.setup or "pass", "exec", "setup")
-    call = parsed(check.call, "eval", "call")
-    assert isinstance(call, ast.Expression)
+    setup, call = setup_and_call(check.setup, check.call)
     words = PlainWords(where, setup_names(setup))
     call = ast.fix_missing_locations(words.visit(call))
     parts: list[ast.AST] = [setup, call]
@@ -188,7 +205,7 @@ def check_test(check: Check, number: int, where: Where, criterion: str = "") -> 
         assertion = f"with pytest.raises({error}):\n        {ast.unparse(call.body)}"
     needed = sorted(n for n in read_names(*parts) if not hasattr(builtins, n) and n != "pytest")
     imports = [import_of(name, where) for name in needed]
-    setup_lines = [] if not check.setup.strip() else ast.unparse(setup).splitlines()
+    setup_lines = ast.unparse(setup).splitlines() if setup.body else []
     name = f"test_check_{number}_criterion_{check.criterion}"
     doc = [ast.unparse(ast.Constant(value=criterion.strip()))] if criterion.strip() else []
     body = [*doc, *imports, *setup_lines, *assertion.splitlines()]
