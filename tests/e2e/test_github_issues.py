@@ -121,6 +121,7 @@ async def test_a_github_issue_from_its_label_to_the_merge(stack: Stack) -> None:
         hooks = (await http.get("/_emulator/github/webhooks")).json()["deliveries"]
 
     assert result.status == Status.MERGED
+    assert result.message.endswith(f"{key} is done and its issue closed."), result.message
     assert issue["state"] == "closed" and issue["state_reason"] == "completed"
     final = await client.get_workflow_handle(f"ticket-{key}").query(
         "status", result_type=TicketStatus

@@ -245,7 +245,9 @@ class ReviewPhase:
         key, branch = self._inp.key, self._tracker.status.branch
         if merged:
             self._view.state = "merged"
-            message = review_texts.merged_text(key, self._url, self._policy.done_status)
+            message = review_texts.merged_text(
+                key, self._url, self._policy.done_status, self._outbox.tracker
+            )
             await asyncio.gather(
                 self._outbox.transition(self._policy.done_status, done=True),
                 self._outbox.comment("merged", message),

@@ -113,8 +113,11 @@ def round_notice(key: str, record: RoundRecord, url: str) -> str:
     return f"{key}: {name} {record.number} pushed {sha} to {url}{files} ({record.trigger})."
 
 
-def merged_text(key: str, url: str, done: str) -> str:
-    """Jira and Discord, once the pull request is merged."""
+def merged_text(key: str, url: str, done: str, tracker: str = "Jira") -> str:
+    """The tracker and Discord, once the pull request is merged (an issue on GitHub has no
+    statuses: it is closed)."""
+    if tracker == "GitHub":
+        return f"Pull request {url} was merged; {key} is done and its issue closed."
     return f"Pull request {url} was merged; {key} is moved to {done}."
 
 
