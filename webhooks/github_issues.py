@@ -36,14 +36,17 @@ def untracked(repository: str) -> str:
     return f'no project tracks the issues of {repository} (tracker = "github")'
 
 
-def may_steer(comment: dict[str, Any], login: str, project: ProjectConfig) -> bool:
-    """Whether a comment's author may start, answer, approve or steer a ticket: the
-    repository's owners, members and collaborators, and the logins the project allows (on a
-    public repository anyone else can comment)."""
+def may_steer(
+    comment: dict[str, Any], login: str, project: ProjectConfig, reporter: str = ""
+) -> bool:
+    """Whether a comment's author may answer, approve or steer a ticket (the approval rules
+    decide what an approval counts for): the repository's owners, members and collaborators,
+    the logins the project allows, and the issue's reporter (on a public repository anyone
+    else can comment)."""
     if str(comment.get("author_association") or "").upper() in MAY_START:
         return True
-    allowed = {x.casefold() for x in [*project.review_allow, *project.approvers]}
-    return login.casefold() in allowed
+    allowed = {x.casefold() for x in [*project.review_allow, *project.approvers, reporter]}
+    return login.casefold() in allowed - {""}
 
 
 def is_issue_event(name: str, payload: dict[str, Any]) -> bool:
@@ -145,7 +148,8 @@ class IssueEvents:
             log.info("comment on %s, which is not a ticket (%s)", where, k)
             return ignored(f"{where} is not a ticket: add the label or mention the bot to start it")
 
-        if not may_steer(raw, login, project):
+        reporter = (payload["issue"].get("user") or {}).get("login")
+        if not may_steer(raw, login, project, reporter if isinstance(reporter, str) else ""):
             repository = where.split("#", 1)[0]
             log.info("comment on %s by %s, who may not steer its ticket", where, login)
             return ignored(

@@ -283,6 +283,9 @@ async def test_a_passer_by_neither_answers_nor_approves_nor_steers(
             ]
             contributor = comment_event(number, "/approve", "erin", "CONTRIBUTOR")
             also_refused = await post(http, "issue_comment", contributor)
+            reporter = comment_event(number, "Yes, a float.", "mallory", "NONE")
+            reporter["issue"]["user"]["login"] = "mallory"  # who filed the issue is heard
+            heard = await post(http, "issue_comment", reporter)
             member = await post(http, "issue_comment", comment_event(number, "/approve"))
             signals = await signals_of(handle)
         finally:
@@ -290,6 +293,10 @@ async def test_a_passer_by_neither_answers_nor_approves_nor_steers(
     for response in [*refused, also_refused]:
         assert response.status_code == 200 and response.json()["status"] == "ignored"
         assert f"does not answer, approve or steer WEB-{number}" in response.json()["reason"]
+    assert (
+        heard.json()["reason"]
+        == f"WEB-{number} is not waiting for answers: it is awaiting_approval"
+    )
     assert member.status_code == 202
     assert [(s["signal"], s["payload"]["author"]) for s in signals] == [("approve", "carol")]
 
