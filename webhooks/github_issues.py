@@ -24,7 +24,8 @@ from webhooks.tracker_comments import PHASE, deliver_comment
 from workflows.ticket.messages import Phase
 
 log = logging.getLogger("ticketsmith.webhooks.github")
-MAY_START = {"OWNER", "MEMBER", "COLLABORATOR"}
+# The author associations of the repository's own people (GitHub's `author_association`).
+TRUSTED = {"OWNER", "MEMBER", "COLLABORATOR"}
 UNTRACKED = {
     "issue_comment": "a comment on an issue, not on a pull request",
     "issues": "an issue event",
@@ -43,7 +44,7 @@ def may_steer(
     decide what an approval counts for): the repository's owners, members and collaborators,
     the logins the project allows, and the issue's reporter (on a public repository anyone
     else can comment)."""
-    if str(comment.get("author_association") or "").upper() in MAY_START:
+    if str(comment.get("author_association") or "").upper() in TRUSTED:
         return True
     allowed = {x.casefold() for x in [*project.review_allow, *project.approvers, reporter]}
     return login.casefold() in allowed - {""}

@@ -18,14 +18,13 @@ from integrations.github.auth import github_token_source
 from tickets.projects import ProjectConfig
 from webhooks.dedup import DeliveryLog, handled_once
 from webhooks.github_events import GitHubEvent, read_event
-from webhooks.github_issues import IssueEvents, is_issue_event
+from webhooks.github_issues import TRUSTED, IssueEvents, is_issue_event
 from webhooks.payload_shape import GITHUB_OBJECTS, misshapen, shape_error
 from webhooks.responses import SIGNATURE, error, github_json, ignored, parse_json
 from webhooks.security import signature_valid
 from webhooks.ticket_routing import allow_listed, signal_followers, signal_ticket
 
 log = logging.getLogger("ticketsmith.webhooks.github")
-TRUSTED = {"OWNER", "MEMBER", "COLLABORATOR"}
 
 
 def create_github_router(
