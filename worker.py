@@ -8,9 +8,7 @@ running activities `graceful_shutdown_seconds` to finish before they are cancell
 import asyncio
 import base64
 import logging
-import os
 import signal
-import sys
 from collections.abc import Callable, Sequence
 from contextlib import AsyncExitStack
 from datetime import timedelta
@@ -58,6 +56,7 @@ from observability.tracing import flush_traces
 from temporal import connection as temporal_connection
 from temporal import deployment
 from temporal.client import connect_temporal
+from temporal.process_exit import run_then_exit
 from tickets.projects import (
     code_host_of,
     discord_webhook_for,
@@ -392,28 +391,5 @@ async def main() -> None:
         flush_traces()
 
 
-def exit_code(stopped: SystemExit) -> int:
-    """The process's exit status for a SystemExit, its message said on stderr as Python does."""
-    if stopped.code is None or isinstance(stopped.code, int):
-        return stopped.code or 0
-    sys.stderr.write(f"{stopped.code}\n")
-    return 1
-
-
-def run() -> None:
-    """Run the worker, then exit without the interpreter's teardown: the Temporal core's
-    native threads can outlive the event loop and abort a finalizing interpreter
-    (temporalio/sdk-python#300), turning a clean drain's exit status 0 into SIGABRT."""
-    try:
-        asyncio.run(main())
-        code = 0
-    except SystemExit as stopped:
-        code = exit_code(stopped)
-    logging.shutdown()
-    sys.stdout.flush()
-    sys.stderr.flush()
-    os._exit(code)
-
-
 if __name__ == "__main__":
-    run()
+    run_then_exit(main)
