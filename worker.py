@@ -185,6 +185,7 @@ def build_activities(settings: WorkerSettings, stack: AsyncExitStack) -> Activit
         definition_targets=settings.implementation_definition_targets,
         first_draft=settings.implementation_first_draft,
         bare_revisions=settings.implementation_bare_revisions,
+        candidates=settings.implementation_candidates,
         max_revisions=settings.implementation_max_revisions,
         minutes=settings.implementation_minutes,
     )

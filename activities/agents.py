@@ -101,6 +101,7 @@ class AgentActivities:
         definition_targets: bool = False,
         first_draft: bool = False,
         bare_revisions: bool = False,
+        candidates: int = 1,
     ) -> None:
         self._model = model
         self._workspaces = workspaces
@@ -109,6 +110,7 @@ class AgentActivities:
         self._definition_targets = definition_targets
         self._first_draft = first_draft
         self._bare_revisions = bare_revisions
+        self._candidates = candidates
         self._max_revisions = max_revisions
         self._minutes = minutes
 
@@ -221,6 +223,7 @@ class AgentActivities:
                 definition_targets=self._definition_targets,
                 first_draft=self._first_draft,
                 bare_revisions=self._bare_revisions,
+                candidates=self._candidates,
                 minutes=self._minutes,
                 seconds_left=seconds_until(getattr(inp, "finish_by", None)),
                 progress=progress,

@@ -64,6 +64,7 @@ STEPS: dict[str, dict[str, object]] = {
     "targets": {"definition_targets": True},
     "draft": {"first_draft": True},
     "bare": {"first_draft": True, "bare_revisions": True},
+    "candidates": {"candidates": 4},
     # Not the loop: one bare call of the model on the same files (bench/floor.py).
     FLOOR: {},
 }
@@ -101,6 +102,7 @@ def loop_options(step: str) -> dict[str, object]:
         "definition_targets": settings.implementation_definition_targets,
         "first_draft": settings.implementation_first_draft,
         "bare_revisions": settings.implementation_bare_revisions,
+        "candidates": settings.implementation_candidates,
     }
     return options | STEPS[step]
 

@@ -45,5 +45,8 @@ class ImplementationSettings(CommonSettings):
     # Every revision of such a file is one bare call, told what the last revision's tests and
     # QA said (the first is the draft). Off until it pays on the dev split.
     implementation_bare_revisions: bool = False
+    # The first revision of the files short enough to be written whole is chosen among this
+    # many bare drafts by the tests they pass. 1 (no choice) until it pays on the dev split.
+    implementation_candidates: int = Field(default=1, ge=1, le=8)
     # Minutes a ticket's implementation may spend revising; then its best revision goes out.
     implementation_minutes: float | None = Field(default=None, gt=0)

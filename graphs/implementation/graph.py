@@ -1,6 +1,9 @@
 """The implementation graph: acceptance tests first, then revisions until QA passes.
 
-    START -> prepare -> criteria -> supervisor --Send, one per file--> worker* -> tester
+    START -> prepare -> criteria -> candidates
+                                              |
+                                              v
+                                     supervisor --Send, one per file--> worker* -> tester
                                      ^  ^  |                                        |
                                      |  |  '-- no file to write --------.           |
                                      |  |                               |           |
@@ -10,6 +13,8 @@
                                                          |               v
                                                          '-- passed --> settle -> finish -> END
 
+With `candidates` above one, the candidates stage drafts the first revision that many times
+and keeps the draft the tests prefer (candidates.py); otherwise it passes the state on.
 The tester decides one `RevisionOutcome` per revision (tester/outcome.py) and `after_tests`
 matches on it; `after_review` reads QA's verdict. Where the loop would go back to the
 supervisor with no revision left (`max_revisions`, the minutes spent, `STALLS_ALLOWED`
@@ -29,6 +34,7 @@ from langgraph.graph.state import CompiledStateGraph
 
 from graphs.analysis.instructions import read_instructions
 from graphs.implementation.budget import Budget
+from graphs.implementation.candidates import make_candidates
 from graphs.implementation.criteria.node import make_criteria
 from graphs.implementation.finish.node import make_finish
 from graphs.implementation.finish.refuted_tests import make_settle
@@ -110,6 +116,7 @@ def build_implementation_graph(
     definition_targets: bool = False,
     first_draft: bool = False,
     bare_revisions: bool = False,
+    candidates: int = 1,
     minutes: float | None = None,
     steering: Steering | None = None,
     seconds_left: float | None = None,
@@ -121,6 +128,9 @@ def build_implementation_graph(
     builder.add_node("prepare", prepare)
     criteria = make_criteria(model, tester, journal, example_tests)
     builder.add_node("criteria", criteria)
+    builder.add_node(
+        "candidates", make_candidates(model, tools, tester, journal, candidates, budget)
+    )
     builder.add_node("supervisor", make_supervisor(steering, budget))
     worker = make_worker(
         model, tools, journal, definition_edits, definition_targets, first_draft, bare_revisions
@@ -132,7 +142,8 @@ def build_implementation_graph(
     builder.add_node("finish", make_finish(model, max_revisions, journal, budget))
     builder.add_edge(START, "prepare")
     builder.add_edge("prepare", "criteria")
-    builder.add_edge("criteria", "supervisor")
+    builder.add_edge("criteria", "candidates")
+    builder.add_edge("candidates", "supervisor")
     # Every way out of the loop goes through settle, which may leave refuted tests out.
     to_settle: dict[Hashable, str] = {"finish": "settle"}
     builder.add_conditional_edges("supervisor", fan_out, {"worker": "worker", **to_settle})
@@ -171,6 +182,7 @@ async def implement_plan(
     definition_targets: bool = False,
     first_draft: bool = False,
     bare_revisions: bool = False,
+    candidates: int = 1,
     minutes: float | None = None,
     progress: Progress | None = None,
     on_progress: Callable[[Progress], None] | None = None,
@@ -191,10 +203,12 @@ async def implement_plan(
     of the whole file; with `definition_targets` too, it first chooses which definitions
     change and is shown only those. With `first_draft`, a short file's first revision is one
     bare call (`worker/draft.py`); with `bare_revisions`, every revision of it is, told what
-    the last one's tests and QA said. With `minutes`, no revision starts once that long has
-    passed: the run finishes with its best revision; with `seconds_left` (the ticket's time
-    for work) no revision starts that would end past it. `steering` is where people's
-    guidance for the next revision and a stop come from.
+    the last one's tests and QA said. With `candidates` above one, the first revision of the
+    short files is the bare draft the tests prefer of that many (`candidates.py`). With
+    `minutes`, no revision starts once that long has passed: the run finishes with its best
+    revision; with `seconds_left` (the ticket's time for work) no revision starts that would
+    end past it. `steering` is where people's guidance for the next revision and a stop
+    come from.
     """
     if max_revisions < 1:
         raise ValueError("max_revisions must be at least 1")
@@ -211,6 +225,7 @@ async def implement_plan(
         definition_targets=definition_targets,
         first_draft=first_draft,
         bare_revisions=bare_revisions,
+        candidates=candidates,
         minutes=minutes,
         steering=steering,
         seconds_left=seconds_left,

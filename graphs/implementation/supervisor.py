@@ -50,6 +50,15 @@ def make_supervisor(steering: Steering | None, budget: Budget) -> AsyncNode[Impl
     return steered
 
 
+def first_paths(state: ImplementationState) -> list[str]:
+    """The first revision's files: every planned file, its source files alone when the
+    acceptance tests fail on the original code (they test the change: code first)."""
+    paths = [a["file"].path for a in state.get("assignments", [])]
+    if state.get("first_failures"):
+        paths = [p for p in paths if not is_test_file(p)] or paths
+    return paths
+
+
 def supervisor(state: ImplementationState) -> dict[str, Any]:
     """Start the next revision: every planned file first (its source files alone when the
     acceptance tests fail on the original code); then, by the last revision's outcome,
@@ -58,10 +67,7 @@ def supervisor(state: ImplementationState) -> dict[str, Any]:
     revision = state.get("revision", 0) + 1
     planned = [a["file"] for a in state.get("assignments", [])]
     if revision == 1:
-        paths = [f.path for f in planned]
-        if state.get("first_failures"):  # the acceptance tests test the change: code first
-            paths = [p for p in paths if not is_test_file(p)] or paths
-        return {"revision": revision, "round_paths": paths}
+        return {"revision": revision, "round_paths": first_paths(state)}
     editable = [f.path for f in planned if f.action != "delete"]
     outcome = state.get("outcome")
     doubted = tests_in_doubt(state, editable) if isinstance(outcome, Stalled) else []

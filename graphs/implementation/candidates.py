@@ -1,0 +1,179 @@
+"""The first revision chosen among several bare drafts by the tests they pass.
+
+What a small model writes first is what it writes: revisions after a draft seldom do better
+than the draft (bench/quality/HISTORY.md), while drafts sampled anew differ. Where the run has
+time, the first revision of the files short enough to be written whole is drafted `count`
+times (the first at the model's own temperature, the others sampled warmer, each sending with
+a seed of its own), every draft is tested with the acceptance tests, and the one the tests
+prefer becomes the first revision: the repository's own tests passed first, then all tests
+passed; among equals, the version most drafts agree on (by syntax tree), then the earliest.
+"""
+
+import ast
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, cast
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.tools import BaseTool
+
+from graphs.implementation.budget import Budget
+from graphs.implementation.journal import Journal, WorkerOutcome
+from graphs.implementation.revision import current_changes, read_current
+from graphs.implementation.state import Assignment, ImplementationState, Tester, WorkerState
+from graphs.implementation.supervisor import first_paths
+from graphs.implementation.tester.best import own_tests, rank
+from graphs.implementation.tester.gate import syntax_errors
+from graphs.implementation.worker.draft import drafted
+from graphs.implementation.worker.node import write_file
+from graphs.implementation.worker.retries import warmer
+from graphs.node_types import AsyncNode
+from graphs.offline import is_offline
+from graphs.schemas import FileChange, TestReport
+
+MAX_CANDIDATES = 8
+
+
+@dataclass
+class Candidate:
+    """One draft of the first revision's files: what each worker wrote, and how it tested."""
+
+    number: int
+    outcomes: list[WorkerOutcome]
+    report: TestReport | None = None
+    errors: bool = False
+
+    @property
+    def changes(self) -> list[FileChange]:
+        """The files this draft changes."""
+        return [o.change for o in self.outcomes if o.change is not None]
+
+    def form(self) -> tuple[str, ...]:
+        """What the draft is, layout and comments aside: equal for drafts that agree."""
+        return tuple(normal_form(c.path, c.content) for c in self.changes)
+
+    def tokens(self) -> int:
+        """The tokens its calls took."""
+        return sum(o.tokens for o in self.outcomes)
+
+
+def normal_form(path: str, content: str) -> str:
+    """A Python file's syntax tree (its text when it does not parse, or for other files)."""
+    if path.endswith(".py"):
+        try:
+            return ast.dump(ast.parse(content))
+        except (SyntaxError, ValueError):
+            pass
+    return content.strip()
+
+
+def preference(candidate: Candidate, own: list[str], votes: Counter[tuple[str, ...]]) -> tuple:
+    """How much the tests prefer a draft (higher first): one that changes something and
+    compiles and imports, then the tests as the loop ranks them, then agreement, then order."""
+    if not candidate.changes or candidate.errors or candidate.report is None:
+        return (0, (0, 0, 0), 0, -candidate.number)
+    return (1, rank(candidate.report, own), votes[candidate.form()], -candidate.number)
+
+
+def drafted_assignments(state: ImplementationState) -> list[Assignment]:
+    """The first revision's files that a bare draft writes: short enough to be written whole."""
+    paths = set(first_paths(state))
+    chosen: list[Assignment] = []
+    for assignment in state.get("assignments", []):
+        planned = assignment["file"]
+        current = read_current(state["repo_dir"] / planned.path)
+        if planned.path in paths and planned.action != "delete" and current is not None:
+            if drafted(planned.path, current):
+                chosen.append(assignment)
+    return chosen
+
+
+def worker_state(state: ImplementationState, assignment: Assignment) -> WorkerState:
+    """What the first revision's worker of this file would be sent."""
+    return cast(
+        WorkerState,
+        {
+            **state,
+            "assignment": assignment,
+            "revision": 1,
+            "current": None,
+            "feedback": "",
+        },
+    )
+
+
+def summary(chosen: Candidate, tried: list[Candidate]) -> str:
+    """The note that says which draft became the first revision, and how the others tested."""
+
+    def said(candidate: Candidate) -> str:
+        if not candidate.changes:
+            return "unchanged"
+        if candidate.errors or candidate.report is None:
+            return "did not compile or import"
+        return f"{len(candidate.report.passed_tests)} tests passed"
+
+    others = "; ".join(f"draft {c.number + 1}: {said(c)}" for c in tried if c is not chosen)
+    return (
+        f"first revision: draft {chosen.number + 1} of {len(tried)} kept ({said(chosen)}); {others}"
+    )
+
+
+def make_candidates(
+    model: BaseChatModel,
+    tools: Sequence[BaseTool],
+    tester: Tester | None,
+    journal: Journal,
+    count: int,
+    budget: Budget,
+) -> AsyncNode[ImplementationState]:
+    """The node that drafts the first revision `count` times and records the draft the tests
+    prefer as the first revision's workers (which then replay it); with one draft, no tester,
+    the offline model, or a first revision already under way, it does nothing."""
+
+    async def candidates(state: ImplementationState) -> dict[str, Any]:
+        if count < 2 or tester is None or is_offline(model):
+            return {}
+        if any(w.revision >= 1 for w in journal.progress.workers):
+            return {}  # resumed past this stage: the first revision's workers are recorded
+        assignments = drafted_assignments(state)
+        if not assignments:
+            return {}
+        baseline = journal.tests(0)
+        if baseline is None:
+            baseline = await tester([])
+            journal.record_tests(0, baseline)
+        own = own_tests(baseline)
+        acceptance = current_changes(state)
+        tried: list[Candidate] = []
+        for number in range(min(count, MAX_CANDIDATES)):
+            if number and budget.spent():
+                break
+            budget.revision_began()  # a draft is paced like a revision
+            sampler = warmer(model) if number else model
+            outcomes = []
+            for assignment in assignments:
+                journal.start("worker", 1, assignment["file"].path)
+                given = worker_state(state, assignment)
+                outcomes.append(await write_file(sampler, tools, given, draft=True))
+            candidate = Candidate(number, outcomes)
+            if candidate.changes and not syntax_errors(candidate.changes):
+                journal.start("tests", 1)
+                candidate.report = await tester([*acceptance, *candidate.changes])
+                candidate.errors = bool(candidate.report.import_errors)
+            tried.append(candidate)
+        votes = Counter(c.form() for c in tried if c.changes)
+        chosen = max(tried, key=lambda c: preference(c, own, votes))
+        spent = sum(c.tokens() for c in tried) - chosen.tokens()
+        note = summary(chosen, tried)
+        if chosen.report is not None and len(assignments) == len(first_paths(state)):
+            journal.record_tests(1, chosen.report)  # what the first revision tests is this draft
+        for index, outcome in enumerate(chosen.outcomes):
+            extra = spent if index == 0 else 0
+            told = f"{outcome.note} (draft {chosen.number + 1} of {len(tried)})"
+            journal.record_worker(
+                outcome.model_copy(update={"tokens": outcome.tokens + extra, "note": told})
+            )
+        return {"notes": [note]}
+
+    return candidates
