@@ -12,9 +12,13 @@ MAX_FAILED = 25
 DETAILS_CHARS = 1500
 # Imports each module named on its command line; prints "module<TAB>where<TAB>error" for each
 # that fails, where = the checkout's file and line the error was raised in (its last frame).
+# A src layout's packages are imported from src/ (`module_name` names them without it), as the
+# project's own tests import them once installed or with src on their path.
 IMPORT_CHECK = (
     "import importlib, os, sys, traceback\n"
     "root = os.getcwd() + os.sep\n"
+    "if os.path.isdir(root + 'src'):\n"
+    "    sys.path.insert(1, root + 'src')\n"
     "for name in sys.argv[1:]:\n"
     "    try:\n"
     "        importlib.import_module(name)\n"

@@ -42,6 +42,20 @@ async def test_the_import_check_names_the_files_that_do_not_import(tmp_path: Pat
     assert "ImportError: cannot import name 'MISSING'" in errors["calc/bad.py"]
 
 
+async def test_a_src_layouts_package_is_imported_from_src(tmp_path: Path) -> None:
+    (tmp_path / "src" / "abacus").mkdir(parents=True)
+    (tmp_path / "src" / "abacus" / "__init__.py").write_text("BEADS = 10\n")
+    (tmp_path / "src" / "abacus" / "rods.py").write_text("from abacus import MISSING\n")
+    modules = {"src/abacus/__init__.py": "abacus", "src/abacus/rods.py": "abacus.rods"}
+    assert [module_name(path) for path in modules] == list(modules.values())
+    result = await run_command(
+        tmp_path, import_check_command(modules, sys.executable), 60, sandbox=Sandbox(mode="none")
+    )
+    errors = import_errors(result.output, modules)
+    assert list(errors) == ["src/abacus/rods.py"], result.output
+    assert "cannot import name 'MISSING'" in errors["src/abacus/rods.py"]
+
+
 async def test_a_broken_package_init_is_blamed_not_the_modules_under_it(tmp_path: Path) -> None:
     (tmp_path / "stats").mkdir()
     init = '"""Stats."""\nfrom stats.summary.mean import mean\n'
