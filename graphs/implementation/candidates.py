@@ -113,10 +113,8 @@ def summary(chosen: Candidate, tried: list[Candidate]) -> str:
             return "did not compile or import"
         return f"{len(candidate.report.passed_tests)} tests passed"
 
-    others = "; ".join(f"draft {c.number + 1}: {said(c)}" for c in tried if c is not chosen)
-    return (
-        f"first revision: draft {chosen.number + 1} of {len(tried)} kept ({said(chosen)}); {others}"
-    )
+    kept = f"first revision: draft {chosen.number + 1} of {len(tried)} kept ({said(chosen)})"
+    return kept + "".join(f"; draft {c.number + 1}: {said(c)}" for c in tried if c is not chosen)
 
 
 def make_candidates(

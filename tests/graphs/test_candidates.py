@@ -163,3 +163,17 @@ def test_the_normal_form_ignores_comments_and_layout_of_python_only() -> None:
     assert normal_form("a.py", FIXED) != normal_form("a.py", FIXED_OTHERWISE)
     assert normal_form("a.py", "def (") == "def ("
     assert normal_form("notes.md", " text \n") == "text"
+
+
+async def test_no_further_draft_starts_once_the_time_for_work_would_run_out(
+    tmp_path: Path,
+) -> None:
+    repo = pantry(tmp_path)
+    tester = LocalTester(repo, tmp_path / "runs", "python -m pytest -q")
+    model = ScriptedChatModel([answer(FIXED), QA_PASS])
+    result = await implement_plan(
+        model, repo, TICKET, PLAN, None, tester=tester, candidates=3, max_revisions=1,
+        seconds_left=0.001,
+    )  # fmt: skip
+    assert [c.content for c in result.changes] == [FIXED]
+    assert "first revision: draft 1 of 1 kept (2 tests passed)" in result.notes
