@@ -5,8 +5,10 @@ than the draft (bench/quality/HISTORY.md), while drafts sampled anew differ. Whe
 time, the first revision of the files short enough to be written whole is drafted `count`
 times (the first at the model's own temperature, the others sampled warmer, each sending with
 a seed of its own), every draft is tested with the acceptance tests, and the one the tests
-prefer becomes the first revision: the repository's own tests passed first, then all tests
-passed; among equals, the version most drafts agree on (by syntax tree), then the earliest.
+prefer becomes the first revision: the repository's own tests passed first, then the
+acceptance tests, then the disputed checks (said to hold already, they fail on the original
+code: run beside the drafts, never kept); among equals, the version most drafts agree on (by
+syntax tree), then the earliest.
 """
 
 import ast
@@ -68,12 +70,20 @@ def normal_form(path: str, content: str) -> str:
     return content.strip()
 
 
-def preference(candidate: Candidate, own: list[str], votes: Counter[tuple[str, ...]]) -> tuple:
+def preference(
+    candidate: Candidate, own: list[str], votes: Counter[tuple[str, ...]], disputed: str = ""
+) -> tuple:
     """How much the tests prefer a draft (higher first): one that changes something and
-    compiles and imports, then the tests as the loop ranks them, then agreement, then order."""
+    compiles and imports, then the tests as the loop ranks them (the disputed checks' file
+    `disputed` aside), then the disputed checks passed, then agreement, then order."""
     if not candidate.changes or candidate.errors or candidate.report is None:
-        return (0, (0, 0, 0), 0, -candidate.number)
-    return (1, rank(candidate.report, own), votes[candidate.form()], -candidate.number)
+        return (0, (0, 0, 0), 0, 0, -candidate.number)
+    aside = [t for t in candidate.report.passed_tests if disputed and t.startswith(disputed)]
+    counted = candidate.report.model_copy(
+        update={"passed_tests": [t for t in candidate.report.passed_tests if t not in aside]}
+    )
+    form = votes[candidate.form()]
+    return (1, rank(counted, own), len(aside), form, -candidate.number)
 
 
 def drafted_assignments(state: ImplementationState) -> list[Assignment]:
@@ -103,15 +113,19 @@ def worker_state(state: ImplementationState, assignment: Assignment) -> WorkerSt
     )
 
 
-def summary(chosen: Candidate, tried: list[Candidate]) -> str:
-    """The note that says which draft became the first revision, and how the others tested."""
+def summary(chosen: Candidate, tried: list[Candidate], disputed: str = "") -> str:
+    """The note that says which draft became the first revision, and how the others tested
+    (the disputed checks, in the file `disputed`, counted apart)."""
 
     def said(candidate: Candidate) -> str:
         if not candidate.changes:
             return "unchanged"
         if candidate.errors or candidate.report is None:
             return "did not compile or import"
-        return f"{len(candidate.report.passed_tests)} tests passed"
+        passed = candidate.report.passed_tests
+        aside = sum(bool(disputed) and t.startswith(disputed) for t in passed)
+        checks = f", {aside} disputed checks" if disputed else ""
+        return f"{len(passed) - aside} tests passed{checks}"
 
     kept = f"first revision: draft {chosen.number + 1} of {len(tried)} kept ({said(chosen)})"
     return kept + "".join(f"; draft {c.number + 1}: {said(c)}" for c in tried if c is not chosen)
@@ -143,6 +157,8 @@ def make_candidates(
             journal.record_tests(0, baseline)
         own = own_tests(baseline)
         acceptance = current_changes(state)
+        disputed = state.get("disputed")
+        beside = [disputed] if disputed is not None else []
         tried: list[Candidate] = []
         for number in range(min(count, MAX_CANDIDATES)):
             if number and budget.spent():
@@ -157,14 +173,15 @@ def make_candidates(
             candidate = Candidate(number, outcomes)
             if candidate.changes and not syntax_errors(candidate.changes):
                 journal.start("tests", 1)
-                candidate.report = await tester([*acceptance, *candidate.changes])
+                candidate.report = await tester([*acceptance, *candidate.changes, *beside])
                 candidate.errors = bool(candidate.report.import_errors)
             tried.append(candidate)
         votes = Counter(c.form() for c in tried if c.changes)
-        chosen = max(tried, key=lambda c: preference(c, own, votes))
+        aside = disputed.path if disputed is not None else ""
+        chosen = max(tried, key=lambda c: preference(c, own, votes, aside))
         spent = sum(c.tokens() for c in tried) - chosen.tokens()
-        note = summary(chosen, tried)
-        if chosen.report is not None and len(assignments) == len(first_paths(state)):
+        note = summary(chosen, tried, aside)
+        if chosen.report is not None and not beside and len(assignments) == len(first_paths(state)):
             journal.record_tests(1, chosen.report)  # what the first revision tests is this draft
         for index, outcome in enumerate(chosen.outcomes):
             extra = spent if index == 0 else 0

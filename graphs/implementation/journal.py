@@ -24,6 +24,9 @@ class WorkerOutcome(BaseModel):
     tokens: int = 0
     # The acceptance tests' failures on the original code (the criteria's outcome only).
     failures: list[FailedTest] = Field(default_factory=list)
+    # Checks said to hold already that fail on the original code (the criteria's outcome
+    # only): never acceptance tests, only a preference among drafts.
+    disputed: FileChange | None = None
 
 
 class TestsOutcome(BaseModel):

@@ -113,6 +113,9 @@ class ImplementationState(ImplementationInput, total=False):
     tests: TestReport | None
     # How the acceptance tests fail on the original code: the first revision's feedback.
     first_failures: list[FailedTest]
+    # The checks said to hold already that fail on the original code: run only to prefer
+    # among drafts of the first revision, never kept.
+    disputed: FileChange | None
     review: Review | None
     implementation: Implementation
     # The best revision so far by tests passed; the pull request carries it.

@@ -1,14 +1,20 @@
 """The first revision chosen among several bare drafts by the tests they pass."""
 
+import json
 from collections import Counter
 from pathlib import Path
+from typing import Any
+
+from langchain_core.messages import BaseMessage
 
 from graphs.implementation import implement_plan
 from graphs.implementation.candidates import Candidate, normal_form, preference
+from graphs.implementation.criteria.ticket import disputed_path
 from graphs.implementation.journal import Progress, WorkerOutcome
 from graphs.models import ScriptedChatModel
 from graphs.schemas import FileChange, Plan, PlannedFile, TestReport, TicketContext
 from harness.local_tester import LocalTester
+from tests.graphs.test_implementation_loop import team
 
 QA_PASS = '{"passed": true, "summary": "Matches the plan.", "fixes": []}'
 SHELF = '''"""A shelf of jars."""
@@ -38,6 +44,8 @@ FIXED = SHELF.replace("jars < slots", "jars <= slots")
 BREAKS_LABELS = FIXED.replace("name.title()", "name.upper()")
 # The same fix as FIXED, written another way: another syntax tree, as many tests passed.
 FIXED_OTHERWISE = SHELF.replace("return jars < slots", "return not jars > slots")
+# Changes the shelf's words only: the repository's tests pass as before, the bug stays.
+REWORDED = SHELF.replace("Whether the jars fit on the shelf.", "Whether the jars fit.")
 # FIXED again with another comment: the same syntax tree.
 FIXED_COMMENTED = FIXED.replace(
     "    return jars <= slots", "    # a full shelf holds\n    return jars <= slots"
@@ -177,3 +185,32 @@ async def test_no_further_draft_starts_once_the_time_for_work_would_run_out(
     )  # fmt: skip
     assert [c.content for c in result.changes] == [FIXED]
     assert "first revision: draft 1 of 1 kept (2 tests passed)" in result.notes
+
+
+async def test_a_check_said_to_hold_that_fails_prefers_the_draft_it_passes_and_is_not_kept(
+    tmp_path: Path,
+) -> None:
+    repo = pantry(tmp_path)
+    tester = LocalTester(repo, tmp_path / "runs", "python -m pytest -q")
+    drafts = iter([answer(REWORDED), answer(FIXED)])
+    # Said to hold already, it fails on the shelf as it is: a check of the change, mislabelled.
+    checks = [{"criterion": 1, "call": "fits(3, 3)", "returns": "True", "holds_already": True}]
+
+    def handle(task: str, inputs: dict[str, Any], messages: list[BaseMessage]) -> str:
+        if task == "acceptance_checks":
+            return json.dumps({"checks": checks})
+        return QA_PASS if task == "review" else next(drafts)
+
+    result = await implement_plan(
+        team(handle), repo, TICKET, PLAN, None, tester=tester, candidates=2, max_revisions=1,
+        example_tests=True,
+    )  # fmt: skip
+    assert [c.content for c in result.changes] == [FIXED]
+    assert "test_check_1_criterion_1 left out: it says this holds already, and it fails" in (
+        result.notes
+    )
+    assert (
+        "first revision: draft 2 of 2 kept (2 tests passed, 1 disputed checks);"
+        " draft 1: 2 tests passed, 0 disputed checks"
+    ) in result.notes
+    assert disputed_path(TICKET.key) not in {c.path for c in result.changes}

@@ -2,7 +2,9 @@
 
 A check of the change must fail on the original code, for a reason that is not the test's
 own (a syntax error, an unknown fixture); a check that holds already must pass there. The
-checks that do not behave as declared are left out, each with its reason.
+checks that do not behave as declared are left out, each with its reason. Those said to hold
+already that fail are disputed: a check of the change mislabelled, or a wrong one. They are
+kept aside, never as acceptance tests, to prefer among drafts of the change (candidates.py).
 """
 
 from langchain_core.language_models import BaseChatModel
@@ -16,7 +18,7 @@ from graphs.implementation.criteria.checks import (
 )
 from graphs.implementation.criteria.failing_files import related_sources
 from graphs.implementation.criteria.outline import api_outline
-from graphs.implementation.criteria.ticket import acceptance_criteria
+from graphs.implementation.criteria.ticket import acceptance_criteria, disputed_path
 from graphs.implementation.journal import WorkerOutcome
 from graphs.implementation.state import ImplementationState, Tester
 from graphs.planning.paths import is_test_path
@@ -51,25 +53,27 @@ def checks_prompt(state: ImplementationState, path: str) -> tuple[str, str]:
 
 def behaved(
     tests: list[CheckTest], report: TestReport, path: str
-) -> tuple[list[CheckTest], list[str]]:
-    """The tests that behaved on the original code as their checks declare, and why each of
-    the others is left out."""
+) -> tuple[list[CheckTest], list[str], list[CheckTest]]:
+    """The tests that behaved on the original code as their checks declare, why each of the
+    others is left out, and the disputed ones: said to hold already, they fail there."""
     failed = {f.test_id.rsplit("::", 1)[-1]: f for f in report.failed_tests if f.file == path}
     kept: list[CheckTest] = []
     dropped: list[str] = []
+    disputed: list[CheckTest] = []
     for test in tests:
         failure = failed.get(test.name)
-        if test.holds and failure is not None:
-            dropped.append(f"{test.name} left out: it says this holds already, and it fails")
-        elif not test.holds and failure is None:
-            dropped.append(f"{test.name} left out: it passes on the original code")
-        elif failure is not None and any(
+        if failure is not None and any(
             m in failure.message + failure.details for m in BROKEN_MARKS
         ):
             dropped.append(f"{test.name} left out: it is broken ({failure.message[:120]})")
+        elif test.holds and failure is not None:
+            dropped.append(f"{test.name} left out: it says this holds already, and it fails")
+            disputed.append(test)
+        elif not test.holds and failure is None:
+            dropped.append(f"{test.name} left out: it passes on the original code")
         else:
             kept.append(test)
-    return kept, dropped
+    return kept, dropped, disputed
 
 
 async def checked_acceptance(
@@ -93,12 +97,14 @@ async def checked_acceptance(
             revision=0, path=path, note=f"{path}: no check kept ({why})", tokens=tokens
         )
     report = await tester([FileChange(path=path, content=test_module(tests))])
-    kept, dropped = behaved(tests, report, path)
+    kept, dropped, disputed = behaved(tests, report, path)
+    aside = disputed_path(state["ticket"].key)
+    kept_aside = FileChange(path=aside, content=test_module(disputed)) if disputed else None
     reasons = "".join(f"; {why}" for why in [*unusable, *dropped])
     changes = [t for t in kept if not t.holds]
     if not changes:
         note = f"{path}: checks dropped, none of the change fails on the original code{reasons}"
-        return WorkerOutcome(revision=0, path=path, note=note, tokens=tokens)
+        return WorkerOutcome(revision=0, path=path, note=note, tokens=tokens, disputed=kept_aside)
     names = {t.name for t in changes}
     failures: list[FailedTest] = [
         f for f in report.failed_tests if f.file == path and f.test_id.rsplit("::", 1)[-1] in names
@@ -109,5 +115,6 @@ async def checked_acceptance(
     )
     change = FileChange(path=path, content=test_module(kept))
     return WorkerOutcome(
-        revision=0, path=path, change=change, note=note, tokens=tokens, failures=failures
-    )
+        revision=0, path=path, change=change, note=note, tokens=tokens, failures=failures,
+        disputed=kept_aside,
+    )  # fmt: skip

@@ -54,6 +54,8 @@ def make_criteria(
             outcome = await checked_acceptance(model, tester, state, path)
             journal.record_worker(outcome)
         update: dict[str, Any] = {"notes": [outcome.note], "tokens": outcome.tokens}
+        if outcome.disputed is not None:
+            update["disputed"] = outcome.disputed
         if outcome.change is not None:
             update["files"] = {path: outcome.change}
             update["first_failures"] = outcome.failures

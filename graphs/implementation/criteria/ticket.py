@@ -12,6 +12,11 @@ def criteria_path(key: str) -> str:
     return f"tests/test_{re.sub(r'[^a-z0-9]+', '_', key.lower())}_acceptance.py"
 
 
+def disputed_path(key: str) -> str:
+    """Where a ticket's disputed checks are run, beside its acceptance tests."""
+    return criteria_path(key).replace("_acceptance.py", "_disputed.py")
+
+
 def ticket_criteria(text: str | None) -> list[str]:
     """The acceptance criteria a ticket spells: its bullet items, else its non-empty lines."""
     lines = [line for line in (text or "").splitlines() if line.strip()]
