@@ -45,6 +45,8 @@ class Candidate:
     outcomes: list[WorkerOutcome]
     report: TestReport | None = None
     errors: bool = False
+    # Whether it changes code, not only comments, docstrings or layout.
+    changes_code: bool = True
 
     @property
     def changes(self) -> list[FileChange]:
@@ -61,22 +63,49 @@ class Candidate:
 
 
 def normal_form(path: str, content: str) -> str:
-    """A Python file's syntax tree (its text when it does not parse, or for other files)."""
+    """A Python file's syntax tree without its docstrings (its text when it does not parse,
+    or for other files)."""
     if path.endswith(".py"):
         try:
-            return ast.dump(ast.parse(content))
+            tree = ast.parse(content)
         except (SyntaxError, ValueError):
-            pass
+            return content.strip()
+        for node in ast.walk(tree):
+            body = getattr(node, "body", None)
+            if isinstance(body, list) and body and is_docstring(body[0]):
+                node.body = body[1:]  # type: ignore[attr-defined]
+        return ast.dump(tree)
     return content.strip()
+
+
+def is_docstring(statement: ast.stmt) -> bool:
+    """Whether a statement is a bare string: a docstring where it opens a body."""
+    return (
+        isinstance(statement, ast.Expr)
+        and isinstance(statement.value, ast.Constant)
+        and isinstance(statement.value.value, str)
+    )
+
+
+def changes_code(state: ImplementationState, changes: list[FileChange]) -> bool:
+    """Whether any of the files changes more than comments, docstrings or layout."""
+    return any(
+        c.delete
+        or normal_form(c.path, c.content)
+        != normal_form(c.path, read_current(state["repo_dir"] / c.path) or "")
+        for c in changes
+    )
 
 
 def preference(
     candidate: Candidate, own: list[str], votes: Counter[tuple[str, ...]], disputed: str = ""
 ) -> tuple:
-    """How much the tests prefer a draft (higher first): one that changes something and
-    compiles and imports, then the tests as the loop ranks them (the disputed checks' file
-    `disputed` aside), then the disputed checks passed, then agreement, then order."""
-    if not candidate.changes or candidate.errors or candidate.report is None:
+    """How much the tests prefer a draft (higher first): one that changes code (more than
+    comments, docstrings or layout) and compiles and imports, then the tests as the loop
+    ranks them (the disputed checks' file `disputed` aside), then the disputed checks passed,
+    then agreement, then order."""
+    tested = candidate.report is not None and not candidate.errors
+    if not candidate.changes or not candidate.changes_code or not tested:
         return (0, (0, 0, 0), 0, 0, -candidate.number)
     aside = [t for t in candidate.report.passed_tests if disputed and t.startswith(disputed)]
     counted = candidate.report.model_copy(
@@ -120,6 +149,8 @@ def summary(chosen: Candidate, tried: list[Candidate], disputed: str = "") -> st
     def said(candidate: Candidate) -> str:
         if not candidate.changes:
             return "unchanged"
+        if not candidate.changes_code:
+            return "comments or docstrings only"
         if candidate.errors or candidate.report is None:
             return "did not compile or import"
         passed = candidate.report.passed_tests
@@ -171,6 +202,7 @@ def make_candidates(
                 given = worker_state(state, assignment)
                 outcomes.append(await write_file(sampler, tools, given, draft=True))
             candidate = Candidate(number, outcomes)
+            candidate.changes_code = changes_code(state, candidate.changes)
             if candidate.changes and not syntax_errors(candidate.changes):
                 journal.start("tests", 1)
                 candidate.report = await tester([*acceptance, *candidate.changes, *beside])

@@ -46,6 +46,8 @@ BREAKS_LABELS = FIXED.replace("name.title()", "name.upper()")
 FIXED_OTHERWISE = SHELF.replace("return jars < slots", "return not jars > slots")
 # Changes the shelf's words only: the repository's tests pass as before, the bug stays.
 REWORDED = SHELF.replace("Whether the jars fit on the shelf.", "Whether the jars fit.")
+# Changes code the ticket is not about, and the repository's tests pass as before.
+RETITLED = SHELF.replace("return name.title()", "return str.title(name)")
 # FIXED again with another comment: the same syntax tree.
 FIXED_COMMENTED = FIXED.replace(
     "    return jars <= slots", "    # a full shelf holds\n    return jars <= slots"
@@ -162,12 +164,17 @@ def test_drafts_the_tests_rank_equal_are_settled_by_agreement_then_order() -> No
 
 def test_a_draft_that_changes_nothing_or_does_not_import_loses_to_any_tested_one() -> None:
     drafts = [candidate(0, None, 0), candidate(1, FIXED, 5, errors=True), candidate(2, SHELF, 1)]
+    reworded = candidate(3, REWORDED, 9)
+    reworded.changes_code = False
+    drafts.append(reworded)
     votes = Counter(c.form() for c in drafts if c.changes)
     assert max(drafts, key=lambda c: preference(c, [], votes)).number == 2
 
 
-def test_the_normal_form_ignores_comments_and_layout_of_python_only() -> None:
+def test_the_normal_form_ignores_comments_docstrings_and_layout_of_python_only() -> None:
     assert normal_form("a.py", FIXED) == normal_form("a.py", FIXED_COMMENTED)
+    assert normal_form("a.py", SHELF) == normal_form("a.py", REWORDED)
+    assert normal_form("a.py", '"""Only a docstring."""\n') == normal_form("a.py", "")
     assert normal_form("a.py", FIXED) != normal_form("a.py", FIXED_OTHERWISE)
     assert normal_form("a.py", "def (") == "def ("
     assert normal_form("notes.md", " text \n") == "text"
@@ -192,7 +199,7 @@ async def test_a_check_said_to_hold_that_fails_prefers_the_draft_it_passes_and_i
 ) -> None:
     repo = pantry(tmp_path)
     tester = LocalTester(repo, tmp_path / "runs", "python -m pytest -q")
-    drafts = iter([answer(REWORDED), answer(FIXED)])
+    drafts = iter([answer(RETITLED), answer(FIXED)])
     # Said to hold already, it fails on the shelf as it is: a check of the change, mislabelled.
     checks = [{"criterion": 1, "call": "fits(3, 3)", "returns": "True", "holds_already": True}]
 
