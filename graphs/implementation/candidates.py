@@ -104,12 +104,12 @@ def preference(
     comments, docstrings or layout) and compiles and imports, then the tests as the loop
     ranks them (the disputed checks' file `disputed` aside), then the disputed checks passed,
     then agreement, then order."""
-    tested = candidate.report is not None and not candidate.errors
-    if not candidate.changes or not candidate.changes_code or not tested:
+    report = candidate.report
+    if not candidate.changes or not candidate.changes_code or report is None or candidate.errors:
         return (0, (0, 0, 0), 0, 0, -candidate.number)
-    aside = [t for t in candidate.report.passed_tests if disputed and t.startswith(disputed)]
-    counted = candidate.report.model_copy(
-        update={"passed_tests": [t for t in candidate.report.passed_tests if t not in aside]}
+    aside = [t for t in report.passed_tests if disputed and t.startswith(disputed)]
+    counted = report.model_copy(
+        update={"passed_tests": [t for t in report.passed_tests if t not in aside]}
     )
     form = votes[candidate.form()]
     return (1, rank(counted, own), len(aside), form, -candidate.number)
