@@ -21,6 +21,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.tools import BaseTool
 
 from graphs.implementation.budget import Budget
+from graphs.implementation.criteria.ticket import criteria_path
 from graphs.implementation.journal import Journal, WorkerOutcome
 from graphs.implementation.revision import current_changes, read_current
 from graphs.implementation.state import Assignment, ImplementationState, Tester, WorkerState
@@ -44,7 +45,8 @@ class Candidate:
     number: int
     outcomes: list[WorkerOutcome]
     report: TestReport | None = None
-    errors: bool = False
+    # Why it could not be tested: a file that does not compile or import ("" when tested).
+    error: str = ""
     # Whether it changes code, not only comments, docstrings or layout.
     changes_code: bool = True
 
@@ -105,7 +107,7 @@ def preference(
     ranks them (the disputed checks' file `disputed` aside), then the disputed checks passed,
     then agreement, then order."""
     report = candidate.report
-    if not candidate.changes or not candidate.changes_code or report is None or candidate.errors:
+    if not candidate.changes or not candidate.changes_code or report is None or candidate.error:
         return (0, (0, 0, 0), 0, 0, -candidate.number)
     aside = [t for t in report.passed_tests if disputed and t.startswith(disputed)]
     counted = report.model_copy(
@@ -142,21 +144,33 @@ def worker_state(state: ImplementationState, assignment: Assignment) -> WorkerSt
     )
 
 
-def summary(chosen: Candidate, tried: list[Candidate], disputed: str = "") -> str:
+def first_error(errors: dict[str, str]) -> str:
+    """The first file that does not compile or import, and why, for a note ("" for none)."""
+    for path, error in errors.items():
+        return f"{path}: {error[:160]}"
+    return ""
+
+
+def summary(
+    chosen: Candidate, tried: list[Candidate], disputed: str = "", acceptance: str = ""
+) -> str:
     """The note that says which draft became the first revision, and how the others tested
-    (the disputed checks, in the file `disputed`, counted apart)."""
+    (the acceptance tests, in the file `acceptance`, and the disputed checks, in the file
+    `disputed`, counted apart)."""
 
     def said(candidate: Candidate) -> str:
         if not candidate.changes:
             return "unchanged"
         if not candidate.changes_code:
             return "comments or docstrings only"
-        if candidate.errors or candidate.report is None:
-            return "did not compile or import"
+        if candidate.error or candidate.report is None:
+            return f"untested, {candidate.error or 'no test ran'}"
         passed = candidate.report.passed_tests
         aside = sum(bool(disputed) and t.startswith(disputed) for t in passed)
+        accepted = sum(bool(acceptance) and t.startswith(acceptance) for t in passed)
+        of_them = f" ({accepted} acceptance)" if acceptance else ""
         checks = f", {aside} disputed checks" if disputed else ""
-        return f"{len(passed) - aside} tests passed{checks}"
+        return f"{len(passed) - aside} tests passed{of_them}{checks}"
 
     kept = f"first revision: draft {chosen.number + 1} of {len(tried)} kept ({said(chosen)})"
     return kept + "".join(f"; draft {c.number + 1}: {said(c)}" for c in tried if c is not chosen)
@@ -203,16 +217,19 @@ def make_candidates(
                 outcomes.append(await write_file(sampler, tools, given, draft=True))
             candidate = Candidate(number, outcomes)
             candidate.changes_code = changes_code(state, candidate.changes)
-            if candidate.changes and not syntax_errors(candidate.changes):
+            errors = syntax_errors(candidate.changes)
+            if candidate.changes and not errors:
                 journal.start("tests", 1)
                 candidate.report = await tester([*acceptance, *candidate.changes, *beside])
-                candidate.errors = bool(candidate.report.import_errors)
+                errors = candidate.report.import_errors
+            candidate.error = first_error(errors)
             tried.append(candidate)
         votes = Counter(c.form() for c in tried if c.changes)
         aside = disputed.path if disputed is not None else ""
         chosen = max(tried, key=lambda c: preference(c, own, votes, aside))
         spent = sum(c.tokens() for c in tried) - chosen.tokens()
-        note = summary(chosen, tried, aside)
+        tests = [c.path for c in acceptance if c.path == criteria_path(state["ticket"].key)]
+        note = summary(chosen, tried, aside, tests[0] if tests else "")
         if chosen.report is not None and not beside and len(assignments) == len(first_paths(state)):
             journal.record_tests(1, chosen.report)  # what the first revision tests is this draft
         for index, outcome in enumerate(chosen.outcomes):

@@ -138,13 +138,13 @@ async def test_one_candidate_leaves_the_first_revision_to_its_worker(tmp_path: P
     assert not any(note.startswith("first revision: draft") for note in result.notes)
 
 
-def candidate(number: int, content: str | None, passed: int, errors: bool = False) -> Candidate:
+def candidate(number: int, content: str | None, passed: int, error: str = "") -> Candidate:
     change = None if content is None else FileChange(path="pantry/shelf.py", content=content)
     outcome = WorkerOutcome(revision=1, path="pantry/shelf.py", change=change, note="")
     report = TestReport(
         passed=True, exit_code=0, output="", passed_tests=[f"t{i}" for i in range(passed)]
     )
-    return Candidate(number, [outcome], None if content is None else report, errors)
+    return Candidate(number, [outcome], None if content is None else report, error)
 
 
 def test_drafts_the_tests_rank_equal_are_settled_by_agreement_then_order() -> None:
@@ -163,7 +163,11 @@ def test_drafts_the_tests_rank_equal_are_settled_by_agreement_then_order() -> No
 
 
 def test_a_draft_that_changes_nothing_or_does_not_import_loses_to_any_tested_one() -> None:
-    drafts = [candidate(0, None, 0), candidate(1, FIXED, 5, errors=True), candidate(2, SHELF, 1)]
+    drafts = [
+        candidate(0, None, 0),
+        candidate(1, FIXED, 5, error="pantry/shelf.py: ImportError"),
+        candidate(2, SHELF, 1),
+    ]
     reworded = candidate(3, REWORDED, 9)
     reworded.changes_code = False
     drafts.append(reworded)
