@@ -109,12 +109,15 @@ def preference(
     report = candidate.report
     if not candidate.changes or not candidate.changes_code or report is None or candidate.error:
         return (0, (0, 0, 0), 0, 0, -candidate.number)
-    aside = [t for t in report.passed_tests if disputed and t.startswith(disputed)]
-    counted = report.model_copy(
-        update={"passed_tests": [t for t in report.passed_tests if t not in aside]}
-    )
-    form = votes[candidate.form()]
-    return (1, rank(counted, own), len(aside), form, -candidate.number)
+    kept = [t for t in report.passed_tests if not (disputed and t.startswith(disputed))]
+    counted = report.model_copy(update={"passed_tests": kept})
+    aside = passed_in(report, disputed)
+    return (1, rank(counted, own), aside, votes[candidate.form()], -candidate.number)
+
+
+def passed_in(report: TestReport, path: str) -> int:
+    """How many of the run's passing tests are in the test file `path` (0 for no file)."""
+    return sum(bool(path) and t.startswith(path) for t in report.passed_tests)
 
 
 def drafted_assignments(state: ImplementationState) -> list[Assignment]:
@@ -146,9 +149,8 @@ def worker_state(state: ImplementationState, assignment: Assignment) -> WorkerSt
 
 def first_error(errors: dict[str, str]) -> str:
     """The first file that does not compile or import, and why, for a note ("" for none)."""
-    for path, error in errors.items():
-        return f"{path}: {error[:160]}"
-    return ""
+    path, error = next(iter(errors.items()), ("", ""))
+    return f"{path}: {error[:160]}" if path else ""
 
 
 def summary(
@@ -165,12 +167,11 @@ def summary(
             return "comments or docstrings only"
         if candidate.error or candidate.report is None:
             return f"untested, {candidate.error or 'no test ran'}"
-        passed = candidate.report.passed_tests
-        aside = sum(bool(disputed) and t.startswith(disputed) for t in passed)
-        accepted = sum(bool(acceptance) and t.startswith(acceptance) for t in passed)
-        of_them = f" ({accepted} acceptance)" if acceptance else ""
+        report = candidate.report
+        aside = passed_in(report, disputed)
+        of_them = f" ({passed_in(report, acceptance)} acceptance)" if acceptance else ""
         checks = f", {aside} disputed checks" if disputed else ""
-        return f"{len(passed) - aside} tests passed{of_them}{checks}"
+        return f"{len(report.passed_tests) - aside} tests passed{of_them}{checks}"
 
     kept = f"first revision: draft {chosen.number + 1} of {len(tried)} kept ({said(chosen)})"
     return kept + "".join(f"; draft {c.number + 1}: {said(c)}" for c in tried if c is not chosen)
@@ -228,8 +229,10 @@ def make_candidates(
         aside = disputed.path if disputed is not None else ""
         chosen = max(tried, key=lambda c: preference(c, own, votes, aside))
         spent = sum(c.tokens() for c in tried) - chosen.tokens()
-        tests = [c.path for c in acceptance if c.path == criteria_path(state["ticket"].key)]
-        note = summary(chosen, tried, aside, tests[0] if tests else "")
+        tests = criteria_path(state["ticket"].key)
+        note = summary(
+            chosen, tried, aside, tests if any(c.path == tests for c in acceptance) else ""
+        )
         if chosen.report is not None and not beside and len(assignments) == len(first_paths(state)):
             journal.record_tests(1, chosen.report)  # what the first revision tests is this draft
         for index, outcome in enumerate(chosen.outcomes):
